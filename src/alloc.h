@@ -1,0 +1,56 @@
+/*
+ * alloc.h: the one allocator behind every tensor's storage.  Blocks are
+ * 64-byte aligned, reference counted, and recycled through per-thread size
+ * class caches so a call that frees and reallocates the same shapes costs no
+ * system allocation and no page faults.
+ *
+ * The counters are what the memory profile holds its prediction against:
+ * `live` is the sum of the requested sizes of the storages in use (not the
+ * rounded class sizes), `peak` its high-water mark since the last
+ * gp_alloc_reset_peak().  Counters are atomics: the UI thread may read them
+ * while the runtime runs.
+ */
+#ifndef GPTOP_SRC_ALLOC_H
+#define GPTOP_SRC_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GP_ALIGN 64
+
+struct gp_storage {
+	int64_t		 refcount;
+	size_t		 nbytes;	/* requested size */
+	uint32_t	 cls;		/* size class */
+	uint32_t	 flags;
+	char		*data;		/* GP_ALIGN-aligned */
+};
+
+struct gp_alloc_stats {
+	uint64_t	live;		/* bytes of storages in use */
+	uint64_t	peak;		/* high-water mark of live */
+	uint64_t	n_alloc;	/* storages handed out */
+	uint64_t	n_free;		/* storages given back */
+	uint64_t	n_sys;		/* of which came from the system */
+	uint64_t	cached;		/* bytes kept for reuse */
+};
+
+/* A new storage of n bytes, refcount 1, contents unspecified. */
+struct gp_storage	*gp_alloc_storage(size_t n);
+/* A new storage of n bytes set to zero. */
+struct gp_storage	*gp_alloc_storage_zero(size_t n);
+static inline void
+gp_alloc_ref(struct gp_storage *s)
+{
+	s->refcount++;
+}
+/* Drop one reference; the last one recycles the block. */
+void	gp_alloc_unref(struct gp_storage *s);
+
+void	gp_alloc_get_stats(struct gp_alloc_stats *st);
+/* Restart the peak at the current live bytes. */
+void	gp_alloc_reset_peak(void);
+/* Give every cached block of this thread back to the system. */
+void	gp_alloc_trim(void);
+
+#endif

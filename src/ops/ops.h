@@ -1,0 +1,30 @@
+/*
+ * ops/ops.h: what the op families share: their registration tables (one
+ * NULL-terminated array per family file, gathered by op.c) and the helpers
+ * several families use.
+ */
+#ifndef GPTOP_SRC_OPS_OPS_H
+#define GPTOP_SRC_OPS_OPS_H
+
+#include "op.h"
+
+extern const struct gp_op *const gp_ops_elemwise[];
+extern const struct gp_op *const gp_ops_blas[];
+extern const struct gp_op *const gp_ops_reduce[];
+extern const struct gp_op *const gp_ops_shape[];
+extern const struct gp_op *const gp_ops_nn[];
+
+/* Set output k of n to a type. */
+static inline void
+gp_ops_set_out(struct gp_graph *g, struct gp_node *n, int k,
+    enum gp_dtype dt, int ndim, const int64_t *shape)
+{
+	struct gp_type *t = gp_graph_out_type(g, n, k);
+
+	t->dtype = dt;
+	t->ndim = ndim;
+	for (int i = 0; i < ndim; i++)
+		t->shape[i] = shape[i];
+}
+
+#endif

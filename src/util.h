@@ -1,0 +1,58 @@
+/*
+ * util.h: the small pieces every module uses: checked allocation (out of
+ * memory aborts), a growable string buffer, and the error record through
+ * which every fallible runtime call reports one clear message.
+ *
+ * Error convention: a fallible function takes a `struct gp_err *` last and
+ * returns 0 on success, -1 on failure after filling the record.  The
+ * message is complete ("FILE:LINE:COL: what, expected ..."), ready to print.
+ */
+#ifndef GPTOP_SRC_UTIL_H
+#define GPTOP_SRC_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GP_ERR_MAX 1024
+
+struct gp_err {
+	char	msg[GP_ERR_MAX];
+};
+
+/* Fill err (if not NULL) with a formatted message; always returns -1. */
+int	gp_err_set(struct gp_err *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Prefix an existing message: "PREFIX: old message". */
+int	gp_err_prefix(struct gp_err *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+void	*gp_xmalloc(size_t n);
+void	*gp_xcalloc(size_t n, size_t size);
+void	*gp_xrealloc(void *p, size_t n);
+char	*gp_xstrdup(const char *s);
+char	*gp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array *p of *cap elements of size sz so it holds at least n. */
+void	 gp_grow(void *pp, size_t *cap, size_t n, size_t sz);
+
+/* A growable NUL-terminated string. */
+struct gp_buf {
+	char	*s;
+	size_t	 len, cap;
+};
+
+void	 gp_buf_printf(struct gp_buf *b, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 gp_buf_vprintf(struct gp_buf *b, const char *fmt, va_list ap);
+void	 gp_buf_puts(struct gp_buf *b, const char *s);
+void	 gp_buf_clear(struct gp_buf *b);
+void	 gp_buf_free(struct gp_buf *b);
+/* The contents ("" when empty); valid until the next change. */
+const char *gp_buf_str(const struct gp_buf *b);
+
+/* FNV-1a 64-bit hash, chainable through h (start with GP_HASH_INIT). */
+#define GP_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t gp_hash_bytes(uint64_t h, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * test-tensor.c: dtypes and promotion, the allocator's counts, tensor views
+ * and copies, broadcasting and the strided iterator.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "../tap.h"
+#include "tensor.h"
+
+static void
+test_promote(void)
+{
+	static const struct {
+		enum gp_dtype a, b, want;
+	} cases[] = {
+		/* expected values are numpy's np.result_type on arrays */
+		{GP_BOOL, GP_INT8, GP_INT8},
+		{GP_INT8, GP_UINT8, GP_INT16},
+		{GP_INT32, GP_UINT32, GP_INT64},
+		{GP_INT64, GP_UINT64, GP_FLOAT64},
+		{GP_INT16, GP_FLOAT32, GP_FLOAT32},
+		{GP_INT32, GP_FLOAT32, GP_FLOAT64},
+		{GP_UINT8, GP_FLOAT32, GP_FLOAT32},
+		{GP_FLOAT32, GP_FLOAT64, GP_FLOAT64},
+		{GP_INT64, GP_INT32, GP_INT64},
+		{GP_UINT16, GP_INT32, GP_INT32},
+		{GP_BOOL, GP_BOOL, GP_BOOL},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum gp_dtype r = gp_dtype_promote(cases[i].a, cases[i].b);
+		enum gp_dtype r2 = gp_dtype_promote(cases[i].b, cases[i].a);
+
+		ok(r == cases[i].want && r2 == cases[i].want,
+		    "promote %s, %s -> %s (got %s)", gp_dtype_name(cases[i].a),
+		    gp_dtype_name(cases[i].b), gp_dtype_name(cases[i].want),
+		    gp_dtype_name(r));
+	}
+	ok(gp_dtype_to_float(GP_INT16) == GP_FLOAT32, "int16 upgrades to float32");
+	ok(gp_dtype_to_float(GP_INT32) == GP_FLOAT64, "int32 upgrades to float64");
+}
+
+static void
+test_convert(void)
+{
+	double src[5] = {1.9, -1.9, 300.0, -300.0, 0.0};
+	int8_t d8[5];
+	uint8_t u8[5];
+	int64_t big = (int64_t)1 << 40;
+	int32_t wrap;
+
+	gp_dtype_convert(d8, GP_INT8, src, GP_FLOAT64, sizeof(double), 5);
+	ok(d8[0] == 1 && d8[1] == -1 && d8[2] == 127 && d8[3] == -128,
+	    "float64 -> int8 truncates and clamps");
+	gp_dtype_convert(u8, GP_UINT8, src, GP_FLOAT64, sizeof(double), 5);
+	ok(u8[0] == 1 && u8[1] == 0 && u8[2] == 255 && u8[3] == 0,
+	    "float64 -> uint8 clamps at 0 and 255");
+	gp_dtype_convert(&wrap, GP_INT32, &big, GP_INT64, 0, 1);
+	is_int(wrap, 0, "int64 -> int32 wraps like C and numpy astype");
+	is_double(gp_dtype_load(&d8[1], GP_INT8), -1, 0, "load int8");
+}
+
+static void
+test_alloc(void)
+{
+	struct gp_alloc_stats a, b, c;
+	struct gp_storage *s;
+
+	gp_alloc_get_stats(&a);
+	s = gp_alloc_storage(1000);
+	ok(((uintptr_t)s->data % GP_ALIGN) == 0, "storage is 64-byte aligned");
+	gp_alloc_get_stats(&b);
+	is_int((long long)(b.live - a.live), 1000, "live counts requested bytes");
+	is_int((long long)(b.n_alloc - a.n_alloc), 1, "one allocation counted");
+	gp_alloc_ref(s);
+	gp_alloc_unref(s);
+	gp_alloc_get_stats(&c);
+	is_int((long long)(c.live - a.live), 1000, "a second reference keeps it");
+	gp_alloc_unref(s);
+	gp_alloc_get_stats(&c);
+	is_int((long long)(c.live - a.live), 0, "the last unref frees");
+	ok(c.peak >= a.live + 1000, "peak saw it");
+	s = gp_alloc_storage(990);	/* same class: recycled */
+	gp_alloc_get_stats(&c);
+	is_int((long long)(c.n_sys - b.n_sys), 0,
+	    "a block of the same class is reused, not allocated again");
+	gp_alloc_unref(s);
+}
+
+static void
+test_views(void)
+{
+	struct gp_tensor t = {0}, v = {0}, c = {0};
+	int64_t shape[2] = {2, 3};
+	double *d;
+
+	gp_tensor_alloc(&t, GP_FLOAT64, 2, shape);
+	d = (double *)gp_tensor_data(&t);
+	for (int i = 0; i < 6; i++)
+		d[i] = i;
+	ok(gp_tensor_is_contiguous(&t), "fresh tensor is contiguous");
+	is_int(t.strides[0], 24, "row stride 24 bytes");
+	gp_tensor_view(&v, &t);
+	is_int(t.storage->refcount, 2, "a view holds a reference");
+	/* transpose by swapping the header */
+	v.shape[0] = 3;
+	v.shape[1] = 2;
+	v.strides[0] = 8;
+	v.strides[1] = 24;
+	ok(!gp_tensor_is_contiguous(&v), "the transpose is not contiguous");
+	is_double(gp_tensor_get(&v, 1), 3, 0, "transpose[0,1] = t[1,0]");
+	gp_tensor_copy(&c, &v);
+	ok(gp_tensor_is_contiguous(&c), "a copy is contiguous");
+	is_double(((double *)gp_tensor_data(&c))[1], 3, 0,
+	    "copy of transpose [0,1]");
+	is_double(((double *)gp_tensor_data(&c))[4], 2, 0,
+	    "copy of transpose [2,0]");
+	gp_tensor_release(&t);
+	is_int(v.storage->refcount, 1, "release drops a reference");
+	gp_tensor_release(&v);
+	gp_tensor_release(&c);
+}
+
+static void
+test_broadcast(void)
+{
+	int64_t a[3] = {4, 1, 3}, b[2] = {5, 1}, out[GP_MAX_DIMS];
+	int64_t bad[1] = {2};
+	int nd;
+	struct gp_err err;
+
+	ok(gp_shape_broadcast(3, a, 2, b, &nd, out, &err) == 0 && nd == 3 &&
+	    out[0] == 4 && out[1] == 5 && out[2] == 3,
+	    "(4,1,3) with (5,1) broadcasts to (4,5,3)");
+	ok(gp_shape_broadcast(3, a, 1, bad, &nd, out, &err) < 0 &&
+	    strstr(err.msg, "(4, 1, 3)") && strstr(err.msg, "(2,)"),
+	    "a mismatch names both shapes: %s", err.msg);
+}
+
+static void
+test_broadcast_copy(void)
+{
+	struct gp_tensor row = {0}, dst = {0};
+	int64_t rs[1] = {3}, ds[2] = {2, 3};
+	float *r;
+	bool good = true;
+
+	gp_tensor_alloc(&row, GP_FLOAT32, 1, rs);
+	r = (float *)gp_tensor_data(&row);
+	r[0] = 1;
+	r[1] = 2;
+	r[2] = 3;
+	gp_tensor_alloc(&dst, GP_FLOAT64, 2, ds);
+	gp_tensor_copy_into(&dst, &row);
+	for (int i = 0; i < 6; i++)
+		if (gp_tensor_get(&dst, i) != (double)(i % 3 + 1))
+			good = false;
+	ok(good, "copy_into broadcasts a float32 row into float64 rows");
+	gp_tensor_release(&row);
+	gp_tensor_release(&dst);
+}
+
+int
+main(void)
+{
+	test_promote();
+	test_convert();
+	test_alloc();
+	test_views();
+	test_broadcast();
+	test_broadcast_copy();
+	return (done_testing());
+}
