@@ -284,6 +284,7 @@ gp_graph_clone(const struct gp_graph *g)
 	c->path = gp_xstrdup(g->path);
 	c->dir = gp_xstrdup(g->dir);
 	c->limit_bytes = g->limit_bytes;
+	c->allow_extern = g->allow_extern;
 	c->n_vars = c->cap_vars = g->n_vars;
 	c->vars = gp_xcalloc(g->n_vars, sizeof(*c->vars));
 	for (size_t i = 0; i < g->n_vars; i++) {

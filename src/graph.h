@@ -107,6 +107,7 @@ struct gp_graph {
 	size_t			 n_fns;
 	struct gp_varmap	*map;	/* name -> var index */
 	uint64_t		 limit_bytes;	/* largest tensor allowed */
+	bool			 allow_extern;	/* extern ops may load code */
 };
 
 struct gp_graph	*gp_graph_new(const char *name);

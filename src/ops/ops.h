@@ -13,6 +13,7 @@ extern const struct gp_op *const gp_ops_blas[];
 extern const struct gp_op *const gp_ops_reduce[];
 extern const struct gp_op *const gp_ops_shape[];
 extern const struct gp_op *const gp_ops_nn[];
+extern const struct gp_op *const gp_ops_extern[];
 
 /* Set output k of n to a type. */
 static inline void

@@ -1,0 +1,210 @@
+/*
+ * profile.h: the profiler's side tables and what is read from them.
+ *
+ * A struct gp_profile holds, per function, one struct gp_prof_apply per
+ * scheduled apply: what it is (names, class, implementation, flops, the
+ * dtype/shape/strides of its inputs and outputs) and its counters (count,
+ * total, min, max, a log-scale histogram of per-execution times, the first
+ * call's time kept apart).  The VM only writes raw tick stamps into a
+ * scratch array during a call; gp_prof_fold() turns them into counters
+ * after the call.  Counters never live in tensors or graph nodes.
+ *
+ * The same structure is what a capture file stores and loads, so the report,
+ * the TUI, diff and export work the same on a live run and on a capture.
+ * Everything shown is computed here (rollups, medians, percentiles): the UI
+ * never computes statistics itself.
+ */
+#ifndef GPTOP_SRC_PROFILE_H
+#define GPTOP_SRC_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "graph.h"
+
+struct gp_memprof;	/* memprof.h */
+
+/* Two bins per octave: bin b covers [lo(b), lo(b+1)) ns, bin 0 also
+ * everything below 8 ns, the last bin everything above. */
+#define GP_PROF_BINS 64
+#define GP_PROF_RECENT 128
+
+struct gp_prof_stat {
+	uint64_t	n;
+	uint64_t	total;	/* ns */
+	uint64_t	min, max;
+	uint32_t	hist[GP_PROF_BINS];
+};
+
+static inline int
+gp_prof_bin(uint64_t ns)
+{
+	int lg, b;
+
+	if (ns < 8)
+		return (0);
+	lg = 63 - __builtin_clzll(ns);
+	b = (lg - 3) * 2 + (int)((ns >> (lg - 1)) & 1);
+	return (b < GP_PROF_BINS ? b : GP_PROF_BINS - 1);
+}
+
+/* The lower edge of bin b in ns. */
+double	gp_prof_bin_lo(int b);
+void	gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns);
+void	gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s);
+/* Quantile q in [0,1] from the histogram, interpolated inside its bin and
+ * clamped to [min, max]. */
+double	gp_prof_stat_quantile(const struct gp_prof_stat *s, double q);
+
+/* An input or output of an apply. */
+struct gp_prof_io {
+	char		*var;		/* variable name */
+	enum gp_dtype	 dtype;
+	int		 ndim;
+	int64_t		 shape[GP_MAX_DIMS];
+	int64_t		 strides[GP_MAX_DIMS];	/* bytes; valid if known */
+	bool		 strides_known;
+	uint64_t	 nbytes;
+	char		 alias;	/* outputs: 'c' created, 'v' view, 'i' inplace */
+};
+
+struct gp_prof_apply {
+	int			 id;	/* position in the schedule */
+	char			*name;	/* "Elemwise{add}(x, y)" */
+	char			*op;	/* "Elemwise{add}" */
+	char			*cls;	/* "Elemwise" */
+	char			*opname;	/* graph-format op name: "add" */
+	char			*node;	/* the node's name in the graph, or "" */
+	char			*extra;	/* op-specific detail (C signature) */
+	enum gp_impl		 impl;
+	double			 flops;	/* per execution */
+	double			 link_ns;	/* preparation at link time */
+	int			 n_in, n_out;
+	struct gp_prof_io	*in, *out;
+	int			*in_producer;	/* apply id producing input k,
+						 * or -1 */
+	struct gp_prof_stat	 st;
+	uint64_t		 first_ns;
+};
+
+struct gp_prof_fn {
+	char			*name;
+	int			 n_apply;
+	struct gp_prof_apply	*ap;
+	struct gp_prof_stat	 call;	/* per-call wall time */
+	uint64_t		 vm_ns, thunk_ns;	/* over counted calls */
+	uint64_t		 first_call_ns;
+	uint64_t		 calls_seen;	/* every call, even ignored */
+	uint64_t		 recent[GP_PROF_RECENT];	/* ring of call ns */
+	/* memory, measured by the allocator over the counted calls */
+	uint64_t		 mem_peak_measured;
+	/* memory, predicted from the schedule (memprof.h), or NULL */
+	struct gp_memprof	*mem;
+	/* scratch the VM writes during a call: ticks[2i], ticks[2i+1] are
+	 * apply i's start and end */
+	uint64_t		*ticks;
+};
+
+/* The rewriter profile (profile_optimizer). */
+struct gp_prof_rewriter {
+	char		*name;
+	char		*tags;
+	char		*phase;
+	bool		 enabled;
+	double		 time_ns;
+	int		 applied, tried;
+	int		 nodes_before, nodes_after;
+};
+
+struct gp_prof_phase {
+	char		*name;
+	double		 time_ns;
+	int		 passes;
+	int		 nodes_before, nodes_after;
+};
+
+/* Sees every call's raw stamps before they are folded (trace export):
+ * ticks[2i] and ticks[2i+1] are apply i's start and end, in clock ticks
+ * (gp_clock_ticks_to_ns converts differences). */
+typedef void (*gp_prof_tracer)(void *ctx, const struct gp_profile *p, int fn,
+    const uint64_t *ticks, uint64_t call_ns);
+
+struct gp_profile {
+	char			*graph;	/* graph name */
+	char			*path;	/* graph file */
+	uint64_t		 graph_hash;
+	char			*flags;	/* the flags in effect */
+	char			*rewrites;	/* the active rewriter set */
+	int			 n_fn;
+	struct gp_prof_fn	*fn;
+	double			 load_ns, rewrite_ns, link_ns;
+	int			 n_rw, n_phase;
+	struct gp_prof_rewriter	*rw;
+	struct gp_prof_phase	*phase;
+	int			 n_nodes;	/* apply nodes after rewriting */
+	struct gp_clock_info	 clock;
+	bool			 ignore_first;
+	uint64_t		 generation;	/* changes when the shape does */
+	gp_prof_tracer		 tracer;	/* NULL: none */
+	void			*tracer_ctx;
+};
+
+/* A profile for the functions of a compiled program; apply tables are
+ * filled by the VM at link time (gp_vm_new). */
+struct gp_profile	*gp_profile_new(const struct gp_graph *g);
+void			 gp_profile_free(struct gp_profile *p);
+/* Deep copy. */
+struct gp_profile	*gp_profile_clone(const struct gp_profile *p);
+/* Copy only the counters of src into dst of the same shape. */
+void			 gp_profile_copy_counters(struct gp_profile *dst,
+			    const struct gp_profile *src);
+/* Zero every counter. */
+void			 gp_profile_reset(struct gp_profile *p);
+
+/* After a call: fold the VM's tick stamps into the counters. */
+void	gp_prof_fold(struct gp_profile *p, int fn, uint64_t call_ns,
+	    uint64_t vm_ns);
+
+/* Counted calls of function fn (the first is left out when ignore_first). */
+uint64_t gp_prof_calls(const struct gp_prof_fn *f);
+
+/* Rollups: the rows of the Class, Ops and Apply tables. */
+enum gp_prof_group {
+	GP_GROUP_CLASS,
+	GP_GROUP_OP,
+	GP_GROUP_APPLY,
+	GP_GROUP_OP_SIG		/* ops split by input signature */
+};
+
+struct gp_prof_row {
+	char			*name;	/* class, op, op + signature, or apply */
+	char			 type[32];	/* "C", "BLAS", "C BLAS" */
+	int			 fn;	/* apply rows: function index */
+	int			 id;	/* apply rows: schedule position */
+	int			 n_apply;
+	uint64_t		 calls;	/* executions */
+	double			 time_ns;
+	double			 pct;	/* of the table's total */
+	double			 per_call_ns;
+	double			 median_ns, p95_ns;
+	double			 flops;	/* per execution (apply rows) */
+	double			 gflops;	/* flops x calls / time */
+	struct gp_prof_stat	 st;
+};
+
+struct gp_prof_table {
+	struct gp_prof_row	*rows;
+	size_t			 n;
+	double			 total_ns;	/* thunk time: the denominator */
+};
+
+/* Rows of function fn (fn < 0: all functions summed, apply rows kept per
+ * function), sorted by time, descending, ties broken by id. */
+void	gp_prof_rollup(const struct gp_profile *p, int fn,
+	    enum gp_prof_group grp, struct gp_prof_table *out);
+void	gp_prof_table_free(struct gp_prof_table *t);
+/* A signature "float64(400, 784), float64(784,)" of an apply's inputs. */
+void	gp_prof_signature(const struct gp_prof_apply *a, struct gp_buf *b);
+
+#endif

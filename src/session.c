@@ -1,0 +1,464 @@
+/*
+ * session.c: load, rewrite, link and run a graph; the worker thread and the
+ * published snapshots (see session.h).
+ */
+#include "config.h"
+
+#include "session.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "clock.h"
+#include "graph-json.h"
+#include "memprof.h"
+#include "rewrite.h"
+#include "vm.h"
+
+#define PUBLISH_NS 100000000ull
+
+struct gp_session {
+	struct gp_flags		 flags;
+	struct gp_graph		*pristine;	/* as loaded */
+	struct gp_graph		*g;		/* rewritten, running */
+	struct gp_vm		*vm;
+	struct gp_profile	*prof;		/* live: worker only */
+	double			 load_ns;
+
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	pthread_t		 th;
+	bool			 running;
+	volatile sig_atomic_t	 interrupted;
+	/* under mu */
+	struct gp_profile	*published;
+	struct gp_profile	*baseline;
+	bool			 paused, quit, reset_req, done;
+	struct gp_flags		*recompile_req;
+	int			 recompile_rc;
+	uint64_t		 recompile_seq, recompile_done;
+	char			 recompile_err[GP_ERR_MAX];
+	uint64_t		 rounds, limit, recompiles;
+	uint64_t		 rate_t0, rate_r0;
+	double			 rate;
+};
+
+/* Rewrite and link g into s (g, vm, prof replaced on success). */
+static int
+build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
+{
+	struct gp_graph *g = gp_graph_clone(s->pristine);
+	struct gp_profile *prof;
+	struct gp_vm *vm;
+	struct gp_vm_opts vo = {.allow_gc = f->allow_gc};
+	uint64_t t0, t1, t2;
+
+	prof = gp_profile_new(g);
+	t0 = gp_clock_ns();
+	if (gp_rewrite_run(g, f, prof, err) < 0) {
+		gp_profile_free(prof);
+		gp_graph_free(g);
+		return (-1);
+	}
+	t1 = gp_clock_ns();
+	vm = gp_vm_new(g, &vo, prof, err);
+	t2 = gp_clock_ns();
+	if (vm == NULL) {
+		gp_profile_free(prof);
+		gp_graph_free(g);
+		return (-1);
+	}
+	{
+		struct gp_memprof_opts mo = {
+			.min_peak = f->min_peak_memory,
+			.budget_ms = f->min_peak_budget_ms,
+			.max_states = f->min_peak_max_states,
+		};
+
+		for (int fi = 0; fi < prof->n_fn; fi++)
+			prof->fn[fi].mem = gp_memprof_compute(g, vm, fi, &mo);
+	}
+	prof->load_ns = s->load_ns;
+	/* JIT compilation inside the rewrites counts as link time */
+	prof->rewrite_ns = (double)(t1 - t0) - prof->link_ns;
+	prof->link_ns += (double)(t2 - t1);
+	prof->ignore_first = f->ignore_first_call;
+	free(prof->flags);
+	prof->flags = gp_flags_string(f);
+	gp_vm_free(s->vm);
+	gp_graph_free(s->g);
+	gp_profile_free(s->prof);
+	s->g = g;
+	s->vm = vm;
+	s->prof = prof;
+	return (0);
+}
+
+static void
+copy_flags(struct gp_flags *dst, const struct gp_flags *src)
+{
+	*dst = *src;
+	for (size_t i = 0; i < gp_flag_count; i++)
+		if (gp_flag_table[i].type == GP_FLAG_STRING) {
+			char **p = (char **)((char *)dst +
+			    gp_flag_table[i].offset);
+
+			if (*p != NULL)
+				*p = gp_xstrdup(*p);
+		}
+}
+
+struct gp_session *
+gp_session_open(const char *path, const struct gp_flags *flags,
+    struct gp_err *err)
+{
+	struct gp_session *s = gp_xcalloc(1, sizeof(*s));
+	struct gp_load_opts lo = {0};
+	uint64_t t0 = gp_clock_ns();
+
+	copy_flags(&s->flags, flags);
+	lo.limit_bytes = (uint64_t)flags->memory_limit;
+	lo.allow_extern = flags->allow_extern;
+	s->pristine = gp_graph_load(path, &lo, err);
+	if (s->pristine == NULL) {
+		gp_flags_done(&s->flags);
+		free(s);
+		return (NULL);
+	}
+	s->load_ns = (double)(gp_clock_ns() - t0);
+	if (build(s, &s->flags, err) < 0) {
+		gp_graph_free(s->pristine);
+		gp_flags_done(&s->flags);
+		free(s);
+		return (NULL);
+	}
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->published = gp_profile_clone(s->prof);
+	return (s);
+}
+
+void
+gp_session_free(struct gp_session *s)
+{
+	if (s == NULL)
+		return;
+	gp_session_stop(s);
+	gp_vm_free(s->vm);
+	gp_graph_free(s->g);
+	gp_graph_free(s->pristine);
+	gp_profile_free(s->prof);
+	gp_profile_free(s->published);
+	gp_profile_free(s->baseline);
+	gp_flags_done(&s->flags);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+static void
+one_round(struct gp_session *s, int fn)
+{
+	struct gp_profile *prof = s->flags.profile ? s->prof : NULL;
+
+	for (int f = 0; f < (int)s->g->n_fns; f++) {
+		struct gp_alloc_stats a;
+
+		if (fn >= 0 && f != fn)
+			continue;
+		gp_alloc_reset_peak();
+		gp_vm_call(s->vm, f, prof);
+		gp_alloc_get_stats(&a);
+		if (a.peak > s->prof->fn[f].mem_peak_measured)
+			s->prof->fn[f].mem_peak_measured = a.peak;
+	}
+}
+
+void
+gp_session_run(struct gp_session *s, int fn, uint64_t rounds)
+{
+	for (uint64_t r = 0; r < rounds && !s->interrupted; r++) {
+		one_round(s, fn);
+		s->rounds++;
+	}
+	gp_profile_copy_counters(s->published, s->prof);
+}
+
+void
+gp_session_interrupt(struct gp_session *s)
+{
+	s->interrupted = 1;
+}
+
+uint64_t
+gp_session_rounds(struct gp_session *s)
+{
+	return (s->rounds);
+}
+
+/* Under mu: copy the live counters out. */
+static void
+publish(struct gp_session *s)
+{
+	if (s->published == NULL ||
+	    s->published->generation != s->prof->generation ||
+	    s->published->n_fn != s->prof->n_fn) {
+		gp_profile_free(s->published);
+		s->published = gp_profile_clone(s->prof);
+	} else
+		gp_profile_copy_counters(s->published, s->prof);
+}
+
+static void *
+worker(void *arg)
+{
+	struct gp_session *s = arg;
+	uint64_t last_pub = gp_clock_ns();
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		uint64_t now;
+
+		if (s->quit)
+			break;
+		if (s->recompile_req != NULL) {
+			struct gp_flags *nf = s->recompile_req;
+			struct gp_profile *old = gp_profile_clone(s->prof);
+			struct gp_err err;
+			uint64_t gen = s->prof->generation;
+
+			s->recompile_req = NULL;
+			pthread_mutex_unlock(&s->mu);
+			s->recompile_rc = build(s, nf, &err);
+			pthread_mutex_lock(&s->mu);
+			if (s->recompile_rc == 0) {
+				gp_flags_done(&s->flags);
+				s->flags = *nf;
+				gp_profile_free(s->baseline);
+				s->baseline = old;
+				s->prof->generation = gen + 1;
+				s->recompiles++;
+				s->rounds = 0;
+				s->done = false;
+				s->recompile_err[0] = '\0';
+				publish(s);
+			} else {
+				gp_flags_done(nf);
+				gp_profile_free(old);
+				memcpy(s->recompile_err, err.msg,
+				    sizeof(err.msg));
+			}
+			free(nf);
+			s->recompile_done = s->recompile_seq;
+			pthread_cond_broadcast(&s->cv);
+			continue;
+		}
+		if (s->reset_req) {
+			s->reset_req = false;
+			gp_profile_reset(s->prof);
+			s->rounds = 0;
+			s->done = false;
+			publish(s);
+		}
+		if (s->paused || (s->limit && s->rounds >= s->limit)) {
+			if (s->limit && s->rounds >= s->limit)
+				s->done = true;
+			publish(s);
+			pthread_cond_wait(&s->cv, &s->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&s->mu);
+		one_round(s, -1);
+		now = gp_clock_ns();
+		pthread_mutex_lock(&s->mu);
+		s->rounds++;
+		if (now - s->rate_t0 >= 1000000000ull) {
+			if (s->rate_t0 != 0)
+				s->rate = (double)(s->rounds - s->rate_r0) *
+				    1e9 / (double)(now - s->rate_t0);
+			s->rate_t0 = now;
+			s->rate_r0 = s->rounds;
+		}
+		if (now - last_pub >= PUBLISH_NS) {
+			publish(s);
+			last_pub = now;
+		}
+	}
+	publish(s);
+	pthread_mutex_unlock(&s->mu);
+	return (NULL);
+}
+
+int
+gp_session_start(struct gp_session *s, uint64_t limit, struct gp_err *err)
+{
+	s->limit = limit;
+	s->quit = false;
+	if (pthread_create(&s->th, NULL, worker, s) != 0)
+		return (gp_err_set(err, "cannot start the runtime thread"));
+	s->running = true;
+	return (0);
+}
+
+void
+gp_session_pause(struct gp_session *s, bool paused)
+{
+	pthread_mutex_lock(&s->mu);
+	s->paused = paused;
+	s->rate = 0;
+	s->rate_t0 = 0;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+bool
+gp_session_paused(struct gp_session *s)
+{
+	bool p;
+
+	pthread_mutex_lock(&s->mu);
+	p = s->paused;
+	pthread_mutex_unlock(&s->mu);
+	return (p);
+}
+
+void
+gp_session_reset(struct gp_session *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->reset_req = true;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	if (!s->running) {
+		gp_profile_reset(s->prof);
+		s->reset_req = false;
+		s->rounds = 0;
+		gp_profile_copy_counters(s->published, s->prof);
+	}
+}
+
+void
+gp_session_stop(struct gp_session *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->quit = true;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->th, NULL);
+	s->running = false;
+}
+
+int
+gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
+    struct gp_err *err)
+{
+	struct gp_flags *nf = gp_xmalloc(sizeof(*nf));
+	int rc;
+
+	copy_flags(nf, f);
+	if (!s->running) {
+		struct gp_profile *old = gp_profile_clone(s->prof);
+		uint64_t gen = s->prof->generation;
+
+		rc = build(s, nf, err);
+		if (rc == 0) {
+			gp_flags_done(&s->flags);
+			s->flags = *nf;
+			gp_profile_free(s->baseline);
+			s->baseline = old;
+			s->prof->generation = gen + 1;
+			gp_profile_free(s->published);
+			s->published = gp_profile_clone(s->prof);
+			s->rounds = 0;
+		} else {
+			gp_flags_done(nf);
+			gp_profile_free(old);
+		}
+		free(nf);
+		return (rc);
+	}
+	pthread_mutex_lock(&s->mu);
+	if (s->recompile_req != NULL) {
+		gp_flags_done(s->recompile_req);
+		free(s->recompile_req);
+	}
+	s->recompile_req = nf;
+	s->recompile_seq++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return (0);
+}
+
+uint64_t
+gp_session_snapshot(struct gp_session *s, struct gp_profile **dst)
+{
+	uint64_t r;
+
+	pthread_mutex_lock(&s->mu);
+	if (*dst == NULL || (*dst)->generation != s->published->generation ||
+	    (*dst)->n_fn != s->published->n_fn) {
+		gp_profile_free(*dst);
+		*dst = gp_profile_clone(s->published);
+	} else
+		gp_profile_copy_counters(*dst, s->published);
+	r = s->rounds;
+	pthread_mutex_unlock(&s->mu);
+	return (r);
+}
+
+struct gp_profile *
+gp_session_baseline(struct gp_session *s)
+{
+	struct gp_profile *b = NULL;
+
+	pthread_mutex_lock(&s->mu);
+	if (s->baseline != NULL)
+		b = gp_profile_clone(s->baseline);
+	pthread_mutex_unlock(&s->mu);
+	return (b);
+}
+
+void
+gp_session_status(struct gp_session *s, struct gp_session_status *st)
+{
+	pthread_mutex_lock(&s->mu);
+	st->rounds = s->rounds;
+	st->rounds_per_s = s->rate;
+	st->paused = s->paused;
+	st->done = s->done;
+	st->running = s->running;
+	st->recompiles = s->recompiles;
+	memcpy(st->error, s->recompile_err, sizeof(st->error));
+	pthread_mutex_unlock(&s->mu);
+}
+
+struct gp_profile *
+gp_session_profile(struct gp_session *s)
+{
+	return (s->prof);
+}
+
+struct gp_graph *
+gp_session_graph(struct gp_session *s)
+{
+	return (s->g);
+}
+
+struct gp_vm *
+gp_session_vm(struct gp_session *s)
+{
+	return (s->vm);
+}
+
+const struct gp_flags *
+gp_session_flags(struct gp_session *s)
+{
+	return (&s->flags);
+}

@@ -1,0 +1,83 @@
+/*
+ * session.h: one profiled program, as the frontends see it.  A session
+ * loads a graph, keeps the pristine copy, rewrites a working copy with the
+ * active rewriter set, links it into a VM with a profile, and runs it:
+ * either synchronously (batch) or in a worker thread that calls the
+ * functions round after round while the UI reads published snapshots.
+ *
+ * Threading: the worker owns the graph, the VM and the live profile.  At
+ * most every 100 ms, and whenever it stops, it copies the profile's
+ * counters into a published copy under the session lock; the UI only ever
+ * copies that published profile out (gp_session_snapshot) and never waits
+ * for a call to finish.  Requests (pause, reset, recompile, quit) are flags
+ * the worker acts on between rounds.
+ */
+#ifndef GPTOP_SRC_SESSION_H
+#define GPTOP_SRC_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flags.h"
+#include "graph.h"
+#include "profile.h"
+
+struct gp_session;
+
+/* Load path with flags (copied), rewrite and link.  Returns NULL with err
+ * set on a bad graph. */
+struct gp_session	*gp_session_open(const char *path,
+			    const struct gp_flags *flags, struct gp_err *err);
+void			 gp_session_free(struct gp_session *s);
+
+/* Run `rounds` rounds synchronously (each function once per round, in
+ * order); fn >= 0 runs only that function.  Stops early after
+ * gp_session_interrupt(). */
+void	gp_session_run(struct gp_session *s, int fn, uint64_t rounds);
+
+/* Ask a synchronous run to stop after the current round (async-signal
+ * safe: for SIGINT/SIGTERM handlers). */
+void	gp_session_interrupt(struct gp_session *s);
+/* Rounds done by synchronous runs (fewer than asked when interrupted). */
+uint64_t gp_session_rounds(struct gp_session *s);
+
+/* The worker thread: runs rounds until paused, stopped or `limit` rounds
+ * (0: no limit). */
+int	gp_session_start(struct gp_session *s, uint64_t limit,
+	    struct gp_err *err);
+void	gp_session_pause(struct gp_session *s, bool paused);
+bool	gp_session_paused(struct gp_session *s);
+/* Zero the statistics at the next round boundary. */
+void	gp_session_reset(struct gp_session *s);
+/* Stop and join the worker. */
+void	gp_session_stop(struct gp_session *s);
+/* Recompile with new flags (the rewrite set) from the pristine graph:
+ * shared state restarts from its initial values; the profile that was live
+ * becomes the baseline.  Returns -1 with err set if the rewrite or link
+ * failed (the old program then keeps running). */
+int	gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
+	    struct gp_err *err);
+
+/* Copy the latest published profile into *dst (allocated or replaced when
+ * its shape changed).  Returns the number of rounds done. */
+uint64_t gp_session_snapshot(struct gp_session *s, struct gp_profile **dst);
+/* A copy of the baseline profile (the one live before the last
+ * recompile), or NULL. */
+struct gp_profile *gp_session_baseline(struct gp_session *s);
+/* Worker state for the header line. */
+struct gp_session_status {
+	uint64_t	rounds;
+	double		rounds_per_s;	/* over the last second or so */
+	bool		paused, done, running;
+	uint64_t	recompiles;
+	char		error[GP_ERR_MAX];	/* last failed recompile */
+};
+void	gp_session_status(struct gp_session *s, struct gp_session_status *st);
+
+/* Synchronous use only (no worker running). */
+struct gp_profile	*gp_session_profile(struct gp_session *s);
+struct gp_graph		*gp_session_graph(struct gp_session *s);
+struct gp_vm		*gp_session_vm(struct gp_session *s);
+const struct gp_flags	*gp_session_flags(struct gp_session *s);
+
+#endif

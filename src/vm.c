@@ -1,0 +1,453 @@
+/*
+ * vm.c: compile a graph's functions into step programs and run them (see
+ * vm.h).
+ */
+#include "config.h"
+
+#include "vm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "op.h"
+
+enum out_mode {
+	OUT_ALLOC,	/* the VM allocates a contiguous tensor */
+	OUT_KERNEL,	/* the kernel makes it (a view, or its own copy) */
+	OUT_DESTROY	/* the output is input `src`, overwritten in place */
+};
+
+struct step {
+	gp_kernel_fn		 kernel;
+	const struct gp_node	*node;
+	struct gp_tensor	**in, **out;
+	int			 n_out;
+	uint8_t			 mode[GP_MAX_OUT];
+	int8_t			 src[GP_MAX_OUT];
+	const struct gp_type	*type[GP_MAX_OUT];
+	int			 n_free;
+	struct gp_tensor	**free;	/* slots released after the step */
+};
+
+struct vm_fn {
+	int		 n_steps;
+	struct step	*steps;
+	int		*order;	/* node of each step */
+	int		 n_end_free;
+	struct gp_tensor **end_free;	/* update sources released at the end */
+};
+
+struct gp_vm {
+	struct gp_graph		*g;
+	struct gp_tensor	*slots;	/* one per variable */
+	int			 n_fn;
+	struct vm_fn		*fn;
+	bool			 allow_gc;
+	gp_vm_observer		 observer;
+	void			*observer_ctx;
+};
+
+static void
+bind_graph_vars(struct gp_vm *vm)
+{
+	for (size_t v = 0; v < vm->g->n_vars; v++)
+		if (vm->g->vars[v].kind != GP_VAR_TEMP)
+			gp_tensor_view(&vm->slots[v], &vm->g->vars[v].value);
+}
+
+/* Is variable v needed after the call (an output or update source)? */
+static bool
+survives_call(const struct gp_function *f, int v)
+{
+	for (int k = 0; k < f->n_out; k++)
+		if (f->out[k] == v)
+			return (true);
+	for (int k = 0; k < f->n_upd; k++)
+		if (f->upd[k].src == v)
+			return (true);
+	return (false);
+}
+
+static void
+describe_io(struct gp_prof_io *io, const struct gp_var *v)
+{
+	io->var = gp_xstrdup(v->name);
+	io->dtype = v->type.dtype;
+	io->ndim = v->type.ndim;
+	memcpy(io->shape, v->type.shape, sizeof(io->shape));
+	io->nbytes = gp_type_nbytes(&v->type);
+	io->strides_known = false;
+}
+
+/* Fill the profile's tables for function fi. */
+static void
+describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
+{
+	const struct gp_graph *g = vm->g;
+	struct vm_fn *f = &vm->fn[fi];
+	int *step_of_node = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
+	struct gp_buf b = {0};
+
+	for (size_t i = 0; i < g->n_nodes; i++)
+		step_of_node[i] = -1;
+	for (int i = 0; i < f->n_steps; i++)
+		step_of_node[f->order[i]] = i;
+	pf->n_apply = f->n_steps;
+	pf->ap = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*pf->ap));
+	pf->ticks = gp_xcalloc(2 * (size_t)f->n_steps + 2, sizeof(uint64_t));
+	for (int i = 0; i < f->n_steps; i++) {
+		const struct gp_node *n = f->steps[i].node;
+		struct gp_prof_apply *a = &pf->ap[i];
+
+		a->id = i;
+		gp_buf_clear(&b);
+		gp_node_format_apply(g, n, &b);
+		a->name = gp_xstrdup(gp_buf_str(&b));
+		gp_buf_clear(&b);
+		gp_node_format_op(g, n, &b);
+		a->op = gp_xstrdup(gp_buf_str(&b));
+		a->cls = gp_xstrdup(n->op->cls);
+		a->opname = gp_xstrdup(n->op->name);
+		a->node = gp_xstrdup(n->name ? n->name : "");
+		a->extra = gp_xstrdup("");
+		a->impl = n->impl;
+		a->flops = gp_node_flops(g, n);
+		a->n_in = n->n_in;
+		a->n_out = n->n_out;
+		a->in = gp_xcalloc((size_t)n->n_in + 1, sizeof(*a->in));
+		a->out = gp_xcalloc((size_t)n->n_out + 1, sizeof(*a->out));
+		a->in_producer = gp_xcalloc((size_t)n->n_in + 1, sizeof(int));
+		for (int k = 0; k < n->n_in; k++) {
+			const struct gp_var *v = &g->vars[n->in[k]];
+
+			describe_io(&a->in[k], v);
+			a->in_producer[k] = v->producer >= 0 ?
+			    step_of_node[v->producer] : -1;
+		}
+		for (int k = 0; k < n->n_out; k++) {
+			describe_io(&a->out[k], &g->vars[n->out[k]]);
+			a->out[k].alias = n->destroy[k] >= 0 ? 'i' :
+			    n->view[k] >= 0 ? 'v' : 'c';
+		}
+	}
+	gp_buf_free(&b);
+	free(step_of_node);
+}
+
+struct gp_vm *
+gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
+    struct gp_profile *prof, struct gp_err *err)
+{
+	struct gp_vm *vm = gp_xcalloc(1, sizeof(*vm));
+	int *last = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	int *cnt;
+
+	vm->g = g;
+	vm->allow_gc = o == NULL || o->allow_gc;
+	vm->slots = gp_xcalloc(g->n_vars + 1, sizeof(*vm->slots));
+	vm->n_fn = (int)g->n_fns;
+	vm->fn = gp_xcalloc(g->n_fns + 1, sizeof(*vm->fn));
+	cnt = gp_xcalloc(g->n_vars + 1, sizeof(int));
+	for (size_t fi = 0; fi < g->n_fns; fi++) {
+		const struct gp_function *gf = &g->fns[fi];
+		struct vm_fn *f = &vm->fn[fi];
+
+		f->n_steps = gp_graph_schedule(g, (int)fi, &f->order);
+		f->steps = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->steps));
+		/* last step that reads each temp */
+		for (size_t v = 0; v < g->n_vars; v++)
+			last[v] = -1;
+		for (int i = 0; i < f->n_steps; i++) {
+			const struct gp_node *n = &g->nodes[f->order[i]];
+
+			for (int k = 0; k < n->n_in; k++)
+				last[n->in[k]] = i;
+			for (int k = 0; k < n->n_out; k++)
+				if (last[n->out[k]] < i)
+					last[n->out[k]] = i;	/* unread */
+		}
+		memset(cnt, 0, sizeof(int) * (g->n_vars + 1));
+		for (int i = 0; i < f->n_steps; i++) {
+			const struct gp_node *n = &g->nodes[f->order[i]];
+			struct step *s = &f->steps[i];
+
+			s->node = n;
+			s->kernel = n->kernel;
+			s->n_out = n->n_out;
+			s->in = gp_xmalloc(sizeof(*s->in) *
+			    (size_t)(n->n_in + 1));
+			s->out = gp_xmalloc(sizeof(*s->out) *
+			    (size_t)(n->n_out + 1));
+			for (int k = 0; k < n->n_in; k++)
+				s->in[k] = &vm->slots[n->in[k]];
+			for (int k = 0; k < n->n_out; k++) {
+				s->out[k] = &vm->slots[n->out[k]];
+				s->type[k] = &g->vars[n->out[k]].type;
+				s->src[k] = -1;
+				if (n->destroy[k] >= 0) {
+					s->mode[k] = OUT_DESTROY;
+					s->src[k] = n->destroy[k];
+				} else if (n->view[k] >= 0)
+					s->mode[k] = OUT_KERNEL;
+				else
+					s->mode[k] = OUT_ALLOC;
+			}
+			if (n->kernel == NULL) {
+				gp_err_set(err, "%s: node %s (op '%s') has no "
+				    "kernel", g->path, n->name ? n->name :
+				    g->vars[n->out[0]].name, n->op->name);
+				free(last);
+				free(cnt);
+				gp_vm_free(vm);
+				return (NULL);
+			}
+		}
+		/* GC lists: temps whose last use is step i and that are not
+		 * needed after the call */
+		if (vm->allow_gc) {
+			for (int i = 0; i < f->n_steps; i++) {
+				const struct gp_node *n = &g->nodes[f->order[i]];
+				struct step *s = &f->steps[i];
+				int cap = n->n_in + n->n_out;
+
+				s->free = gp_xmalloc(sizeof(*s->free) *
+				    (size_t)(cap + 1));
+				for (int pass = 0; pass < 2; pass++) {
+					int m = pass ? n->n_out : n->n_in;
+					const int *vs = pass ? n->out : n->in;
+
+					for (int k = 0; k < m; k++) {
+						int v = vs[k];
+						bool dup = false;
+
+						if (g->vars[v].kind != GP_VAR_TEMP ||
+						    last[v] != i ||
+						    survives_call(gf, v))
+							continue;
+						for (int j = 0; j < s->n_free; j++)
+							if (s->free[j] ==
+							    &vm->slots[v])
+								dup = true;
+						if (!dup)
+							s->free[s->n_free++] =
+							    &vm->slots[v];
+					}
+				}
+			}
+			f->end_free = gp_xmalloc(sizeof(*f->end_free) *
+			    (size_t)(gf->n_upd + 1));
+			for (int k = 0; k < gf->n_upd; k++) {
+				int v = gf->upd[k].src;
+				bool is_out = false;
+
+				for (int j = 0; j < gf->n_out; j++)
+					if (gf->out[j] == v)
+						is_out = true;
+				if (g->vars[v].kind == GP_VAR_TEMP && !is_out)
+					f->end_free[f->n_end_free++] =
+					    &vm->slots[v];
+			}
+		}
+		if (prof != NULL && fi < (size_t)prof->n_fn)
+			describe(vm, (int)fi, &prof->fn[fi]);
+	}
+	free(last);
+	free(cnt);
+	bind_graph_vars(vm);
+	if (prof != NULL) {
+		prof->n_nodes = 0;
+		for (size_t i = 0; i < g->n_nodes; i++)
+			if (!g->nodes[i].dead)
+				prof->n_nodes++;
+		prof->generation++;
+	}
+	return (vm);
+}
+
+void
+gp_vm_free(struct gp_vm *vm)
+{
+	if (vm == NULL)
+		return;
+	for (int fi = 0; fi < vm->n_fn; fi++) {
+		struct vm_fn *f = &vm->fn[fi];
+
+		for (int i = 0; i < f->n_steps; i++) {
+			free(f->steps[i].in);
+			free(f->steps[i].out);
+			free(f->steps[i].free);
+		}
+		free(f->steps);
+		free(f->order);
+		free(f->end_free);
+	}
+	free(vm->fn);
+	for (size_t v = 0; v < vm->g->n_vars; v++)
+		gp_tensor_release(&vm->slots[v]);
+	free(vm->slots);
+	free(vm);
+}
+
+static inline void
+prepare_outputs(const struct step *s)
+{
+	for (int k = 0; k < s->n_out; k++) {
+		struct gp_tensor *t = s->out[k];
+
+		switch (s->mode[k]) {
+		case OUT_ALLOC: {
+			const struct gp_type *ty = s->type[k];
+
+			/* a buffer kept from the last call is reused when
+			 * nobody else holds it */
+			if (t->storage != NULL) {
+				if (t->storage->refcount == 1)
+					break;
+				gp_tensor_release(t);
+			}
+			gp_tensor_alloc(t, ty->dtype, ty->ndim, ty->shape);
+			break;
+		}
+		case OUT_KERNEL:
+			gp_tensor_release(t);
+			break;
+		case OUT_DESTROY:
+			gp_tensor_view(t, s->in[s->src[k]]);
+			break;
+		}
+	}
+}
+
+static inline void
+collect(const struct step *s)
+{
+	for (int j = 0; j < s->n_free; j++)
+		gp_tensor_release(s->free[j]);
+}
+
+static void
+apply_updates(struct gp_vm *vm, int fi)
+{
+	const struct gp_function *gf = &vm->g->fns[fi];
+	struct gp_tensor stackv[8], *nv = stackv;
+
+	if (gf->n_upd == 0)
+		return;
+	if (gf->n_upd > 8)
+		nv = gp_xcalloc((size_t)gf->n_upd, sizeof(*nv));
+	else
+		memset(stackv, 0, sizeof(stackv));
+	/* take every new value before changing any shared variable */
+	for (int k = 0; k < gf->n_upd; k++)
+		gp_tensor_view(&nv[k], &vm->slots[gf->upd[k].src]);
+	for (int k = 0; k < gf->n_upd; k++) {
+		int d = gf->upd[k].dst;
+
+		gp_tensor_view(&vm->g->vars[d].value, &nv[k]);
+		gp_tensor_view(&vm->slots[d], &nv[k]);
+		gp_tensor_release(&nv[k]);
+	}
+	if (nv != stackv)
+		free(nv);
+	for (int k = 0; k < vm->fn[fi].n_end_free; k++)
+		gp_tensor_release(vm->fn[fi].end_free[k]);
+}
+
+static void
+record_strides(struct gp_prof_apply *a, const struct step *s)
+{
+	for (int k = 0; k < a->n_in; k++) {
+		memcpy(a->in[k].strides, s->in[k]->strides,
+		    sizeof(a->in[k].strides));
+		a->in[k].strides_known = s->in[k]->storage != NULL;
+	}
+	for (int k = 0; k < a->n_out; k++) {
+		memcpy(a->out[k].strides, s->out[k]->strides,
+		    sizeof(a->out[k].strides));
+		a->out[k].strides_known = s->out[k]->storage != NULL;
+	}
+}
+
+void
+gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
+{
+	struct vm_fn *f = &vm->fn[fi];
+	const int n = f->n_steps;
+	struct step *steps = f->steps;
+
+	if (prof == NULL && vm->observer == NULL) {
+		for (int i = 0; i < n; i++) {
+			const struct step *s = &steps[i];
+
+			prepare_outputs(s);
+			s->kernel(s->node, s->in, s->out);
+			collect(s);
+		}
+		apply_updates(vm, fi);
+		return;
+	}
+	if (prof == NULL) {
+		for (int i = 0; i < n; i++) {
+			const struct step *s = &steps[i];
+
+			prepare_outputs(s);
+			s->kernel(s->node, s->in, s->out);
+			collect(s);
+			vm->observer(vm->observer_ctx, fi, i);
+		}
+		apply_updates(vm, fi);
+		return;
+	}
+	{
+		struct gp_prof_fn *pf = &prof->fn[fi];
+		uint64_t *tk = pf->ticks;
+		bool first = pf->calls_seen == 0;
+		uint64_t c0, v0, v1, c1;
+
+		c0 = gp_clock_ticks();
+		v0 = gp_clock_ticks();
+		for (int i = 0; i < n; i++) {
+			const struct step *s = &steps[i];
+
+			tk[2 * i] = gp_clock_ticks();
+			prepare_outputs(s);
+			s->kernel(s->node, s->in, s->out);
+			tk[2 * i + 1] = gp_clock_ticks();
+			if (__builtin_expect(first, 0))
+				record_strides(&pf->ap[i], s);
+			collect(s);
+			if (vm->observer != NULL)
+				vm->observer(vm->observer_ctx, fi, i);
+		}
+		v1 = gp_clock_ticks();
+		apply_updates(vm, fi);
+		c1 = gp_clock_ticks();
+		gp_prof_fold(prof, fi, gp_clock_ticks_to_ns(c1 - c0),
+		    gp_clock_ticks_to_ns(v1 - v0));
+	}
+}
+
+int
+gp_vm_n_steps(const struct gp_vm *vm, int fn)
+{
+	return (vm->fn[fn].n_steps);
+}
+
+int
+gp_vm_step_node(const struct gp_vm *vm, int fn, int i)
+{
+	return (vm->fn[fn].order[i]);
+}
+
+const struct gp_tensor *
+gp_vm_output(const struct gp_vm *vm, int fn, int k)
+{
+	return (&vm->slots[vm->g->fns[fn].out[k]]);
+}
+
+void
+gp_vm_set_observer(struct gp_vm *vm, gp_vm_observer f, void *ctx)
+{
+	vm->observer = f;
+	vm->observer_ctx = ctx;
+}

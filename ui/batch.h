@@ -1,0 +1,22 @@
+/*
+ * batch.h: the batch frontend: run a session for N rounds and print the
+ * outputs' checksums and the text report (no curses).
+ */
+#ifndef GPTOP_UI_BATCH_H
+#define GPTOP_UI_BATCH_H
+
+#include <stdio.h>
+
+#include "report.h"
+#include "session.h"
+
+/* Print each function's outputs and each shared variable: dtype, shape and
+ * a checksum (sum, min, max, first elements). */
+void	ui_batch_outputs(FILE *fp, struct gp_session *s);
+/* Run and report; returns the exit status. */
+int	ui_batch_run(struct gp_session *s, uint64_t rounds,
+	    const struct gp_report_opts *ro);
+/* --check: validate and summarize. */
+void	ui_batch_check(FILE *fp, struct gp_session *s);
+
+#endif
