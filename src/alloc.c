@@ -98,7 +98,9 @@ gp_alloc_storage(size_t n)
 		    memory_order_relaxed);
 		s = (struct gp_storage *)b;
 	} else {
-		s = aligned_alloc(GP_ALIGN, csize);
+		/* aligned_alloc wants a multiple of the alignment */
+		s = aligned_alloc(GP_ALIGN, (csize + GP_ALIGN - 1) / GP_ALIGN *
+		    GP_ALIGN);
 		if (s == NULL) {
 			fprintf(stderr, "gptop: out of memory (%zu bytes)\n",
 			    csize);

@@ -16,7 +16,9 @@ struct gp_scalar_op;
 enum gp_op_flags {
 	GP_OPF_ELEMWISE = 1 << 0,	/* fusable elementwise op */
 	GP_OPF_INPLACE_OK = 1 << 1,	/* output 0 may overwrite an input of
-					 * its own type (see inplace_in) */
+					 * its own type: input 0 for every op
+					 * but elementwise ones, which may
+					 * overwrite any input */
 	GP_OPF_VIEW = 1 << 2,		/* output 0 is a view of input 0 */
 	GP_OPF_REDUCE = 1 << 3,
 	GP_OPF_BLAS = 1 << 4,

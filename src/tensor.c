@@ -82,7 +82,8 @@ gp_shape_broadcast(int na, const int64_t *a, int nb, const int64_t *b,
 			return (-1);
 		}
 	}
-	memcpy(out, tmp, sizeof(int64_t) * (size_t)n);
+	if (n > 0)
+		memcpy(out, tmp, sizeof(int64_t) * (size_t)n);
 	*ondim = n;
 	return (0);
 }
@@ -122,7 +123,8 @@ alloc_common(struct gp_tensor *t, enum gp_dtype dt, int ndim,
 
 	t->dtype = dt;
 	t->ndim = ndim;
-	memcpy(t->shape, shape, sizeof(int64_t) * (size_t)ndim);
+	if (ndim > 0)
+		memcpy(t->shape, shape, sizeof(int64_t) * (size_t)ndim);
 	gp_shape_strides(ndim, shape, gp_dtype_size(dt), t->strides);
 	(void)gp_shape_nbytes(ndim, shape, dt, &nbytes);
 	t->storage = zero ? gp_alloc_storage_zero(nbytes) :
@@ -224,7 +226,8 @@ gp_iter_init(struct gp_iter *it, int ndim, const int64_t *shape, int nop)
 {
 	it->ndim = ndim;
 	it->nop = nop;
-	memcpy(it->shape, shape, sizeof(int64_t) * (size_t)ndim);
+	if (ndim > 0)
+		memcpy(it->shape, shape, sizeof(int64_t) * (size_t)ndim);
 }
 
 void

@@ -1,10 +1,1131 @@
 /*
- * ops/blas.c: (being written) the blas op family.
+ * ops/blas.c: the BLAS family.  dot (numpy's rules for 0-d, 1-d and 2-d
+ * operands), dot22, gemv, ger and gemm, computed for float32 and float64
+ * through OpenBLAS's cblas; dot of integers and bools runs a plain loop.
+ *
+ * Operands reach BLAS where they lie whenever BLAS can address them: a
+ * row-major matrix as it is, a column-major one (a transposed view) as
+ * CblasTrans with its leading dimension, a strided or reversed vector
+ * through its increment.  A column-major output is handled by computing
+ * the transposed product.  Anything else (broadcast or irregular strides,
+ * an operand of another dtype) is copied to a contiguous temporary first;
+ * gp_blas_copies() counts those copies.
+ *
+ * gemm, gemv and ger may overwrite their input 0 (Z, y, A): when a rewrite
+ * sets destroy[0] = 0 the output arrives as that input and the kernel
+ * updates it in place, whatever its strides.
  */
 #include "config.h"
 
+#include "ops/blas.h"
 #include "ops/ops.h"
 
+#include <cblas.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic uint64_t n_copies;
+
+uint64_t
+gp_blas_copies(void)
+{
+	return (atomic_load_explicit(&n_copies, memory_order_relaxed));
+}
+
+static void
+count_copy(void)
+{
+	atomic_fetch_add_explicit(&n_copies, 1, memory_order_relaxed);
+}
+
+/* A matrix or vector as BLAS sees it: element [0, 0] and byte strides. */
+struct mat {
+	char	*p;
+	int64_t	 rows, cols;
+	int64_t	 rs, cs;
+};
+
+struct vec {
+	char	*p;
+	int64_t	 n, s;
+};
+
+/* Temporaries of one kernel call, released together. */
+struct tmps {
+	struct gp_tensor	t[8];
+	int			n;
+};
+
+static void
+tmps_free(struct tmps *tp)
+{
+	for (int i = 0; i < tp->n; i++)
+		gp_tensor_release(&tp->t[i]);
+	tp->n = 0;
+}
+
+static struct mat
+mat_of(const struct gp_tensor *t)
+{
+	struct mat m = {.p = gp_tensor_data(t)};
+
+	m.rows = t->shape[0];
+	m.cols = t->shape[1];
+	m.rs = t->strides[0];
+	m.cs = t->strides[1];
+	return (m);
+}
+
+static struct mat
+mat_t(struct mat m)
+{
+	struct mat r = {.p = m.p, .rows = m.cols, .cols = m.rows,
+	    .rs = m.cs, .cs = m.rs};
+
+	return (r);
+}
+
+static struct vec
+vec_of(const struct gp_tensor *t)
+{
+	struct vec v = {.p = gp_tensor_data(t), .n = t->shape[0],
+	    .s = t->strides[0]};
+
+	return (v);
+}
+
+/* A header over a matrix (2-d) or vector (1-d) that BLAS cannot use, for
+ * the tensor copy helpers. */
+static void
+hdr_mat(struct gp_tensor *h, struct gp_storage *fs, enum gp_dtype dt,
+    const struct mat *m)
+{
+	memset(h, 0, sizeof(*h));
+	memset(fs, 0, sizeof(*fs));
+	fs->refcount = 1;
+	fs->data = m->p;
+	h->dtype = dt;
+	h->ndim = 2;
+	h->shape[0] = m->rows;
+	h->shape[1] = m->cols;
+	h->strides[0] = m->rs;
+	h->strides[1] = m->cs;
+	h->storage = fs;
+}
+
+/* Replace *m (of dtype sdt) by a contiguous copy of dtype dt. */
+static void
+mat_copy(struct tmps *tp, struct mat *m, enum gp_dtype sdt, enum gp_dtype dt)
+{
+	struct gp_tensor h, *t = &tp->t[tp->n++];
+	struct gp_storage fs;
+
+	hdr_mat(&h, &fs, sdt, m);
+	gp_tensor_alloc(t, dt, 2, h.shape);
+	gp_tensor_copy_into(t, &h);
+	*m = mat_of(t);
+	count_copy();
+}
+
+static void
+vec_copy(struct tmps *tp, struct vec *v, enum gp_dtype sdt, enum gp_dtype dt)
+{
+	struct mat m = {.p = v->p, .rows = v->n, .cols = 1, .rs = v->s,
+	    .cs = (int64_t)gp_dtype_size(sdt)};
+
+	mat_copy(tp, &m, sdt, dt);
+	v->p = m.p;
+	v->s = m.rs;
+}
+
+/* Can BLAS read m as a row-major matrix (NoTrans) or as the transpose of a
+ * row-major one (Trans)?  Sets the transpose flag and leading dimension. */
+static bool
+mat_layout(const struct mat *m, size_t isz, enum CBLAS_TRANSPOSE *tr,
+    blasint *ld)
+{
+	int64_t s = (int64_t)isz, l;
+
+	if ((m->cols <= 1 || m->cs == s) && (m->rows <= 1 ||
+	    (m->rs % s == 0 && m->rs >= m->cols * s))) {
+		l = m->rows <= 1 ? (m->cols > 1 ? m->cols : 1) : m->rs / s;
+		*tr = CblasNoTrans;
+	} else if ((m->rows <= 1 || m->rs == s) && (m->cols <= 1 ||
+	    (m->cs % s == 0 && m->cs >= m->rows * s))) {
+		l = m->cols <= 1 ? (m->rows > 1 ? m->rows : 1) : m->cs / s;
+		*tr = CblasTrans;
+	} else
+		return (false);
+	if (l > INT_MAX)
+		return (false);
+	*ld = (blasint)l;
+	return (true);
+}
+
+/* Can BLAS step through v?  Sets the base pointer BLAS wants (the lowest
+ * address when the increment is negative) and the increment. */
+static bool
+vec_layout(const struct vec *v, size_t isz, char **p, blasint *inc)
+{
+	int64_t s = (int64_t)isz, k;
+
+	if (v->n <= 1) {
+		*p = v->p;
+		*inc = 1;
+		return (true);
+	}
+	if (v->s == 0 || v->s % s != 0)
+		return (false);
+	k = v->s / s;
+	if (k > INT_MAX || k < -INT_MAX)
+		return (false);
+	*inc = (blasint)k;
+	*p = k < 0 ? v->p + (v->n - 1) * v->s : v->p;
+	return (true);
+}
+
+/* dst = beta * dst for a matrix of floats (beta 0 writes zeros, so NaN in
+ * dst does not survive, as in BLAS). */
+static void
+mat_scale(enum gp_dtype dt, const struct mat *m, double beta)
+{
+	for (int64_t i = 0; i < m->rows; i++)
+		for (int64_t j = 0; j < m->cols; j++) {
+			char *p = m->p + i * m->rs + j * m->cs;
+
+			if (dt == GP_FLOAT32)
+				*(float *)p = beta == 0 ? 0 :
+				    (float)beta * *(float *)p;
+			else
+				*(double *)p = beta == 0 ? 0 :
+				    beta * *(double *)p;
+		}
+}
+
+/* c (M x N) = alpha * a (M x K) . b (K x N) + beta * c, all of dtype dt. */
+static void
+gemm_core(enum gp_dtype dt, double alpha, struct mat a, struct mat b,
+    double beta, struct mat c)
+{
+	size_t isz = gp_dtype_size(dt);
+	int64_t M = a.rows, N = b.cols, K = a.cols;
+	enum CBLAS_TRANSPOSE ta, tb, tc;
+	blasint lda, ldb, ldc;
+	struct tmps tp = {.n = 0};
+
+	if (M == 0 || N == 0)
+		return;
+	if (K == 0) {
+		mat_scale(dt, &c, beta);
+		return;
+	}
+	if (!mat_layout(&c, isz, &tc, &ldc)) {
+		/* an output BLAS cannot write: compute into a temporary */
+		struct mat t = c;
+		struct gp_tensor h;
+		struct gp_storage fs;
+
+		if (beta != 0)
+			mat_copy(&tp, &t, dt, dt);
+		else {
+			int64_t sh[2] = {M, N};
+
+			gp_tensor_alloc(&tp.t[tp.n], dt, 2, sh);
+			t = mat_of(&tp.t[tp.n++]);
+			count_copy();
+		}
+		gemm_core(dt, alpha, a, b, beta, t);
+		hdr_mat(&h, &fs, dt, &c);
+		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
+		tmps_free(&tp);
+		return;
+	}
+	if (tc == CblasTrans) {
+		/* c is column-major: c^T = b^T a^T is row-major */
+		gemm_core(dt, alpha, mat_t(b), mat_t(a), beta, mat_t(c));
+		return;
+	}
+	if (!mat_layout(&a, isz, &ta, &lda)) {
+		mat_copy(&tp, &a, dt, dt);
+		(void)mat_layout(&a, isz, &ta, &lda);
+	}
+	if (!mat_layout(&b, isz, &tb, &ldb)) {
+		mat_copy(&tp, &b, dt, dt);
+		(void)mat_layout(&b, isz, &tb, &ldb);
+	}
+	if (dt == GP_FLOAT32)
+		cblas_sgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N,
+		    (blasint)K, (float)alpha, (const float *)a.p, lda,
+		    (const float *)b.p, ldb, (float)beta, (float *)c.p, ldc);
+	else
+		cblas_dgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N,
+		    (blasint)K, alpha, (const double *)a.p, lda,
+		    (const double *)b.p, ldb, beta, (double *)c.p, ldc);
+	tmps_free(&tp);
+}
+
+/* y (M) = alpha * a (M x N) . x (N) + beta * y. */
+static void
+gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
+    double beta, struct vec y)
+{
+	size_t isz = gp_dtype_size(dt);
+	int64_t M = a.rows, N = a.cols;
+	enum CBLAS_TRANSPOSE ta;
+	blasint lda, incx, incy;
+	char *px, *py;
+	struct tmps tp = {.n = 0};
+
+	if (M == 0)
+		return;
+	if (N == 0) {
+		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
+		    .cs = (int64_t)isz};
+
+		mat_scale(dt, &m, beta);
+		return;
+	}
+	if (!vec_layout(&y, isz, &py, &incy)) {
+		struct vec t = y;
+		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
+		    .cs = (int64_t)isz};
+		struct gp_tensor h;
+		struct gp_storage fs;
+
+		vec_copy(&tp, &t, dt, dt);
+		gemv_core(dt, alpha, a, x, beta, t);
+		hdr_mat(&h, &fs, dt, &m);
+		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
+		tmps_free(&tp);
+		return;
+	}
+	if (beta == 0) {
+		/* BLAS may scale y by 0 (keeping NaN): start from zeros */
+		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
+		    .cs = (int64_t)isz};
+
+		mat_scale(dt, &m, 0);
+	}
+	if (!vec_layout(&x, isz, &px, &incx)) {
+		vec_copy(&tp, &x, dt, dt);
+		(void)vec_layout(&x, isz, &px, &incx);
+	}
+	if (!mat_layout(&a, isz, &ta, &lda)) {
+		mat_copy(&tp, &a, dt, dt);
+		(void)mat_layout(&a, isz, &ta, &lda);
+	}
+	/* with Trans, BLAS's matrix is the stored N x M one */
+	if (ta == CblasTrans) {
+		int64_t t = M;
+
+		M = N;
+		N = t;
+	}
+	if (dt == GP_FLOAT32)
+		cblas_sgemv(CblasRowMajor, ta, (blasint)M, (blasint)N,
+		    (float)alpha, (const float *)a.p, lda, (const float *)px,
+		    incx, (float)beta, (float *)py, incy);
+	else
+		cblas_dgemv(CblasRowMajor, ta, (blasint)M, (blasint)N, alpha,
+		    (const double *)a.p, lda, (const double *)px, incx, beta,
+		    (double *)py, incy);
+	tmps_free(&tp);
+}
+
+/* a (M x N) += alpha * x (M) y (N)^T. */
+static void
+ger_core(enum gp_dtype dt, double alpha, struct vec x, struct vec y,
+    struct mat a)
+{
+	size_t isz = gp_dtype_size(dt);
+	int64_t M = a.rows, N = a.cols;
+	enum CBLAS_TRANSPOSE ta;
+	blasint lda, incx, incy;
+	char *px, *py;
+	struct tmps tp = {.n = 0};
+
+	if (M == 0 || N == 0)
+		return;
+	if (!mat_layout(&a, isz, &ta, &lda)) {
+		struct mat t = a;
+		struct gp_tensor h;
+		struct gp_storage fs;
+
+		mat_copy(&tp, &t, dt, dt);
+		ger_core(dt, alpha, x, y, t);
+		hdr_mat(&h, &fs, dt, &a);
+		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
+		tmps_free(&tp);
+		return;
+	}
+	if (ta == CblasTrans) {
+		/* a is column-major: a^T += alpha y x^T */
+		ger_core(dt, alpha, y, x, mat_t(a));
+		return;
+	}
+	if (!vec_layout(&x, isz, &px, &incx)) {
+		vec_copy(&tp, &x, dt, dt);
+		(void)vec_layout(&x, isz, &px, &incx);
+	}
+	if (!vec_layout(&y, isz, &py, &incy)) {
+		vec_copy(&tp, &y, dt, dt);
+		(void)vec_layout(&y, isz, &py, &incy);
+	}
+	if (dt == GP_FLOAT32)
+		cblas_sger(CblasRowMajor, (blasint)M, (blasint)N, (float)alpha,
+		    (const float *)px, incx, (const float *)py, incy,
+		    (float *)a.p, lda);
+	else
+		cblas_dger(CblasRowMajor, (blasint)M, (blasint)N, alpha,
+		    (const double *)px, incx, (const double *)py, incy,
+		    (double *)a.p, lda);
+	tmps_free(&tp);
+}
+
+static double
+dot_core(enum gp_dtype dt, struct vec x, struct vec y)
+{
+	size_t isz = gp_dtype_size(dt);
+	blasint incx, incy;
+	char *px, *py;
+	struct tmps tp = {.n = 0};
+	double r;
+
+	if (x.n == 0)
+		return (0);
+	if (!vec_layout(&x, isz, &px, &incx)) {
+		vec_copy(&tp, &x, dt, dt);
+		(void)vec_layout(&x, isz, &px, &incx);
+	}
+	if (!vec_layout(&y, isz, &py, &incy)) {
+		vec_copy(&tp, &y, dt, dt);
+		(void)vec_layout(&y, isz, &py, &incy);
+	}
+	if (dt == GP_FLOAT32)
+		r = cblas_sdot((blasint)x.n, (const float *)px, incx,
+		    (const float *)py, incy);
+	else
+		r = cblas_ddot((blasint)x.n, (const double *)px, incx,
+		    (const double *)py, incy);
+	tmps_free(&tp);
+	return (r);
+}
+
+static double
+load_scalar(const struct gp_tensor *t)
+{
+	return (gp_dtype_load(gp_tensor_data(t), t->dtype));
+}
+
+static bool
+same_storage(const struct gp_tensor *a, const struct gp_tensor *b)
+{
+	return (a->storage != NULL && a->storage == b->storage);
+}
+
+/*
+ * Params and shapes.
+ */
+
+enum dot_kind {
+	DOT_SCALAR,	/* a 0-d operand: elementwise product */
+	DOT_VV,
+	DOT_MV,
+	DOT_VM,
+	DOT_MM
+};
+
+struct blas_priv {
+	enum dot_kind	kind;
+	int64_t		m, n, k;	/* the product's dimensions */
+};
+
+static void
+fmt_shape(struct gp_buf *b, const struct gp_type *t)
+{
+	gp_shape_format(b, t->ndim, t->shape);
+}
+
+static int
+err_shapes(struct gp_err *err, const char *what, const struct gp_type *a,
+    const struct gp_type *b, const char *tail)
+{
+	struct gp_buf sa = {0}, sb = {0};
+
+	fmt_shape(&sa, a);
+	fmt_shape(&sb, b);
+	gp_err_set(err, "%s: shapes %s and %s %s", what, gp_buf_str(&sa),
+	    gp_buf_str(&sb), tail);
+	gp_buf_free(&sa);
+	gp_buf_free(&sb);
+	return (-1);
+}
+
+static int
+check_ndim(struct gp_err *err, const char *op, const char *arg,
+    const struct gp_type *t, int ndim)
+{
+	static const char *const what[] = {"a 0-d tensor (a scalar)",
+	    "a vector", "a matrix"};
+	struct gp_buf b = {0};
+
+	if (t->ndim == ndim)
+		return (0);
+	fmt_shape(&b, t);
+	gp_err_set(err, "%s: %s must be %s, got shape %s", op, arg, what[ndim],
+	    gp_buf_str(&b));
+	gp_buf_free(&b);
+	return (-1);
+}
+
+static int
+check_float(struct gp_err *err, const char *op, const char *arg,
+    const struct gp_type *t, enum gp_dtype want)
+{
+	if (want != GP_FLOAT32 && want != GP_FLOAT64)
+		return (gp_err_set(err, "%s: %s must be float32 or float64, "
+		    "got %s", op, arg, gp_dtype_name(t->dtype)));
+	if (t->dtype != want)
+		return (gp_err_set(err, "%s: %s is %s but the other operands "
+		    "are %s", op, arg, gp_dtype_name(t->dtype),
+		    gp_dtype_name(want)));
+	return (0);
+}
+
+static int
+check_blas_dims(struct gp_err *err, const char *op, int64_t m, int64_t n,
+    int64_t k)
+{
+	if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
+		return (gp_err_set(err, "%s: a dimension is larger than BLAS "
+		    "can index (%d)", op, INT_MAX));
+	return (0);
+}
+
+static struct blas_priv *
+priv_new(struct gp_node *n, enum dot_kind kind, int64_t m, int64_t nn,
+    int64_t k)
+{
+	struct blas_priv *p = gp_xcalloc(1, sizeof(*p));
+
+	p->kind = kind;
+	p->m = m;
+	p->n = nn;
+	p->k = k;
+	n->priv = p;
+	return (p);
+}
+
+/*
+ * dot
+ */
+
+/* out *= s, out contiguous of dtype dt (s of dtype sdt, at sp). */
+static void
+scale_by(char *out, enum gp_dtype dt, int64_t n, const char *sp,
+    enum gp_dtype sdt)
+{
+	switch (dt) {
+	case GP_FLOAT32: {
+		float s, *o = (float *)out;
+
+		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);
+		for (int64_t i = 0; i < n; i++)
+			o[i] *= s;
+		break;
+	}
+	case GP_FLOAT64: {
+		double s, *o = (double *)out;
+
+		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);
+		for (int64_t i = 0; i < n; i++)
+			o[i] *= s;
+		break;
+	}
+	case GP_BOOL: {
+		_Bool s, *o = (_Bool *)out;
+
+		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);
+		for (int64_t i = 0; i < n; i++)
+			o[i] = o[i] && s;
+		break;
+	}
+	default: {
+		/* integers: through int64 with wrap-around, as numpy */
+		size_t isz = gp_dtype_size(dt);
+		int64_t s, v;
+
+		gp_dtype_convert(&s, GP_INT64, sp, sdt, 0, 1);
+		for (int64_t i = 0; i < n; i++) {
+			gp_dtype_convert(&v, GP_INT64, out + i * (int64_t)isz,
+			    dt, 0, 1);
+			v = (int64_t)((uint64_t)v * (uint64_t)s);
+			gp_dtype_convert(out + i * (int64_t)isz, dt, &v,
+			    GP_INT64, 0, 1);
+		}
+		break;
+	}
+	}
+}
+
+/* Integer or bool dot: a (M x K) . b (K x N) into out (M x N, C order). */
+static void
+dot_int(const struct gp_tensor *a, const struct gp_tensor *b,
+    struct gp_tensor *out, const struct blas_priv *p)
+{
+	struct gp_tensor ta = {0}, tb = {0};
+	int64_t M = p->m, N = p->n, K = p->k;
+	const int64_t *x, *y;
+	uint64_t *acc = gp_xcalloc((size_t)(M * N > 0 ? M * N : 1),
+	    sizeof(uint64_t));
+
+	gp_tensor_alloc(&ta, GP_INT64, a->ndim, a->shape);
+	gp_tensor_copy_into(&ta, a);
+	gp_tensor_alloc(&tb, GP_INT64, b->ndim, b->shape);
+	gp_tensor_copy_into(&tb, b);
+	x = (const int64_t *)gp_tensor_data(&ta);
+	y = (const int64_t *)gp_tensor_data(&tb);
+	for (int64_t i = 0; i < M; i++)
+		for (int64_t k = 0; k < K; k++) {
+			uint64_t xv = (uint64_t)x[i * K + k];
+
+			for (int64_t j = 0; j < N; j++)
+				acc[i * N + j] += xv * (uint64_t)y[k * N + j];
+		}
+	gp_dtype_convert(gp_tensor_data(out), out->dtype, acc, GP_INT64,
+	    sizeof(int64_t), (size_t)(M * N));
+	free(acc);
+	gp_tensor_release(&ta);
+	gp_tensor_release(&tb);
+}
+
+static void
+k_dot(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct blas_priv *p = n->priv;
+	const struct gp_tensor *a = in[0], *b = in[1];
+	struct gp_tensor *o = out[0];
+	enum gp_dtype dt = o->dtype;
+	struct tmps tp = {.n = 0};
+
+	if (p->kind == DOT_SCALAR) {
+		const struct gp_tensor *s = a->ndim == 0 ? a : b;
+		const struct gp_tensor *v = a->ndim == 0 ? b : a;
+
+		gp_tensor_copy_into(o, v);
+		scale_by(gp_tensor_data(o), dt, gp_tensor_numel(o),
+		    gp_tensor_data(s), s->dtype);
+		return;
+	}
+	if (!gp_dtype_is_float(dt)) {
+		dot_int(a, b, o, p);
+		return;
+	}
+	/* operands of another dtype are converted (and counted) */
+	if (a->dtype != dt) {
+		gp_tensor_alloc(&tp.t[tp.n], dt, a->ndim, a->shape);
+		gp_tensor_copy_into(&tp.t[tp.n], a);
+		a = &tp.t[tp.n++];
+		count_copy();
+	}
+	if (b->dtype != dt) {
+		gp_tensor_alloc(&tp.t[tp.n], dt, b->ndim, b->shape);
+		gp_tensor_copy_into(&tp.t[tp.n], b);
+		b = &tp.t[tp.n++];
+		count_copy();
+	}
+	switch (p->kind) {
+	case DOT_VV: {
+		double r = dot_core(dt, vec_of(a), vec_of(b));
+
+		gp_dtype_store(gp_tensor_data(o), dt, r);
+		break;
+	}
+	case DOT_MV:
+		gemv_core(dt, 1, mat_of(a), vec_of(b), 0, vec_of(o));
+		break;
+	case DOT_VM:
+		gemv_core(dt, 1, mat_t(mat_of(b)), vec_of(a), 0, vec_of(o));
+		break;
+	default:
+		if (same_storage(o, a) || same_storage(o, b)) {
+			struct gp_tensor t = {0};
+
+			gp_tensor_alloc(&t, dt, 2, o->shape);
+			gemm_core(dt, 1, mat_of(a), mat_of(b), 0, mat_of(&t));
+			gp_tensor_copy_into(o, &t);
+			gp_tensor_release(&t);
+		} else
+			gemm_core(dt, 1, mat_of(a), mat_of(b), 0, mat_of(o));
+		break;
+	}
+	tmps_free(&tp);
+}
+
+static int
+prep_dot(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *a = gp_graph_in_type(g, n, 0);
+	const struct gp_type *b = gp_graph_in_type(g, n, 1);
+	enum gp_dtype dt = gp_dtype_promote(a->dtype, b->dtype);
+	int64_t shape[2];
+	struct blas_priv *p;
+
+	if (a->ndim > 2 || b->ndim > 2)
+		return (err_shapes(err, "dot", a, b, "have more than 2 "
+		    "dimensions (not supported: reshape to matrices)"));
+	if (a->ndim == 0 || b->ndim == 0) {
+		const struct gp_type *v = a->ndim == 0 ? b : a;
+
+		p = priv_new(n, DOT_SCALAR, gp_shape_numel(v->ndim, v->shape),
+		    1, 1);
+		gp_ops_set_out(g, n, 0, dt, v->ndim, v->shape);
+		n->kernel = k_dot;
+		n->impl = GP_IMPL_C;
+		return (0);
+	}
+	{
+		int64_t ka = a->shape[a->ndim - 1];
+		int64_t kb = b->shape[0];
+
+		if (ka != kb) {
+			char tail[128];
+
+			snprintf(tail, sizeof(tail), "are not aligned: %lld "
+			    "(dim %d) != %lld (dim 0)", (long long)ka,
+			    a->ndim - 1, (long long)kb);
+			return (err_shapes(err, "dot", a, b, tail));
+		}
+	}
+	if (a->ndim == 1 && b->ndim == 1) {
+		p = priv_new(n, DOT_VV, 1, 1, a->shape[0]);
+		gp_ops_set_out(g, n, 0, dt, 0, shape);
+	} else if (a->ndim == 2 && b->ndim == 1) {
+		p = priv_new(n, DOT_MV, a->shape[0], 1, a->shape[1]);
+		shape[0] = a->shape[0];
+		gp_ops_set_out(g, n, 0, dt, 1, shape);
+	} else if (a->ndim == 1) {
+		p = priv_new(n, DOT_VM, 1, b->shape[1], a->shape[0]);
+		shape[0] = b->shape[1];
+		gp_ops_set_out(g, n, 0, dt, 1, shape);
+	} else {
+		p = priv_new(n, DOT_MM, a->shape[0], b->shape[1], a->shape[1]);
+		shape[0] = a->shape[0];
+		shape[1] = b->shape[1];
+		gp_ops_set_out(g, n, 0, dt, 2, shape);
+	}
+	if (gp_dtype_is_float(dt)) {
+		if (check_blas_dims(err, "dot", p->m, p->n, p->k) < 0)
+			return (-1);
+		n->impl = GP_IMPL_BLAS;
+	} else
+		n->impl = GP_IMPL_C;
+	n->kernel = k_dot;
+	return (0);
+}
+
+static double
+flops_dot(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct blas_priv *p = n->priv;
+
+	if (p == NULL)
+		return (0);
+	if (p->kind == DOT_SCALAR)
+		return ((double)p->m);
+	return (2.0 * (double)p->m * (double)p->n * (double)p->k);
+}
+
+static void
+fmt_dot(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, "dot");
+}
+
+/*
+ * dot22: matrix . matrix
+ */
+
+static void
+k_dot22(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0];
+
+	if (same_storage(o, in[0]) || same_storage(o, in[1])) {
+		struct gp_tensor t = {0};
+
+		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
+		gemm_core(o->dtype, 1, mat_of(in[0]), mat_of(in[1]), 0,
+		    mat_of(&t));
+		gp_tensor_copy_into(o, &t);
+		gp_tensor_release(&t);
+		return;
+	}
+	gemm_core(o->dtype, 1, mat_of(in[0]), mat_of(in[1]), 0, mat_of(o));
+}
+
+static int
+prep_dot22(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = gp_graph_in_type(g, n, 1);
+	int64_t shape[2];
+
+	if (check_ndim(err, "dot22", "x", x, 2) < 0 ||
+	    check_ndim(err, "dot22", "y", y, 2) < 0 ||
+	    check_float(err, "dot22", "x", x, x->dtype) < 0 ||
+	    check_float(err, "dot22", "y", y, x->dtype) < 0)
+		return (-1);
+	if (x->shape[1] != y->shape[0])
+		return (err_shapes(err, "dot22", x, y, "are not aligned"));
+	if (check_blas_dims(err, "dot22", x->shape[0], y->shape[1],
+	    x->shape[1]) < 0)
+		return (-1);
+	priv_new(n, DOT_MM, x->shape[0], y->shape[1], x->shape[1]);
+	shape[0] = x->shape[0];
+	shape[1] = y->shape[1];
+	gp_ops_set_out(g, n, 0, x->dtype, 2, shape);
+	n->kernel = k_dot22;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+static void
+fmt_dot22(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	gp_buf_puts(b, "Dot22");
+}
+
+/*
+ * gemm: Z = alpha X.Y + beta Z  (inputs Z, alpha, X, Y, beta)
+ */
+
+static void
+k_gemm(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0], t = {0};
+	double alpha = load_scalar(in[1]), beta = load_scalar(in[4]);
+	bool inplace = same_storage(o, in[0]) &&
+	    o->offset == in[0]->offset;
+
+	if (!inplace && beta != 0)
+		gp_tensor_copy_into(o, in[0]);
+	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
+		/* the output overlaps X or Y: compute aside */
+		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
+		if (beta != 0)
+			gp_tensor_copy_into(&t, o);
+		gemm_core(o->dtype, alpha, mat_of(in[2]), mat_of(in[3]), beta,
+		    mat_of(&t));
+		gp_tensor_copy_into(o, &t);
+		gp_tensor_release(&t);
+		return;
+	}
+	gemm_core(o->dtype, alpha, mat_of(in[2]), mat_of(in[3]), beta,
+	    mat_of(o));
+}
+
+static int
+check_scalar(struct gp_err *err, const char *op, const char *arg,
+    const struct gp_type *t)
+{
+	if (check_ndim(err, op, arg, t, 0) < 0)
+		return (-1);
+	if (t->dtype == GP_BOOL)
+		return (gp_err_set(err, "%s: %s must be a number, got bool",
+		    op, arg));
+	return (0);
+}
+
+static int
+prep_gemm(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *z = gp_graph_in_type(g, n, 0);
+	const struct gp_type *x = gp_graph_in_type(g, n, 2);
+	const struct gp_type *y = gp_graph_in_type(g, n, 3);
+	int64_t xy[2];
+
+	if (check_ndim(err, "gemm", "Z", z, 2) < 0 ||
+	    check_scalar(err, "gemm", "alpha", gp_graph_in_type(g, n, 1)) < 0 ||
+	    check_ndim(err, "gemm", "X", x, 2) < 0 ||
+	    check_ndim(err, "gemm", "Y", y, 2) < 0 ||
+	    check_scalar(err, "gemm", "beta", gp_graph_in_type(g, n, 4)) < 0 ||
+	    check_float(err, "gemm", "Z", z, z->dtype) < 0 ||
+	    check_float(err, "gemm", "X", x, z->dtype) < 0 ||
+	    check_float(err, "gemm", "Y", y, z->dtype) < 0)
+		return (-1);
+	if (x->shape[1] != y->shape[0])
+		return (err_shapes(err, "gemm: X and Y", x, y,
+		    "are not aligned"));
+	xy[0] = x->shape[0];
+	xy[1] = y->shape[1];
+	if (z->shape[0] != xy[0] || z->shape[1] != xy[1]) {
+		struct gp_type t = *z;
+
+		t.shape[0] = xy[0];
+		t.shape[1] = xy[1];
+		return (err_shapes(err, "gemm: Z and X.Y", z, &t,
+		    "differ"));
+	}
+	if (check_blas_dims(err, "gemm", xy[0], xy[1], x->shape[1]) < 0)
+		return (-1);
+	priv_new(n, DOT_MM, xy[0], xy[1], x->shape[1]);
+	gp_ops_set_out(g, n, 0, z->dtype, 2, z->shape);
+	n->kernel = k_gemm;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+static double
+flops_gemm(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct blas_priv *p = n->priv;
+	double mn = (double)p->m * (double)p->n;
+
+	/* the product, then alpha*, beta* and + on each output element */
+	return (2.0 * mn * (double)p->k + 3.0 * mn);
+}
+
+static void
+fmt_gemm(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, n->destroy[0] >= 0 ? "Gemm{inplace}" :
+	    "Gemm{no_inplace}");
+}
+
+/*
+ * gemv: y = alpha A.x + beta y  (inputs y, alpha, A, x, beta)
+ */
+
+static void
+k_gemv(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0], t = {0};
+	double alpha = load_scalar(in[1]), beta = load_scalar(in[4]);
+	bool inplace = same_storage(o, in[0]) &&
+	    o->offset == in[0]->offset;
+
+	if (!inplace && beta != 0)
+		gp_tensor_copy_into(o, in[0]);
+	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
+		gp_tensor_alloc(&t, o->dtype, 1, o->shape);
+		if (beta != 0)
+			gp_tensor_copy_into(&t, o);
+		gemv_core(o->dtype, alpha, mat_of(in[2]), vec_of(in[3]), beta,
+		    vec_of(&t));
+		gp_tensor_copy_into(o, &t);
+		gp_tensor_release(&t);
+		return;
+	}
+	gemv_core(o->dtype, alpha, mat_of(in[2]), vec_of(in[3]), beta,
+	    vec_of(o));
+}
+
+static int
+prep_gemv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *y = gp_graph_in_type(g, n, 0);
+	const struct gp_type *a = gp_graph_in_type(g, n, 2);
+	const struct gp_type *x = gp_graph_in_type(g, n, 3);
+
+	if (check_ndim(err, "gemv", "y", y, 1) < 0 ||
+	    check_scalar(err, "gemv", "alpha", gp_graph_in_type(g, n, 1)) < 0 ||
+	    check_ndim(err, "gemv", "A", a, 2) < 0 ||
+	    check_ndim(err, "gemv", "x", x, 1) < 0 ||
+	    check_scalar(err, "gemv", "beta", gp_graph_in_type(g, n, 4)) < 0 ||
+	    check_float(err, "gemv", "y", y, y->dtype) < 0 ||
+	    check_float(err, "gemv", "A", a, y->dtype) < 0 ||
+	    check_float(err, "gemv", "x", x, y->dtype) < 0)
+		return (-1);
+	if (a->shape[1] != x->shape[0])
+		return (err_shapes(err, "gemv: A and x", a, x,
+		    "are not aligned"));
+	if (a->shape[0] != y->shape[0])
+		return (err_shapes(err, "gemv: A and y", a, y,
+		    "differ in rows"));
+	if (check_blas_dims(err, "gemv", a->shape[0], 1, a->shape[1]) < 0)
+		return (-1);
+	priv_new(n, DOT_MV, a->shape[0], 1, a->shape[1]);
+	gp_ops_set_out(g, n, 0, y->dtype, 1, y->shape);
+	n->kernel = k_gemv;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+static double
+flops_gemv(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct blas_priv *p = n->priv;
+
+	return (2.0 * (double)p->m * (double)p->k + 3.0 * (double)p->m);
+}
+
+static void
+fmt_gemv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, n->destroy[0] >= 0 ? "Gemv{inplace}" :
+	    "Gemv{no_inplace}");
+}
+
+/*
+ * ger: A + alpha outer(x, y)  (inputs A, alpha, x, y)
+ */
+
+static void
+k_ger(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0], t = {0};
+	double alpha = load_scalar(in[1]);
+	bool inplace = same_storage(o, in[0]) &&
+	    o->offset == in[0]->offset;
+
+	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
+		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
+		gp_tensor_copy_into(&t, in[0]);
+		ger_core(o->dtype, alpha, vec_of(in[2]), vec_of(in[3]),
+		    mat_of(&t));
+		gp_tensor_copy_into(o, &t);
+		gp_tensor_release(&t);
+		return;
+	}
+	if (!inplace)
+		gp_tensor_copy_into(o, in[0]);
+	ger_core(o->dtype, alpha, vec_of(in[2]), vec_of(in[3]), mat_of(o));
+}
+
+static int
+prep_ger(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *a = gp_graph_in_type(g, n, 0);
+	const struct gp_type *x = gp_graph_in_type(g, n, 2);
+	const struct gp_type *y = gp_graph_in_type(g, n, 3);
+
+	if (check_ndim(err, "ger", "A", a, 2) < 0 ||
+	    check_scalar(err, "ger", "alpha", gp_graph_in_type(g, n, 1)) < 0 ||
+	    check_ndim(err, "ger", "x", x, 1) < 0 ||
+	    check_ndim(err, "ger", "y", y, 1) < 0 ||
+	    check_float(err, "ger", "A", a, a->dtype) < 0 ||
+	    check_float(err, "ger", "x", x, a->dtype) < 0 ||
+	    check_float(err, "ger", "y", y, a->dtype) < 0)
+		return (-1);
+	if (a->shape[0] != x->shape[0] || a->shape[1] != y->shape[0]) {
+		struct gp_type t = *a;
+
+		t.shape[0] = x->shape[0];
+		t.shape[1] = y->shape[0];
+		return (err_shapes(err, "ger: A and outer(x, y)", a, &t,
+		    "differ"));
+	}
+	if (check_blas_dims(err, "ger", a->shape[0], a->shape[1], 1) < 0)
+		return (-1);
+	priv_new(n, DOT_MM, a->shape[0], a->shape[1], 1);
+	gp_ops_set_out(g, n, 0, a->dtype, 2, a->shape);
+	n->kernel = k_ger;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+static double
+flops_ger(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct blas_priv *p = n->priv;
+
+	/* alpha*x, then one multiply and one add per element */
+	return (2.0 * (double)p->m * (double)p->n + (double)p->m);
+}
+
+static void
+fmt_ger(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, n->destroy[0] >= 0 ? "Ger{destructive}" :
+	    "Ger{non-destructive}");
+}
+
+/*
+ * The table.
+ */
+
+static const struct gp_op op_dot = {
+	.name = "dot",
+	.cls = "Dot",
+	.doc = "dot(x, y): numpy's dot of 0-d, 1-d and 2-d operands (0-d: "
+	    "elementwise product); dtype promoted; floats through BLAS, "
+	    "integers and bools by a loop; never in place",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.flags = GP_OPF_BLAS,
+	.prepare = prep_dot,
+	.flops = flops_dot,
+	.format = fmt_dot,
+	.free_priv = free,
+};
+
+static const struct gp_op op_dot22 = {
+	.name = "dot22",
+	.cls = "Dot22",
+	.doc = "dot22(x, y): matrix (M, K) . matrix (K, N) -> (M, N); "
+	    "float32 or float64, same dtype; never in place",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.flags = GP_OPF_BLAS,
+	.prepare = prep_dot22,
+	.flops = flops_dot,
+	.format = fmt_dot22,
+	.free_priv = free,
+};
+
+static const struct gp_op op_gemm = {
+	.name = "gemm",
+	.cls = "Gemm",
+	.doc = "gemm(Z, alpha, X, Y, beta): alpha X.Y + beta Z, Z (M, N), "
+	    "X (M, K), Y (K, N), alpha and beta 0-d; beta 0 ignores Z; "
+	    "may overwrite Z (input 0)",
+	.min_in = 5, .max_in = 5, .n_out = 1,
+	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
+	.prepare = prep_gemm,
+	.flops = flops_gemm,
+	.format = fmt_gemm,
+	.free_priv = free,
+};
+
+static const struct gp_op op_gemv = {
+	.name = "gemv",
+	.cls = "Gemv",
+	.doc = "gemv(y, alpha, A, x, beta): alpha A.x + beta y, y (M), "
+	    "A (M, N), x (N); beta 0 ignores y; may overwrite y (input 0)",
+	.min_in = 5, .max_in = 5, .n_out = 1,
+	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
+	.prepare = prep_gemv,
+	.flops = flops_gemv,
+	.format = fmt_gemv,
+	.free_priv = free,
+};
+
+static const struct gp_op op_ger = {
+	.name = "ger",
+	.cls = "Ger",
+	.doc = "ger(A, alpha, x, y): A + alpha outer(x, y), A (M, N), x (M), "
+	    "y (N); may overwrite A (input 0)",
+	.min_in = 4, .max_in = 4, .n_out = 1,
+	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
+	.prepare = prep_ger,
+	.flops = flops_ger,
+	.format = fmt_ger,
+	.free_priv = free,
+};
+
 const struct gp_op *const gp_ops_blas[] = {
+	&op_dot,
+	&op_dot22,
+	&op_gemm,
+	&op_gemv,
+	&op_ger,
 	NULL,
 };

@@ -1,10 +1,494 @@
 /*
- * ops/nn.c: (being written) the nn op family.
+ * ops/nn.c: the neural-network family: softmax and log_softmax over the
+ * last axis (max-subtracted, so large inputs do not overflow),
+ * softmax_grad (Theano's SoftmaxGrad), and the categorical cross-entropy
+ * with integer targets and its gradient (Theano's
+ * CrossentropyCategorical1Hot and CrossentropyCategorical1HotGrad).
+ *
+ * Kernels run in float32 or float64; integer inputs are converted to the
+ * float type first (Theano's upgrade_to_float).  Inputs may have any
+ * strides.  A target outside [0, K) gives NaN as that row's loss and a row
+ * of NaN in the gradient: the bad row stays visible, nothing is read out of
+ * bounds.
  */
 #include "config.h"
 
 #include "ops/ops.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+fmt_cls(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, n->op->cls);
+}
+
+static int
+err_shapes(struct gp_err *err, const char *head, const struct gp_type *a,
+    const char *mid, const struct gp_type *b, const char *tail)
+{
+	struct gp_buf sa = {0}, sb = {0};
+
+	gp_shape_format(&sa, a->ndim, a->shape);
+	gp_shape_format(&sb, b->ndim, b->shape);
+	gp_err_set(err, "%s%s%s%s%s", head, gp_buf_str(&sa), mid,
+	    gp_buf_str(&sb), tail);
+	gp_buf_free(&sa);
+	gp_buf_free(&sb);
+	return (-1);
+}
+
+/* Inputs not of the output's float dtype are converted into temporaries;
+ * returns the tensors to use. */
+struct conv {
+	struct gp_tensor	t[3];
+	const struct gp_tensor	*use[3];
+};
+
+static void
+conv_inputs(struct conv *c, struct gp_tensor *const *in, int nin,
+    enum gp_dtype dt)
+{
+	for (int k = 0; k < nin; k++) {
+		memset(&c->t[k], 0, sizeof(c->t[k]));
+		c->use[k] = in[k];
+		if (in[k]->dtype != dt) {
+			gp_tensor_alloc(&c->t[k], dt, in[k]->ndim,
+			    in[k]->shape);
+			gp_tensor_copy_into(&c->t[k], in[k]);
+			c->use[k] = &c->t[k];
+		}
+	}
+}
+
+static void
+conv_free(struct conv *c, int nin)
+{
+	for (int k = 0; k < nin; k++)
+		gp_tensor_release(&c->t[k]);
+}
+
+/*
+ * Row-wise ops over the last axis.  ptrs[0] is the output row, then the
+ * inputs' rows; s[k] their strides along the row.
+ */
+
+typedef void (*row_fn)(char *const *p, const int64_t *s, int64_t k);
+
+struct row_ctx {
+	int	nop;
+	int64_t	len;
+	int64_t	s[3];
+	row_fn	fn;
+};
+
+static void
+rows_inner(char **p, const int64_t *st, int64_t n, void *vctx)
+{
+	const struct row_ctx *c = vctx;
+
+	for (int64_t j = 0; j < n; j++) {
+		char *q[3];
+
+		for (int k = 0; k < c->nop; k++)
+			q[k] = p[k] + j * st[k];
+		c->fn(q, c->s, c->len);
+	}
+}
+
+/* Run fn on every row (last axis) of t[0..nop-1] (all of one shape). */
+static void
+walk_rows(const struct gp_tensor *const *t, int nop, row_fn fn)
+{
+	const struct gp_tensor *o = t[0];
+	struct gp_tensor h[3];
+	struct gp_iter it;
+	struct row_ctx c = {.nop = nop, .fn = fn};
+	int nd = o->ndim - 1;
+
+	c.len = o->shape[nd];
+	if (gp_tensor_numel(o) == 0)
+		return;
+	gp_iter_init(&it, nd, o->shape, nop);
+	for (int k = 0; k < nop; k++) {
+		h[k] = *t[k];	/* borrowed header: the leading dims */
+		h[k].ndim = nd;
+		c.s[k] = t[k]->strides[nd];
+		gp_iter_add(&it, k, &h[k]);
+	}
+	gp_iter_run(&it, rows_inner, &c);
+}
+
+#define EL(T, p, s, i) (*(T *)((p) + (i) * (s)))
+
+#define DEF_ROWS(SFX, T, EXP)                                            \
+static T                                                                      \
+rowmax_##SFX(const char *x, int64_t s, int64_t k)                             \
+{                                                                             \
+	T m = -INFINITY;                                                      \
+	for (int64_t i = 0; i < k; i++) {                                     \
+		T v = EL(const T, x, s, i);                                   \
+		if (v > m || isnan(v))                                        \
+			m = v;                                                \
+		if (isnan(m))                                                 \
+			break;                                                \
+	}                                                                     \
+	return (m);                                                           \
+}                                                                             \
+static void                                                                   \
+softmax_##SFX(char *const *p, const int64_t *s, int64_t k)                    \
+{                                                                             \
+	T m = rowmax_##SFX(p[1], s[1], k);                                    \
+	double sum = 0;                                                       \
+	T inv;                                                                \
+	for (int64_t i = 0; i < k; i++) {                                     \
+		T e = EXP(EL(const T, p[1], s[1], i) - m);                    \
+		EL(T, p[0], s[0], i) = e;                                     \
+		sum += e;                                                     \
+	}                                                                     \
+	inv = (T)(1.0 / sum);                                                 \
+	for (int64_t i = 0; i < k; i++)                                       \
+		EL(T, p[0], s[0], i) *= inv;                                  \
+}                                                                             \
+static void                                                                   \
+logsoftmax_##SFX(char *const *p, const int64_t *s, int64_t k)                 \
+{                                                                             \
+	T m = rowmax_##SFX(p[1], s[1], k), l;                                 \
+	double sum = 0;                                                       \
+	for (int64_t i = 0; i < k; i++)                                       \
+		sum += EXP(EL(const T, p[1], s[1], i) - m);                   \
+	l = (T)log(sum);                                                      \
+	for (int64_t i = 0; i < k; i++)                                       \
+		EL(T, p[0], s[0], i) = (EL(const T, p[1], s[1], i) - m) - l;  \
+}                                                                             \
+static void                                                                   \
+softmaxgrad_##SFX(char *const *p, const int64_t *s, int64_t k)                \
+{                                                                             \
+	double dot = 0;                                                       \
+	T d;                                                                  \
+	for (int64_t i = 0; i < k; i++)                                       \
+		dot += (double)EL(const T, p[1], s[1], i) *                   \
+		    (double)EL(const T, p[2], s[2], i);                       \
+	d = (T)dot;                                                           \
+	for (int64_t i = 0; i < k; i++)                                       \
+		EL(T, p[0], s[0], i) = (EL(const T, p[1], s[1], i) - d) *     \
+		    EL(const T, p[2], s[2], i);                               \
+}
+DEF_ROWS(f32, float, expf)
+DEF_ROWS(f64, double, exp)
+
+static void
+k_rows(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out, row_fn f32, row_fn f64)
+{
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *t[3];
+	struct conv c;
+
+	conv_inputs(&c, in, n->n_in, o->dtype);
+	t[0] = o;
+	for (int k = 0; k < n->n_in; k++)
+		t[k + 1] = c.use[k];
+	walk_rows(t, n->n_in + 1, o->dtype == GP_FLOAT32 ? f32 : f64);
+	conv_free(&c, n->n_in);
+}
+
+static void
+k_softmax(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	k_rows(n, in, out, softmax_f32, softmax_f64);
+}
+
+static void
+k_logsoftmax(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	k_rows(n, in, out, logsoftmax_f32, logsoftmax_f64);
+}
+
+static void
+k_softmaxgrad(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	k_rows(n, in, out, softmaxgrad_f32, softmaxgrad_f64);
+}
+
+static int
+prep_softmax(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+
+	if (t->ndim < 1)
+		return (gp_err_set(err, "%s: the input must have at least 1 "
+		    "dimension (the rows run along the last one), got a 0-d "
+		    "tensor", n->op->name));
+	if (t->dtype == GP_BOOL)
+		return (gp_err_set(err, "%s: the input must be numbers, got "
+		    "bool", n->op->name));
+	gp_ops_set_out(g, n, 0, gp_dtype_to_float(t->dtype), t->ndim,
+	    t->shape);
+	n->kernel = strcmp(n->op->name, "softmax") == 0 ? k_softmax :
+	    k_logsoftmax;
+	return (0);
+}
+
+static int
+prep_softmaxgrad(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *dy = gp_graph_in_type(g, n, 0);
+	const struct gp_type *sm = gp_graph_in_type(g, n, 1);
+	enum gp_dtype dt;
+
+	if (dy->ndim < 1)
+		return (gp_err_set(err, "softmax_grad: dy must have at least "
+		    "1 dimension, got a 0-d tensor"));
+	if (dy->ndim != sm->ndim || memcmp(dy->shape, sm->shape,
+	    sizeof(int64_t) * (size_t)dy->ndim) != 0)
+		return (err_shapes(err, "softmax_grad: dy of shape ", dy,
+		    " and sm of shape ", sm, " differ"));
+	if (dy->dtype == GP_BOOL || sm->dtype == GP_BOOL)
+		return (gp_err_set(err, "softmax_grad: the inputs must be "
+		    "numbers, got bool"));
+	dt = gp_dtype_to_float(gp_dtype_promote(dy->dtype, sm->dtype));
+	gp_ops_set_out(g, n, 0, dt, dy->ndim, dy->shape);
+	n->kernel = k_softmaxgrad;
+	return (0);
+}
+
+static double
+flops_rows(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	double e = (double)gp_shape_numel(t->ndim, t->shape);
+
+	/* max, subtract, exp, sum and scale: counted as 4 per element;
+	 * log_softmax adds one log per row */
+	if (strcmp(n->op->name, "log_softmax") == 0 && t->ndim > 0 &&
+	    t->shape[t->ndim - 1] > 0)
+		return (4 * e + e / (double)t->shape[t->ndim - 1]);
+	return (4 * e);
+}
+
+/*
+ * crossentropy_categorical_1hot and its gradient
+ */
+
+/* Target i as an index, or -1 when outside [0, k). */
+static int64_t
+target(const struct gp_tensor *y, int64_t i, int64_t k)
+{
+	int64_t t;
+
+	gp_dtype_convert(&t, GP_INT64, gp_tensor_data(y) + i * y->strides[0],
+	    y->dtype, 0, 1);
+	if (y->dtype == GP_UINT64 && t < 0)
+		return (-1);
+	return (t >= 0 && t < k ? t : -1);
+}
+
+static void
+k_xent(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *p, *y = in[1];
+	int64_t rows = o->shape[0], k;
+	struct conv c;
+
+	conv_inputs(&c, in, 1, o->dtype);
+	p = c.use[0];
+	k = p->shape[1];
+	for (int64_t i = 0; i < rows; i++) {
+		int64_t t = target(y, i, k);
+		const char *pp = gp_tensor_data(p) + i * p->strides[0] +
+		    (t < 0 ? 0 : t) * p->strides[1];
+
+		if (o->dtype == GP_FLOAT32)
+			((float *)gp_tensor_data(o))[i] = t < 0 ? NAN :
+			    -logf(*(const float *)pp);
+		else
+			((double *)gp_tensor_data(o))[i] = t < 0 ? NAN :
+			    -log(*(const double *)pp);
+	}
+	conv_free(&c, 1);
+}
+
+static void
+k_xent_grad(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *gy, *p, *y = in[2];
+	int64_t rows = o->shape[0], k = o->shape[1];
+	size_t isz = gp_dtype_size(o->dtype);
+	struct conv c;
+
+	conv_inputs(&c, in, 2, o->dtype);
+	gy = c.use[0];
+	p = c.use[1];
+	memset(gp_tensor_data(o), 0, gp_tensor_nbytes(o));
+	for (int64_t i = 0; i < rows; i++) {
+		int64_t t = target(y, i, k);
+		char *row = gp_tensor_data(o) + (size_t)(i * k) * isz;
+		const char *gp = gp_tensor_data(gy) + i * gy->strides[0];
+		const char *pp = gp_tensor_data(p) + i * p->strides[0] +
+		    (t < 0 ? 0 : t) * p->strides[1];
+
+		if (t < 0) {
+			double nan = NAN;
+
+			gp_dtype_convert(row, o->dtype, &nan, GP_FLOAT64, 0,
+			    (size_t)k);
+		} else if (o->dtype == GP_FLOAT32)
+			((float *)row)[t] = -*(const float *)gp /
+			    *(const float *)pp;
+		else
+			((double *)row)[t] = -*(const double *)gp /
+			    *(const double *)pp;
+	}
+	conv_free(&c, 2);
+}
+
+static int
+check_targets(struct gp_err *err, const char *op, const struct gp_type *p,
+    const struct gp_type *y)
+{
+	if (p->ndim != 2)
+		return (gp_err_set(err, "%s: the coding distribution must be "
+		    "a matrix (N, K), got %d dimensions", op, p->ndim));
+	if (p->dtype == GP_BOOL)
+		return (gp_err_set(err, "%s: the coding distribution must be "
+		    "numbers, got bool", op));
+	if (!gp_dtype_is_int(y->dtype))
+		return (gp_err_set(err, "%s: the targets must be integers, "
+		    "got %s", op, gp_dtype_name(y->dtype)));
+	if (y->ndim != 1 || y->shape[0] != p->shape[0]) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s: targets of shape ", op);
+		return (err_shapes(err, head, y, " do not match the coding "
+		    "distribution's rows: shape ", p, ""));
+	}
+	return (0);
+}
+
+static int
+prep_xent(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *p = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = gp_graph_in_type(g, n, 1);
+
+	if (check_targets(err, "crossentropy_categorical_1hot", p, y) < 0)
+		return (-1);
+	gp_ops_set_out(g, n, 0, gp_dtype_to_float(p->dtype), 1, p->shape);
+	n->kernel = k_xent;
+	return (0);
+}
+
+static int
+prep_xent_grad(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *gy = gp_graph_in_type(g, n, 0);
+	const struct gp_type *p = gp_graph_in_type(g, n, 1);
+	const struct gp_type *y = gp_graph_in_type(g, n, 2);
+	const char *op = "crossentropy_categorical_1hot_grad";
+
+	if (check_targets(err, op, p, y) < 0)
+		return (-1);
+	if (gy->ndim != 1 || gy->shape[0] != p->shape[0]) {
+		char head[80];
+
+		snprintf(head, sizeof(head), "%s: g_nll of shape ", op);
+		return (err_shapes(err, head, gy, " does not match the coding "
+		    "distribution's rows: shape ", p, ""));
+	}
+	if (gy->dtype == GP_BOOL)
+		return (gp_err_set(err, "%s: g_nll must be numbers, got bool",
+		    op));
+	gp_ops_set_out(g, n, 0, gp_dtype_to_float(gp_dtype_promote(gy->dtype,
+	    p->dtype)), 2, p->shape);
+	n->kernel = k_xent_grad;
+	return (0);
+}
+
+static double
+flops_xent(const struct gp_graph *g, const struct gp_node *n)
+{
+	/* one log (forward) or one divide and negate (gradient) per row */
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+
+	return (n->n_in == 2 ? (double)t->shape[0] : 2.0 * (double)t->shape[0]);
+}
+
+/*
+ * The table.
+ */
+
+static const struct gp_op op_softmax = {
+	.name = "softmax",
+	.cls = "Softmax",
+	.doc = "softmax(x): exp(x - max) / sum over the last axis; float "
+	    "output (ints upgraded); never in place",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.prepare = prep_softmax,
+	.flops = flops_rows,
+	.format = fmt_cls,
+};
+
+static const struct gp_op op_log_softmax = {
+	.name = "log_softmax",
+	.cls = "LogSoftmax",
+	.doc = "log_softmax(x): x - max - log(sum(exp(x - max))) over the "
+	    "last axis; float output; never in place",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.prepare = prep_softmax,
+	.flops = flops_rows,
+	.format = fmt_cls,
+};
+
+static const struct gp_op op_softmax_grad = {
+	.name = "softmax_grad",
+	.cls = "SoftmaxGrad",
+	.doc = "softmax_grad(dy, sm): (dy - sum(dy * sm, last axis)) * sm; "
+	    "dy and sm of one shape; never in place",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.prepare = prep_softmaxgrad,
+	.flops = flops_rows,
+	.format = fmt_cls,
+};
+
+static const struct gp_op op_xent = {
+	.name = "crossentropy_categorical_1hot",
+	.cls = "CrossentropyCategorical1Hot",
+	.doc = "crossentropy_categorical_1hot(p, y): p (N, K), integer y (N) "
+	    "-> (N) -log p[i, y[i]]; y outside [0, K) gives NaN",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.prepare = prep_xent,
+	.flops = flops_xent,
+	.format = fmt_cls,
+};
+
+static const struct gp_op op_xent_grad = {
+	.name = "crossentropy_categorical_1hot_grad",
+	.cls = "CrossentropyCategorical1HotGrad",
+	.doc = "crossentropy_categorical_1hot_grad(g_nll, p, y): (N, K) zeros "
+	    "but [i, y[i]] = -g_nll[i] / p[i, y[i]]; y outside [0, K) gives a "
+	    "row of NaN",
+	.min_in = 3, .max_in = 3, .n_out = 1,
+	.prepare = prep_xent_grad,
+	.flops = flops_xent,
+	.format = fmt_cls,
+};
+
 const struct gp_op *const gp_ops_nn[] = {
+	&op_xent,
+	&op_xent_grad,
+	&op_log_softmax,
+	&op_softmax,
+	&op_softmax_grad,
 	NULL,
 };

@@ -1,10 +1,973 @@
 /*
- * ops/shape.c: (being written) the shape op family.
+ * ops/shape.c: the shape family: dimshuffle and transpose (views), reshape
+ * and flatten (views of contiguous inputs, copies otherwise), alloc,
+ * zeros_like and ones_like (filled outputs), join (numpy's concatenate),
+ * subtensor (numpy basic indexing: integers and slices, a view), and
+ * inc_subtensor / set_subtensor (a copy of x with the indexed region
+ * incremented by, or set to, y broadcast).  Every kernel takes any dtype
+ * and any input strides.
+ *
+ * Views: dimshuffle, transpose, subtensor, reshape and flatten declare
+ * view[0] = 0 and GP_IMPL_VIEW.  reshape and flatten decide at run time:
+ * a contiguous input is viewed; a non-contiguous one (a transpose, a
+ * strided slice) is copied into a new storage that only the output holds.
+ * The memory profile should count them as views (no bytes); the rare copy
+ * shows in the allocator's live counters, not in the prediction.
+ *
+ * In place: inc_subtensor and set_subtensor may overwrite x (input 0):
+ * with destroy[0] = 0 the output arrives as x and only the region is
+ * written.
  */
 #include "config.h"
 
 #include "ops/ops.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+err_shape(struct gp_err *err, const char *fmt1, int nd, const int64_t *sh,
+    const char *fmt2, int nd2, const int64_t *sh2, const char *tail)
+{
+	struct gp_buf a = {0}, b = {0};
+
+	gp_shape_format(&a, nd, sh);
+	if (sh2 != NULL)
+		gp_shape_format(&b, nd2, sh2);
+	gp_err_set(err, "%s%s%s%s%s", fmt1, gp_buf_str(&a), fmt2,
+	    gp_buf_str(&b), tail);
+	gp_buf_free(&a);
+	gp_buf_free(&b);
+	return (-1);
+}
+
+static bool
+same_storage(const struct gp_tensor *a, const struct gp_tensor *b)
+{
+	return (a->storage != NULL && a->storage == b->storage &&
+	    a->offset == b->offset);
+}
+
+static void
+fmt_cls(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	gp_buf_puts(b, n->op->cls);
+}
+
+/*
+ * dimshuffle and transpose
+ */
+
+struct ds_priv {
+	int	n;
+	int	pat[GP_MAX_DIMS];	/* input dim, or -1 for "x" */
+};
+
+static void
+k_dimshuffle(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct ds_priv *dp = n->priv;
+	const struct gp_tensor *x = in[0];
+	struct gp_tensor *o = out[0];
+
+	gp_tensor_view(o, x);
+	o->ndim = dp->n;
+	for (int k = 0; k < dp->n; k++) {
+		if (dp->pat[k] < 0) {
+			o->shape[k] = 1;
+			o->strides[k] = 0;
+		} else {
+			o->shape[k] = x->shape[dp->pat[k]];
+			o->strides[k] = x->strides[dp->pat[k]];
+		}
+	}
+}
+
+static void
+ds_out(struct gp_graph *g, struct gp_node *n, const struct gp_type *t,
+    const struct ds_priv *dp)
+{
+	int64_t shape[GP_MAX_DIMS];
+
+	for (int k = 0; k < dp->n; k++)
+		shape[k] = dp->pat[k] < 0 ? 1 : t->shape[dp->pat[k]];
+	gp_ops_set_out(g, n, 0, t->dtype, dp->n, shape);
+	n->view[0] = 0;
+	n->impl = GP_IMPL_VIEW;
+	n->kernel = k_dimshuffle;
+}
+
+static int
+prep_dimshuffle(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	json_t *v = json_object_get(n->params, "pattern"), *e;
+	struct ds_priv *dp = gp_xcalloc(1, sizeof(*dp));
+	bool used[GP_MAX_DIMS] = {false};
+	size_t i;
+
+	n->priv = dp;
+	if (!json_is_array(v))
+		return (gp_err_set(err, "param 'pattern' must be a list of "
+		    "input dimensions and \"x\" (for example [1, \"x\", 0])"));
+	if (json_array_size(v) > GP_MAX_DIMS)
+		return (gp_err_set(err, "param 'pattern': %zu entries, at "
+		    "most %d dimensions", json_array_size(v), GP_MAX_DIMS));
+	json_array_foreach(v, i, e) {
+		json_int_t d;
+
+		if (json_is_string(e) && strcmp(json_string_value(e),
+		    "x") == 0) {
+			dp->pat[dp->n++] = -1;
+			continue;
+		}
+		if (!json_is_integer(e))
+			return (gp_err_set(err, "param 'pattern': entry %zu "
+			    "must be an input dimension or \"x\"", i));
+		d = json_integer_value(e);
+		if (d < 0 || d >= t->ndim)
+			return (gp_err_set(err, "param 'pattern': dimension "
+			    "%lld is out of range for %d input dimensions",
+			    (long long)d, t->ndim));
+		if (used[d])
+			return (gp_err_set(err, "param 'pattern': dimension "
+			    "%lld repeated", (long long)d));
+		used[d] = true;
+		dp->pat[dp->n++] = (int)d;
+	}
+	for (int d = 0; d < t->ndim; d++)
+		if (!used[d] && t->shape[d] != 1)
+			return (gp_err_set(err, "param 'pattern': dimension "
+			    "%d (size %lld) is dropped, but only broadcastable "
+			    "dimensions (size 1) can be", d,
+			    (long long)t->shape[d]));
+	ds_out(g, n, t, dp);
+	return (0);
+}
+
+static int
+prep_transpose(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	json_t *v = json_object_get(n->params, "axes"), *e;
+	struct ds_priv *dp = gp_xcalloc(1, sizeof(*dp));
+	bool used[GP_MAX_DIMS] = {false};
+	size_t i;
+
+	n->priv = dp;
+	dp->n = t->ndim;
+	if (v == NULL || json_is_null(v)) {
+		for (int d = 0; d < t->ndim; d++)
+			dp->pat[d] = t->ndim - 1 - d;
+		ds_out(g, n, t, dp);
+		return (0);
+	}
+	if (!json_is_array(v) || json_array_size(v) != (size_t)t->ndim)
+		return (gp_err_set(err, "param 'axes' must be a permutation "
+		    "of the %d input dimensions", t->ndim));
+	json_array_foreach(v, i, e) {
+		json_int_t d;
+
+		if (!json_is_integer(e))
+			return (gp_err_set(err, "param 'axes': entry %zu must "
+			    "be an integer", i));
+		d = json_integer_value(e);
+		if (d < -t->ndim || d >= t->ndim)
+			return (gp_err_set(err, "param 'axes': axis %lld is "
+			    "out of range for %d dimensions", (long long)d,
+			    t->ndim));
+		if (d < 0)
+			d += t->ndim;
+		if (used[d])
+			return (gp_err_set(err, "param 'axes': axis %lld "
+			    "repeated", (long long)d));
+		used[d] = true;
+		dp->pat[i] = (int)d;
+	}
+	ds_out(g, n, t, dp);
+	return (0);
+}
+
+static void
+fmt_dimshuffle(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	const struct ds_priv *dp = n->priv;
+
+	gp_buf_puts(b, "DimShuffle{");
+	for (int k = 0; k < dp->n; k++) {
+		if (dp->pat[k] < 0)
+			gp_buf_printf(b, "%sx", k ? "," : "");
+		else
+			gp_buf_printf(b, "%s%d", k ? "," : "", dp->pat[k]);
+	}
+	gp_buf_puts(b, "}");
+}
+
+/*
+ * reshape and flatten
+ */
+
+struct rs_priv {
+	int	ndim;
+	int64_t	shape[GP_MAX_DIMS];
+};
+
+static void
+k_reshape(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct rs_priv *rp = n->priv;
+	const struct gp_tensor *x = in[0];
+	struct gp_tensor *o = out[0];
+
+	if (gp_tensor_is_contiguous(x))
+		gp_tensor_view(o, x);
+	else {
+		gp_tensor_release(o);
+		gp_tensor_copy(o, x);
+	}
+	o->ndim = rp->ndim;
+	memcpy(o->shape, rp->shape, sizeof(int64_t) * (size_t)rp->ndim);
+	gp_shape_strides(rp->ndim, rp->shape, gp_dtype_size(o->dtype),
+	    o->strides);
+}
+
+static void
+rs_out(struct gp_graph *g, struct gp_node *n, const struct gp_type *t,
+    const struct rs_priv *rp)
+{
+	gp_ops_set_out(g, n, 0, t->dtype, rp->ndim, rp->shape);
+	n->view[0] = 0;
+	n->impl = GP_IMPL_VIEW;
+	n->kernel = k_reshape;
+}
+
+static int
+prep_reshape(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	json_t *v = json_object_get(n->params, "shape"), *e;
+	struct rs_priv *rp = gp_xcalloc(1, sizeof(*rp));
+	int64_t numel = gp_shape_numel(t->ndim, t->shape), known = 1;
+	int free_dim = -1;
+	size_t i;
+
+	n->priv = rp;
+	if (!json_is_array(v))
+		return (gp_err_set(err, "param 'shape' must be a list of "
+		    "sizes (one may be -1)"));
+	if (json_array_size(v) > GP_MAX_DIMS)
+		return (gp_err_set(err, "param 'shape': %zu dimensions, at "
+		    "most %d", json_array_size(v), GP_MAX_DIMS));
+	json_array_foreach(v, i, e) {
+		json_int_t d;
+
+		if (!json_is_integer(e))
+			return (gp_err_set(err, "param 'shape': entry %zu must "
+			    "be an integer", i));
+		d = json_integer_value(e);
+		if (d == -1) {
+			if (free_dim >= 0)
+				return (gp_err_set(err, "param 'shape': only "
+				    "one size can be -1"));
+			free_dim = (int)i;
+		} else if (d < 0)
+			return (gp_err_set(err, "param 'shape': size %lld is "
+			    "negative", (long long)d));
+		else if (__builtin_mul_overflow(known, (int64_t)d, &known))
+			return (gp_err_set(err, "param 'shape': too large"));
+		rp->shape[rp->ndim++] = d;
+	}
+	if (free_dim >= 0) {
+		if (known == 0 || numel % known != 0)
+			return (err_shape(err, "cannot reshape ", t->ndim,
+			    t->shape, " into ", rp->ndim, rp->shape,
+			    ": the size of the -1 dimension is not defined"));
+		rp->shape[free_dim] = numel / known;
+		known = numel;
+	}
+	if (known != numel) {
+		char tail[96];
+
+		snprintf(tail, sizeof(tail), ": %lld elements vs %lld",
+		    (long long)numel, (long long)known);
+		return (err_shape(err, "cannot reshape ", t->ndim, t->shape,
+		    " into ", rp->ndim, rp->shape, tail));
+	}
+	rs_out(g, n, t, rp);
+	return (0);
+}
+
+static int
+prep_flatten(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	struct rs_priv *rp = gp_xcalloc(1, sizeof(*rp));
+	int64_t nd, last = 1;
+
+	n->priv = rp;
+	if (gp_op_param_int(n->params, "ndim", 1, &nd, err) < 0)
+		return (-1);
+	if (nd < 1 || nd > (t->ndim > 1 ? t->ndim : 1))
+		return (gp_err_set(err, "param 'ndim': %lld is out of range: "
+		    "flattening %d dimensions keeps 1 to %d", (long long)nd,
+		    t->ndim, t->ndim > 1 ? t->ndim : 1));
+	rp->ndim = (int)nd;
+	for (int d = 0; d < nd - 1; d++)
+		rp->shape[d] = t->shape[d];
+	for (int d = (int)nd - 1; d < t->ndim; d++)
+		last *= t->shape[d];
+	rp->shape[nd - 1] = last;
+	rs_out(g, n, t, rp);
+	return (0);
+}
+
+static void
+fmt_reshape(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	const struct rs_priv *rp = n->priv;
+
+	gp_buf_printf(b, "%s{%d}", n->op->cls, rp->ndim);
+}
+
+/*
+ * alloc, zeros_like, ones_like
+ */
+
+static void
+k_alloc(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	gp_tensor_copy_into(out[0], in[0]);
+}
+
+static int
+prep_alloc(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	json_t *v = json_object_get(n->params, "shape"), *e;
+	int64_t shape[GP_MAX_DIMS];
+	int nd = 0;
+	size_t i;
+
+	if (!json_is_array(v))
+		return (gp_err_set(err, "param 'shape' must be a list of "
+		    "sizes"));
+	if (json_array_size(v) > GP_MAX_DIMS)
+		return (gp_err_set(err, "param 'shape': %zu dimensions, at "
+		    "most %d", json_array_size(v), GP_MAX_DIMS));
+	json_array_foreach(v, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0)
+			return (gp_err_set(err, "param 'shape': entry %zu must "
+			    "be a size (an integer >= 0)", i));
+		shape[nd++] = json_integer_value(e);
+	}
+	if (t->ndim > nd)
+		goto bad;
+	for (int d = 0; d < t->ndim; d++) {
+		int64_t s = t->shape[d], want = shape[nd - t->ndim + d];
+
+		if (s != 1 && s != want)
+			goto bad;
+	}
+	gp_ops_set_out(g, n, 0, t->dtype, nd, shape);
+	n->kernel = k_alloc;
+	return (0);
+bad:
+	return (err_shape(err, "alloc: a value of shape ", t->ndim, t->shape,
+	    " does not broadcast to ", nd, shape, ""));
+}
+
+static void
+k_zeros_like(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	memset(gp_tensor_data(out[0]), 0, gp_tensor_nbytes(out[0]));
+}
+
+static void
+k_ones_like(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	double one = 1;
+
+	gp_dtype_convert(gp_tensor_data(out[0]), out[0]->dtype, &one,
+	    GP_FLOAT64, 0, (size_t)gp_tensor_numel(out[0]));
+}
+
+static int
+prep_like(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+
+	gp_ops_set_out(g, n, 0, t->dtype, t->ndim, t->shape);
+	n->kernel = strcmp(n->op->name, "zeros_like") == 0 ? k_zeros_like :
+	    k_ones_like;
+	return (0);
+}
+
+/*
+ * join
+ */
+
+struct join_priv {
+	int	axis;
+};
+
+static void
+k_join(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct join_priv *jp = n->priv;
+	struct gp_tensor *o = out[0];
+	int64_t at = 0;
+
+	for (int k = 0; k < n->n_in; k++) {
+		struct gp_tensor h = *o;	/* borrowed header: no ref */
+
+		h.shape[jp->axis] = in[k]->shape[jp->axis];
+		h.offset = (size_t)((int64_t)o->offset +
+		    at * o->strides[jp->axis]);
+		gp_tensor_copy_into(&h, in[k]);
+		at += in[k]->shape[jp->axis];
+	}
+}
+
+static int
+prep_join(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t0 = gp_graph_in_type(g, n, 0);
+	struct join_priv *jp = gp_xcalloc(1, sizeof(*jp));
+	enum gp_dtype dt = t0->dtype;
+	int64_t axis, shape[GP_MAX_DIMS];
+
+	n->priv = jp;
+	if (gp_op_param_int(n->params, "axis", 0, &axis, err) < 0)
+		return (-1);
+	if (t0->ndim == 0)
+		return (gp_err_set(err, "join: 0-d inputs cannot be joined"));
+	if (axis < -t0->ndim || axis >= t0->ndim)
+		return (gp_err_set(err, "param 'axis': axis %lld is out of "
+		    "range for %d dimensions", (long long)axis, t0->ndim));
+	if (axis < 0)
+		axis += t0->ndim;
+	jp->axis = (int)axis;
+	memcpy(shape, t0->shape, sizeof(int64_t) * (size_t)t0->ndim);
+	shape[axis] = 0;
+	for (int k = 0; k < n->n_in; k++) {
+		const struct gp_type *t = gp_graph_in_type(g, n, k);
+		char head[96], mid[64], tail[64];
+
+		snprintf(head, sizeof(head), "join: input %d has shape ", k);
+		snprintf(mid, sizeof(mid), " but input 0 has shape ");
+		if (t->ndim != t0->ndim) {
+			snprintf(tail, sizeof(tail), ": %d vs %d dimensions",
+			    t->ndim, t0->ndim);
+			return (err_shape(err, head, t->ndim, t->shape, mid,
+			    t0->ndim, t0->shape, tail));
+		}
+		for (int d = 0; d < t->ndim; d++)
+			if (d != axis && t->shape[d] != t0->shape[d]) {
+				snprintf(tail, sizeof(tail), ": they differ "
+				    "in dimension %d (joining on %d)", d,
+				    (int)axis);
+				return (err_shape(err, head, t->ndim, t->shape,
+				    mid, t0->ndim, t0->shape, tail));
+			}
+		shape[axis] += t->shape[axis];
+		dt = gp_dtype_promote(dt, t->dtype);
+	}
+	gp_ops_set_out(g, n, 0, dt, t0->ndim, shape);
+	n->kernel = k_join;
+	return (0);
+}
+
+/*
+ * subtensor, inc_subtensor, set_subtensor
+ */
+
+struct sub_entry {
+	bool	is_int;
+	int64_t	start, step, len;	/* resolved (an integer: start) */
+	bool	has[3];			/* as written: start, stop, step */
+	int64_t	raw[3];
+};
+
+struct sub_priv {
+	int			n;
+	struct sub_entry	e[GP_MAX_DIMS];
+	int			rndim;	/* the selected region */
+	int64_t			rshape[GP_MAX_DIMS];
+};
+
+/* Make header t select the region (no reference change). */
+static void
+apply_idx(struct gp_tensor *t, const struct sub_priv *sp)
+{
+	int64_t off = (int64_t)t->offset;
+	int nd = 0;
+
+	for (int d = 0; d < t->ndim; d++) {
+		const struct sub_entry *e = d < sp->n ? &sp->e[d] : NULL;
+
+		if (e != NULL && e->is_int) {
+			off += e->start * t->strides[d];
+			continue;
+		}
+		if (e == NULL) {
+			t->shape[nd] = t->shape[d];
+			t->strides[nd] = t->strides[d];
+		} else {
+			if (e->len > 0)
+				off += e->start * t->strides[d];
+			t->shape[nd] = e->len;
+			t->strides[nd] = t->strides[d] * e->step;
+		}
+		nd++;
+	}
+	t->ndim = nd;
+	t->offset = (size_t)off;
+}
+
+/* numpy's (CPython's) slice resolution against a dimension of size len. */
+static void
+resolve_slice(struct sub_entry *e, int64_t len)
+{
+	int64_t step = e->has[2] ? e->raw[2] : 1, start, stop;
+
+	if (!e->has[0])
+		start = step < 0 ? len - 1 : 0;
+	else {
+		start = e->raw[0];
+		if (start < 0) {
+			start += len;
+			if (start < 0)
+				start = step < 0 ? -1 : 0;
+		} else if (start >= len)
+			start = step < 0 ? len - 1 : len;
+	}
+	if (!e->has[1])
+		stop = step < 0 ? -1 : len;
+	else {
+		stop = e->raw[1];
+		if (stop < 0) {
+			stop += len;
+			if (stop < 0)
+				stop = step < 0 ? -1 : 0;
+		} else if (stop >= len)
+			stop = step < 0 ? len - 1 : len;
+	}
+	e->start = start;
+	e->step = step;
+	if (step < 0)
+		e->len = stop < start ? (start - stop - 1) / -step + 1 : 0;
+	else
+		e->len = start < stop ? (stop - start - 1) / step + 1 : 0;
+}
+
+static int
+parse_idx(const json_t *params, const struct gp_type *t, struct sub_priv *sp,
+    struct gp_err *err)
+{
+	static const char *const keys[3] = {"start", "stop", "step"};
+	json_t *v = json_object_get(params, "idx"), *e;
+	size_t i;
+
+	if (!json_is_array(v))
+		return (gp_err_set(err, "param 'idx' must be a list with one "
+		    "entry per leading axis: an integer or a slice {\"start\", "
+		    "\"stop\", \"step\"}"));
+	if (json_array_size(v) > (size_t)t->ndim)
+		return (gp_err_set(err, "param 'idx': %zu indices for %d "
+		    "dimensions", json_array_size(v), t->ndim));
+	json_array_foreach(v, i, e) {
+		struct sub_entry *s = &sp->e[i];
+		int64_t len = t->shape[i];
+
+		if (json_is_integer(e)) {
+			json_int_t k = json_integer_value(e);
+
+			if (k < -len || k >= len)
+				return (gp_err_set(err, "param 'idx': index "
+				    "%lld is out of bounds for axis %zu with "
+				    "size %lld", (long long)k, i,
+				    (long long)len));
+			s->is_int = true;
+			s->has[0] = true;
+			s->raw[0] = k;
+			s->start = k < 0 ? k + len : k;
+			continue;
+		}
+		if (!json_is_object(e))
+			return (gp_err_set(err, "param 'idx': entry %zu must "
+			    "be an integer or a slice object {\"start\", "
+			    "\"stop\", \"step\"}", i));
+		{
+			const char *key;
+			json_t *val;
+
+			json_object_foreach(e, key, val) {
+				int k;
+
+				for (k = 0; k < 3; k++)
+					if (strcmp(key, keys[k]) == 0)
+						break;
+				if (k == 3)
+					return (gp_err_set(err, "param 'idx': "
+					    "entry %zu: unknown slice key "
+					    "'%s' (expected start, stop, "
+					    "step)", i, key));
+				if (json_is_null(val))
+					continue;
+				if (!json_is_integer(val))
+					return (gp_err_set(err, "param 'idx': "
+					    "entry %zu: slice %s must be an "
+					    "integer or null", i, key));
+				s->has[k] = true;
+				s->raw[k] = json_integer_value(val);
+			}
+		}
+		if (s->has[2] && (s->raw[2] == 0 || s->raw[2] == INT64_MIN))
+			return (gp_err_set(err, "param 'idx': entry %zu: slice "
+			    "step cannot be %s", i, s->raw[2] == 0 ? "zero" :
+			    "that large"));
+		resolve_slice(s, len);
+	}
+	sp->n = (int)json_array_size(v);
+	for (int d = 0; d < t->ndim; d++) {
+		if (d < sp->n && sp->e[d].is_int)
+			continue;
+		sp->rshape[sp->rndim++] = d < sp->n ? sp->e[d].len :
+		    t->shape[d];
+	}
+	return (0);
+}
+
+static void
+fmt_idx(const struct sub_priv *sp, struct gp_buf *b)
+{
+	for (int d = 0; d < sp->n; d++) {
+		const struct sub_entry *e = &sp->e[d];
+
+		if (d > 0)
+			gp_buf_puts(b, ", ");
+		if (e->is_int) {
+			gp_buf_printf(b, "%lld", (long long)e->raw[0]);
+			continue;
+		}
+		for (int k = 0; k < 3; k++) {
+			if (k > 0)
+				gp_buf_puts(b, ":");
+			if (e->has[k])
+				gp_buf_printf(b, "%lld", (long long)e->raw[k]);
+		}
+	}
+}
+
+static void
+k_subtensor(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	gp_tensor_view(out[0], in[0]);
+	apply_idx(out[0], n->priv);
+}
+
+static int
+prep_subtensor(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	struct sub_priv *sp = gp_xcalloc(1, sizeof(*sp));
+
+	n->priv = sp;
+	if (parse_idx(n->params, t, sp, err) < 0)
+		return (-1);
+	gp_ops_set_out(g, n, 0, t->dtype, sp->rndim, sp->rshape);
+	n->view[0] = 0;
+	n->impl = GP_IMPL_VIEW;
+	n->kernel = k_subtensor;
+	return (0);
+}
+
+static void
+fmt_subtensor(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	gp_buf_puts(b, "Subtensor{");
+	fmt_idx(n->priv, b);
+	gp_buf_puts(b, "}");
+}
+
+#define ALL_TYPES(X)                                                          \
+	X(GP_BOOL, _Bool, b, 0) X(GP_INT8, int8_t, i8, 1)                     \
+	X(GP_INT16, int16_t, i16, 1) X(GP_INT32, int32_t, i32, 1)             \
+	X(GP_INT64, int64_t, i64, 1) X(GP_UINT8, uint8_t, u8, 1)              \
+	X(GP_UINT16, uint16_t, u16, 1) X(GP_UINT32, uint32_t, u32, 1)         \
+	X(GP_UINT64, uint64_t, u64, 1) X(GP_FLOAT32, float, f32, 2)           \
+	X(GP_FLOAT64, double, f64, 2)
+
+/* a += b in a's type: floats add, integers wrap, bools or. */
+#define DEF_ADD(DT, T, SFX, K)                                                \
+static void                                                                   \
+add_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)                  \
+{                                                                             \
+	for (int64_t i = 0; i < n; i++) {                                     \
+		T *a = (T *)(p[0] + i * st[0]);                               \
+		T b = *(const T *)(p[1] + i * st[1]);                         \
+		ADD_##K(T, a, b);                                             \
+	}                                                                     \
+}
+#define ADD_0(T, a, b) (*(a) = *(a) || (b))
+#define ADD_1(T, a, b) (*(a) = (T)((uint64_t)*(a) + (uint64_t)(b)))
+#define ADD_2(T, a, b) (*(a) = *(a) + (b))
+ALL_TYPES(DEF_ADD)
+
+static const gp_inner_fn fn_add[GP_DTYPE__COUNT] = {
+#define E(DT, T, SFX, K) [DT] = add_##SFX,
+	ALL_TYPES(E)
+#undef E
+};
+
+static void
+k_incsubtensor(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct gp_tensor *x = in[0], *y = in[1];
+	struct gp_tensor *o = out[0], r, yc = {0};
+	struct gp_iter it;
+	bool set = strcmp(n->op->name, "set_subtensor") == 0;
+
+	if (!same_storage(o, x))
+		gp_tensor_copy_into(o, x);
+	r = *o;		/* borrowed header: no ref */
+	apply_idx(&r, n->priv);
+	if (gp_tensor_numel(&r) == 0)
+		return;
+	if (y->storage == o->storage || (!set && y->dtype != r.dtype)) {
+		/* y overlaps the output (in place) or needs x's dtype */
+		gp_tensor_alloc(&yc, r.dtype, y->ndim, y->shape);
+		gp_tensor_copy_into(&yc, y);
+		y = &yc;
+	}
+	if (set) {
+		gp_tensor_copy_into(&r, y);
+		gp_tensor_release(&yc);
+		return;
+	}
+	gp_iter_init(&it, r.ndim, r.shape, 2);
+	gp_iter_add(&it, 0, &r);
+	gp_iter_add(&it, 1, y);
+	gp_iter_run(&it, fn_add[r.dtype], NULL);
+	gp_tensor_release(&yc);
+}
+
+static int
+prep_incsubtensor(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = gp_graph_in_type(g, n, 1);
+	struct sub_priv *sp = gp_xcalloc(1, sizeof(*sp));
+	bool ok = true;
+
+	n->priv = sp;
+	if (parse_idx(n->params, t, sp, err) < 0)
+		return (-1);
+	if (y->ndim > sp->rndim)
+		ok = false;
+	for (int d = 0; ok && d < y->ndim; d++) {
+		int64_t s = y->shape[d];
+
+		if (s != 1 && s != sp->rshape[sp->rndim - y->ndim + d])
+			ok = false;
+	}
+	if (!ok)
+		return (err_shape(err, "y of shape ", y->ndim, y->shape,
+		    " does not broadcast to the selected region of shape ",
+		    sp->rndim, sp->rshape, ""));
+	gp_ops_set_out(g, n, 0, t->dtype, t->ndim, t->shape);
+	n->kernel = k_incsubtensor;
+	return (0);
+}
+
+static double
+flops_incsubtensor(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct sub_priv *sp = n->priv;
+
+	if (sp == NULL || strcmp(n->op->name, "inc_subtensor") != 0 ||
+	    !gp_dtype_is_float(gp_graph_in_type(g, n, 0)->dtype))
+		return (0);
+	return ((double)gp_shape_numel(sp->rndim, sp->rshape));
+}
+
+static void
+fmt_incsubtensor(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	gp_buf_printf(b, "IncSubtensor{%s%s;", n->destroy[0] >= 0 ?
+	    "Inplace" : "", strcmp(n->op->name, "set_subtensor") == 0 ?
+	    "Set" : "Inc");
+	fmt_idx(n->priv, b);
+	gp_buf_puts(b, "}");
+}
+
+/*
+ * The table.
+ */
+
+static const char *const p_pattern[] = {"pattern", NULL};
+static const char *const p_axes[] = {"axes", NULL};
+static const char *const p_shape[] = {"shape", NULL};
+static const char *const p_ndim[] = {"ndim", NULL};
+static const char *const p_axis[] = {"axis", NULL};
+static const char *const p_idx[] = {"idx", NULL};
+
+static const struct gp_op op_dimshuffle = {
+	.name = "dimshuffle",
+	.cls = "DimShuffle",
+	.doc = "dimshuffle(x; pattern): reorder dimensions, \"x\" inserts a "
+	    "broadcastable one, a size-1 dimension may be dropped; a view of x",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.flags = GP_OPF_VIEW,
+	.params = p_pattern,
+	.prepare = prep_dimshuffle,
+	.format = fmt_dimshuffle,
+	.free_priv = free,
+};
+
+static const struct gp_op op_transpose = {
+	.name = "transpose",
+	.cls = "DimShuffle",
+	.doc = "transpose(x; axes): permute the dimensions (default: "
+	    "reversed); a view of x",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.flags = GP_OPF_VIEW,
+	.params = p_axes,
+	.prepare = prep_transpose,
+	.format = fmt_dimshuffle,
+	.free_priv = free,
+};
+
+static const struct gp_op op_reshape = {
+	.name = "reshape",
+	.cls = "Reshape",
+	.doc = "reshape(x; shape): same elements in a new shape, one size "
+	    "may be -1; a view of x when x is contiguous, else a copy",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.flags = GP_OPF_VIEW,
+	.params = p_shape,
+	.prepare = prep_reshape,
+	.format = fmt_reshape,
+	.free_priv = free,
+};
+
+static const struct gp_op op_flatten = {
+	.name = "flatten",
+	.cls = "Flatten",
+	.doc = "flatten(x; ndim=1): keep the first ndim-1 dimensions and "
+	    "merge the rest; a view of x when x is contiguous, else a copy",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.flags = GP_OPF_VIEW,
+	.params = p_ndim,
+	.prepare = prep_flatten,
+	.format = fmt_reshape,
+	.free_priv = free,
+};
+
+static const struct gp_op op_alloc = {
+	.name = "alloc",
+	.cls = "Alloc",
+	.doc = "alloc(value; shape): a new tensor of the given shape filled "
+	    "with value (0-d, or broadcastable to shape); value's dtype",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.params = p_shape,
+	.prepare = prep_alloc,
+	.format = fmt_cls,
+};
+
+static const struct gp_op op_zeros_like = {
+	.name = "zeros_like",
+	.cls = "Alloc",
+	.doc = "zeros_like(x): zeros of x's dtype and shape",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.prepare = prep_like,
+};
+
+static const struct gp_op op_ones_like = {
+	.name = "ones_like",
+	.cls = "Alloc",
+	.doc = "ones_like(x): ones of x's dtype and shape",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.prepare = prep_like,
+};
+
+static const struct gp_op op_join = {
+	.name = "join",
+	.cls = "Join",
+	.doc = "join(x0, x1, ...; axis=0): numpy's concatenate along axis; "
+	    "shapes equal elsewhere; dtype promoted",
+	.min_in = 1, .max_in = -1, .n_out = 1,
+	.params = p_axis,
+	.prepare = prep_join,
+	.format = fmt_cls,
+	.free_priv = free,
+};
+
+static const struct gp_op op_subtensor = {
+	.name = "subtensor",
+	.cls = "Subtensor",
+	.doc = "subtensor(x; idx): numpy basic indexing, one integer or "
+	    "slice {start, stop, step} per leading axis; a view of x",
+	.min_in = 1, .max_in = 1, .n_out = 1,
+	.flags = GP_OPF_VIEW,
+	.params = p_idx,
+	.prepare = prep_subtensor,
+	.format = fmt_subtensor,
+	.free_priv = free,
+};
+
+static const struct gp_op op_inc_subtensor = {
+	.name = "inc_subtensor",
+	.cls = "IncSubtensor",
+	.doc = "inc_subtensor(x, y; idx): x with x[idx] += y (y broadcast, "
+	    "cast to x's dtype); may overwrite x (input 0)",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.flags = GP_OPF_INPLACE_OK,
+	.params = p_idx,
+	.prepare = prep_incsubtensor,
+	.flops = flops_incsubtensor,
+	.format = fmt_incsubtensor,
+	.free_priv = free,
+};
+
+static const struct gp_op op_set_subtensor = {
+	.name = "set_subtensor",
+	.cls = "IncSubtensor",
+	.doc = "set_subtensor(x, y; idx): x with x[idx] = y (y broadcast, "
+	    "cast to x's dtype); may overwrite x (input 0)",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.flags = GP_OPF_INPLACE_OK,
+	.params = p_idx,
+	.prepare = prep_incsubtensor,
+	.flops = flops_incsubtensor,
+	.format = fmt_incsubtensor,
+	.free_priv = free,
+};
+
 const struct gp_op *const gp_ops_shape[] = {
+	&op_alloc,
+	&op_dimshuffle,
+	&op_flatten,
+	&op_inc_subtensor,
+	&op_join,
+	&op_ones_like,
+	&op_reshape,
+	&op_set_subtensor,
+	&op_subtensor,
+	&op_transpose,
+	&op_zeros_like,
 	NULL,
 };

@@ -1,0 +1,464 @@
+/*
+ * test-nn.c: the nn family (softmax, log_softmax, softmax_grad,
+ * crossentropy_categorical_1hot and its gradient) run through the kernels
+ * on tiny graphs in float32 and float64: rows of large inputs, transposed
+ * and 3-d inputs, integer inputs upgraded to float, out-of-range targets,
+ * names and flops, and every prepare error.
+ *
+ * Expected values were made once with /usr/bin/python3 and numpy 1.24.2:
+ *
+ *   import numpy as np
+ *   def A(n): return np.array([((i*7+3)%11-5)*0.25 for i in range(n)])
+ *   def B(n): return np.array([((i*5+1)%9-4)*0.5 for i in range(n)])
+ *   def softmax(x):
+ *       e = np.exp(x - x.max(axis=-1, keepdims=True))
+ *       return e / e.sum(axis=-1, keepdims=True)
+ *   def logsoftmax(x):
+ *       m = x.max(axis=-1, keepdims=True)
+ *       return (x - m) - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
+ *   X = A(12).reshape(3,4)*2; DY = B(12).reshape(3,4); SM = softmax(X)
+ *   want_sm = SM; want_lsm = logsoftmax(X)
+ *   want_smg = (DY - (DY*SM).sum(axis=-1, keepdims=True)) * SM
+ *   y = np.array([2, 0, 3]); g = np.array([1.0, -0.5, 2.0])
+ *   want_xent = -np.log(SM[np.arange(3), y])
+ *   G = np.zeros_like(SM); G[np.arange(3), y] = -g / SM[np.arange(3), y]
+ *   want_xentg = G
+ *   want_big = softmax(np.array([[1000., 1001., 1002., 999.]]))
+ *   want_lbig = logsoftmax(np.array([[1000., 1001., 1002., 999.]]))
+ *   want_smT = softmax(X.T)
+ *   want_smi = softmax((A(12).reshape(3,4)*4).astype(np.int32) * 1.0)
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "op.h"
+#include "ops/ops.h"
+
+static const double want_sm[12] = {0.025507814878654368, 0.8447028181852957,
+    0.11431809514987193, 0.015471271786177958, 0.5681232040593226,
+    0.07688711473466031, 0.010405539449861192, 0.344584141756156,
+    0.1606798683172233, 0.021745655489133046, 0.7201172096606593,
+    0.0974572665329845};
+static const double want_lsm[12] = {-3.6687704079392334, -0.16877040793923356,
+    -2.1687704079392334, -4.168770407939234, -0.5654169752270998,
+    -2.5654169752271, -4.5654169752271, -1.0654169752270999,
+    -1.8283412890257247, -3.8283412890257247, -0.32834128902572474,
+    -2.3283412890257247};
+static const double want_smg[12] = {-0.05650822519852959, 0.24046162863036605,
+    -0.1960932476815161, 0.012139844249679666, 0.18149017088286845,
+    0.216779810517745, 0.008526878156675872, -0.4067968595572892,
+    -0.027376859960074596, -0.04719636607509187, 0.2373640307670875,
+    -0.16279080473192117};
+static const double want_xent[3] = {2.168770407939234, 0.5654169752270997,
+    2.328341289025725};
+static const double want_xentg[12] = {0.0, 0.0, -8.747521542315694, 0.0,
+    0.88009079091899, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -20.521815059558417};
+static const double want_big[4] = {0.08714431874203256, 0.23688281808991016,
+    0.6439142598879724, 0.03205860328008498};
+static const double want_lbig[4] = {-2.4401896985611953, -1.4401896985611953,
+    -0.44018969856119533, -3.4401896985611953};
+static const double want_smT[12] = {0.043986480292057845, 0.8834920740271945,
+    0.07252144568074777, 0.9184229667642034, 0.07538874796299669,
+    0.006188285272800036, 0.3661922162818002, 0.03005888756957402,
+    0.6037488961486258, 0.043986480292057845, 0.8834920740271945,
+    0.07252144568074777};
+static const double want_smi[12] = {0.0008943851241441664, 0.9808123835416462,
+    0.01796420543454744, 0.00032902589966220697, 0.7212246461309761,
+    0.013209690176190052, 0.0002419439150991564, 0.2653237197777348,
+    0.04657286146495953, 0.0008530117126072424, 0.9354409285729488,
+    0.01713319824948431};
+
+/*
+ * Helpers: a graph, input variables with values, nodes, running a kernel.
+ */
+
+static struct gp_graph *g;
+
+static double
+fa(int i)
+{
+	return (((i * 7 + 3) % 11 - 5) * 0.25);
+}
+
+static double
+fb(int i)
+{
+	return (((i * 5 + 1) % 9 - 4) * 0.5);
+}
+
+/* An input variable of the given type whose element i (C order) is f(i). */
+static int
+var_fn(enum gp_dtype dt, int ndim, const int64_t *shape, double (*f)(int))
+{
+	struct gp_type t = {.dtype = dt, .ndim = ndim};
+	struct gp_tensor *v;
+	int64_t n = gp_shape_numel(ndim, shape);
+	int idx;
+
+	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
+	idx = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
+	v = &g->vars[idx].value;
+	gp_tensor_alloc(v, dt, ndim, shape);
+	for (int64_t i = 0; i < n; i++)
+		gp_dtype_store(gp_tensor_data(v) + i * (int64_t)
+		    gp_dtype_size(dt), dt, f != NULL ? f((int)i) : 0);
+	return (idx);
+}
+
+/* A matrix input (rows x cols) stored transposed: its value is a view of a
+ * (cols x rows) contiguous block with the strides swapped. */
+static int
+var_transposed(enum gp_dtype dt, int64_t rows, int64_t cols,
+    double (*f)(int))
+{
+	int64_t shape[2] = {rows, cols};
+	int idx = var_fn(dt, 2, shape, NULL);
+	struct gp_tensor *v = &g->vars[idx].value;
+	size_t isz = gp_dtype_size(dt);
+
+	v->strides[0] = (int64_t)isz;
+	v->strides[1] = rows * (int64_t)isz;
+	for (int64_t i = 0; i < rows; i++)
+		for (int64_t j = 0; j < cols; j++)
+			gp_dtype_store(gp_tensor_data(v) + i * v->strides[0] +
+			    j * v->strides[1], dt, f((int)(i * cols + j)));
+	return (idx);
+}
+
+static int
+node(const char *op, const char *params, int nin, const int *in,
+    struct gp_err *err)
+{
+	const struct gp_op *o = gp_op_find(op);
+	json_t *p = NULL;
+
+	if (o == NULL) {
+		gp_err_set(err, "no op %s", op);
+		return (-1);
+	}
+	if (params != NULL && (p = json_loads(params, 0, NULL)) == NULL)
+		abort();
+	return (gp_graph_add_node(g, o, p, nin, in, 1, err));
+}
+
+/* Add a node that must prepare; on failure report and return -1. */
+static int
+node_ok(const char *op, const char *params, int nin, const int *in)
+{
+	struct gp_err err;
+	int ni = node(op, params, nin, in, &err);
+
+	if (ni < 0)
+		ok(false, "prepare %s: %s", op, err.msg);
+	return (ni);
+}
+
+/* Run node ni into *out (allocated here unless the output is a view). */
+static void
+run(int ni, struct gp_tensor *out)
+{
+	struct gp_node *n = &g->nodes[ni];
+	struct gp_tensor *in[8], *outs[1] = {out};
+	const struct gp_type *t = &g->vars[n->out[0]].type;
+
+	for (int k = 0; k < n->n_in; k++)
+		in[k] = &g->vars[n->in[k]].value;
+	memset(out, 0, sizeof(*out));
+	if (n->view[0] < 0)
+		gp_tensor_alloc(out, t->dtype, t->ndim, t->shape);
+	n->kernel(n, in, outs);
+}
+
+/* Every element of t against want, within tol (relative above 1). */
+static bool
+check(const struct gp_tensor *t, const double *want, int64_t n, double tol,
+    const char *what)
+{
+	if (gp_tensor_numel(t) != n)
+		return (ok(false, "%s: %lld elements, want %lld", what,
+		    (long long)gp_tensor_numel(t), (long long)n));
+	for (int64_t i = 0; i < n; i++) {
+		double got = gp_tensor_get(t, i);
+		double sc = fabs(want[i]) > 1 ? fabs(want[i]) : 1;
+
+		if (isnan(want[i]) ? !isnan(got) : !(fabs(got - want[i]) <=
+		    tol * sc)) {
+			diag("  %s: element %lld is %.17g, want %.17g", what,
+			    (long long)i, got, want[i]);
+			return (ok(false, "%s", what));
+		}
+	}
+	return (ok(true, "%s", what));
+}
+
+static double
+tol_of(enum gp_dtype dt)
+{
+	return (dt == GP_FLOAT32 ? 2e-6 : 1e-13);
+}
+
+/* Prepare must fail with a message containing each of the strings. */
+static void
+expect_err(const char *op, const char *params, int nin, const int *in,
+    const char *s1, const char *s2, const char *what)
+{
+	struct gp_err err = {{0}};
+	int ni = node(op, params, nin, in, &err);
+
+	ok(ni < 0 && strstr(err.msg, s1) != NULL && (s2 == NULL ||
+	    strstr(err.msg, s2) != NULL), "%s: %s", what, err.msg);
+}
+
+static void
+format_is(int ni, const char *want)
+{
+	struct gp_buf b = {0};
+
+	gp_node_format_op(g, &g->nodes[ni], &b);
+	ok(strcmp(gp_buf_str(&b), want) == 0, "op name %s (got %s)", want,
+	    gp_buf_str(&b));
+	gp_buf_free(&b);
+}
+
+/*
+ * The tests.
+ */
+
+static double
+fx(int i)
+{
+	return (2 * fa(i));
+}
+
+static double
+fxt(int k)	/* X.T (4 x 3), C order */
+{
+	return (fx((k % 3) * 4 + k / 3));
+}
+
+static double
+fxi(int i)
+{
+	return (4 * fa(i));
+}
+
+/* Run op on inputs; check dtype, shape (as printed) and values. */
+static void
+nn(const char *op, int nin, const int *in, enum gp_dtype dt,
+    const char *shape, const double *want, double tol, const char *what)
+{
+	int ni = node_ok(op, NULL, nin, in);
+	struct gp_tensor o;
+	struct gp_buf b = {0};
+
+	if (ni < 0)
+		return;
+	run(ni, &o);
+	gp_shape_format(&b, o.ndim, o.shape);
+	ok(o.dtype == dt && strcmp(gp_buf_str(&b), shape) == 0,
+	    "%s: %s%s (got %s%s)", what, gp_dtype_name(dt), shape,
+	    gp_dtype_name(o.dtype), gp_buf_str(&b));
+	check(&o, want, gp_tensor_numel(&o), tol, what);
+	gp_buf_free(&b);
+	gp_tensor_release(&o);
+}
+
+static int
+targets(enum gp_dtype dt, int64_t a, int64_t b, int64_t c)
+{
+	int64_t s[1] = {3};
+	int v = var_fn(dt, 1, s, NULL);
+	int64_t t[3] = {a, b, c};
+
+	gp_dtype_convert(gp_tensor_data(&g->vars[v].value), dt, t, GP_INT64,
+	    sizeof(int64_t), 3);
+	return (v);
+}
+
+static void
+test_float(enum gp_dtype dt)
+{
+	int64_t s[2] = {3, 4}, s3[1] = {3};
+	int x = var_fn(dt, 2, s, fx), dy = var_fn(dt, 2, s, fb);
+	int xt = var_transposed(dt, 4, 3, fxt), gy = var_fn(dt, 1, s3, NULL);
+	int y = targets(GP_INT32, 2, 0, 3), in[3];
+	double t = tol_of(dt);
+
+	diag("%s", gp_dtype_name(dt));
+	gp_dtype_store(gp_tensor_data(&g->vars[gy].value), dt, 1);
+	gp_dtype_store(gp_tensor_data(&g->vars[gy].value) + gp_dtype_size(dt),
+	    dt, -0.5);
+	gp_dtype_store(gp_tensor_data(&g->vars[gy].value) +
+	    2 * gp_dtype_size(dt), dt, 2);
+	nn("softmax", 1, &x, dt, "(3, 4)", want_sm, t, "softmax");
+	nn("log_softmax", 1, &x, dt, "(3, 4)", want_lsm, t, "log_softmax");
+	nn("softmax", 1, &xt, dt, "(4, 3)", want_smT, t,
+	    "softmax of a transposed input");
+	/* softmax_grad takes the softmax as its second input */
+	{
+		int smv = var_fn(dt, 2, s, NULL);
+
+		for (int i = 0; i < 12; i++)
+			gp_dtype_store(gp_tensor_data(&g->vars[smv].value) +
+			    i * (int64_t)gp_dtype_size(dt), dt, want_sm[i]);
+		in[0] = dy;
+		in[1] = smv;
+		nn("softmax_grad", 2, in, dt, "(3, 4)", want_smg,
+		    dt == GP_FLOAT32 ? 1e-6 : 1e-14, "softmax_grad");
+		in[0] = smv;
+		in[1] = y;
+		nn("crossentropy_categorical_1hot", 2, in, dt, "(3,)",
+		    want_xent, t, "crossentropy_categorical_1hot");
+		in[0] = gy;
+		in[1] = smv;
+		in[2] = y;
+		nn("crossentropy_categorical_1hot_grad", 3, in, dt, "(3, 4)",
+		    want_xentg, t, "crossentropy_categorical_1hot_grad");
+		/* targets out of range: NaN loss, NaN gradient row */
+		in[0] = smv;
+		in[1] = targets(GP_INT64, 2, 4, -1);
+		{
+			double w[3] = {want_xent[0], NAN, NAN};
+
+			nn("crossentropy_categorical_1hot", 2, in, dt, "(3,)",
+			    w, t, "targets 4 and -1 (K = 4) give NaN losses");
+		}
+		in[0] = gy;
+		in[1] = smv;
+		in[2] = targets(GP_UINT8, 2, 200, 3);
+		{
+			double w[12];
+
+			memcpy(w, want_xentg, sizeof(w));
+			for (int j = 4; j < 8; j++)
+				w[j] = NAN;
+			nn("crossentropy_categorical_1hot_grad", 3, in, dt,
+			    "(3, 4)", w, t, "target 200 gives a NaN gradient "
+			    "row, other rows intact");
+		}
+	}
+	/* large inputs: no overflow, rows sum to 1 */
+	{
+		int64_t s14[2] = {1, 4};
+		int big = var_fn(dt, 2, s14, NULL), ni;
+		double v[4] = {1000, 1001, 1002, 999};
+		struct gp_tensor o;
+
+		for (int j = 0; j < 4; j++)
+			gp_dtype_store(gp_tensor_data(&g->vars[big].value) +
+			    j * (int64_t)gp_dtype_size(dt), dt, v[j]);
+		nn("softmax", 1, &big, dt, "(1, 4)", want_big, t,
+		    "softmax of inputs near 1000");
+		if ((ni = node_ok("softmax", NULL, 1, &big)) >= 0) {
+			double sum = 0;
+
+			run(ni, &o);
+			for (int j = 0; j < 4; j++)
+				sum += gp_tensor_get(&o, j);
+			is_double(sum, 1, dt == GP_FLOAT32 ? 1e-6 : 1e-15,
+			    "a row of inputs near 1000 sums to 1");
+			gp_tensor_release(&o);
+		}
+		nn("log_softmax", 1, &big, dt, "(1, 4)", want_lbig,
+		    dt == GP_FLOAT32 ? 1e-6 : 1e-15,
+		    "log_softmax of inputs near 1000");
+	}
+	/* a 3-d input: rows along the last axis */
+	{
+		int64_t s134[3] = {3, 1, 4};
+		int x3 = var_fn(dt, 3, s134, fx);
+
+		nn("softmax", 1, &x3, dt, "(3, 1, 4)", want_sm, t,
+		    "softmax of a 3-d input runs over the last axis");
+	}
+}
+
+static void
+test_misc(void)
+{
+	int64_t s[2] = {3, 4};
+	int xi = var_fn(GP_INT32, 2, s, fxi), x = var_fn(GP_FLOAT64, 2, s, fx);
+	int y = targets(GP_INT64, 2, 0, 3), in[3], ni;
+
+	nn("softmax", 1, &xi, GP_FLOAT64, "(3, 4)", want_smi, 1e-13,
+	    "softmax of int32 is float64");
+	if ((ni = node_ok("softmax", NULL, 1, &x)) >= 0) {
+		format_is(ni, "Softmax");
+		is_double(gp_node_flops(g, &g->nodes[ni]), 48, 0,
+		    "softmax flops: 4 per element");
+	}
+	if ((ni = node_ok("log_softmax", NULL, 1, &x)) >= 0) {
+		format_is(ni, "LogSoftmax");
+		is_double(gp_node_flops(g, &g->nodes[ni]), 51, 0,
+		    "log_softmax flops: 4 per element and a log per row");
+	}
+	in[0] = x;
+	in[1] = x;
+	if ((ni = node_ok("softmax_grad", NULL, 2, in)) >= 0)
+		format_is(ni, "SoftmaxGrad");
+	in[1] = y;
+	if ((ni = node_ok("crossentropy_categorical_1hot", NULL, 2, in)) >= 0) {
+		format_is(ni, "CrossentropyCategorical1Hot");
+		is_double(gp_node_flops(g, &g->nodes[ni]), 3, 0,
+		    "crossentropy flops: one log per row");
+	}
+	in[0] = var_fn(GP_FLOAT64, 1, s, NULL);
+	in[1] = x;
+	in[2] = y;
+	if ((ni = node_ok("crossentropy_categorical_1hot_grad", NULL, 3,
+	    in)) >= 0)
+		format_is(ni, "CrossentropyCategorical1HotGrad");
+}
+
+static void
+test_errors(void)
+{
+	int64_t s[2] = {3, 4}, s43[2] = {4, 3}, s3[1] = {3}, s2[1] = {2};
+	int x = var_fn(GP_FLOAT64, 2, s, fx), x43 = var_fn(GP_FLOAT64, 2, s43,
+	    fx);
+	int v3 = var_fn(GP_FLOAT64, 1, s3, fx), y2 = var_fn(GP_INT32, 1, s2,
+	    NULL);
+	int yf = var_fn(GP_FLOAT64, 1, s3, NULL), sc = var_fn(GP_FLOAT64, 0,
+	    s, NULL);
+	int y = targets(GP_INT32, 0, 1, 2), in[3];
+
+	expect_err("softmax", NULL, 1, &sc, "0-d", NULL,
+	    "softmax of a 0-d tensor");
+	in[0] = x;
+	in[1] = x43;
+	expect_err("softmax_grad", NULL, 2, in, "(3, 4)", "(4, 3)",
+	    "softmax_grad: a shape mismatch names both shapes");
+	in[1] = y2;
+	expect_err("crossentropy_categorical_1hot", NULL, 2, in, "(2,)",
+	    "(3, 4)", "crossentropy: targets of the wrong length");
+	in[1] = yf;
+	expect_err("crossentropy_categorical_1hot", NULL, 2, in, "integers",
+	    "float64", "crossentropy: float targets refused");
+	in[0] = v3;
+	in[1] = y;
+	expect_err("crossentropy_categorical_1hot", NULL, 2, in, "matrix",
+	    NULL, "crossentropy: a vector coding distribution refused");
+	in[0] = y2;
+	in[1] = x;
+	in[2] = y;
+	expect_err("crossentropy_categorical_1hot_grad", NULL, 3, in, "(2,)",
+	    "(3, 4)", "crossentropy grad: g_nll of the wrong length");
+	expect_err("softmax", "{\"axis\": 0}", 1, &x, "unknown param", NULL,
+	    "softmax takes no params");
+}
+
+int
+main(void)
+{
+	g = gp_graph_new("test-nn");
+	test_float(GP_FLOAT32);
+	test_float(GP_FLOAT64);
+	test_misc();
+	test_errors();
+	gp_graph_free(g);
+	return (done_testing());
+}

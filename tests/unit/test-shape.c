@@ -1,0 +1,649 @@
+/*
+ * test-shape.c: the shape family run through its kernels on tiny graphs:
+ * dimshuffle and transpose (views), reshape and flatten (views of
+ * contiguous inputs, copies of non-contiguous ones), alloc, zeros_like,
+ * ones_like, join, subtensor (views with numpy's slice rules, negative
+ * steps included), inc_subtensor and set_subtensor (copies and in place),
+ * in float32, float64 and integer types, with Theano's op names and every
+ * prepare error.
+ *
+ * X is the (2, 3, 4) tensor with X.flat[i] = ((i*7+3)%11-5)*0.25.
+ * Expected values were made once with /usr/bin/python3 and numpy 1.24.2:
+ *
+ *   import numpy as np
+ *   def A(n): return np.array([((i*7+3)%11-5)*0.25 for i in range(n)])
+ *   X = A(24).reshape(2,3,4)
+ *   want_ds = X.transpose(2,0,1)[:, None]     # pattern [2, "x", 0, 1]
+ *   want_tr = X.transpose()                   # also X.T.reshape(4, 6)
+ *   want_tr102 = X.transpose(1,0,2)
+ *   want_sub1 = X[1, ::-1, 1:3]               # shape (3, 2)
+ *   want_sub3 = X[:, -1::-2, ::3]             # shape (2, 2, 2)
+ *   X[:, 5:1:-1].shape == (2, 1, 4)
+ *   want_sub5 = X[0, -10:2]                   # shape (2, 4)
+ *   Y = A(4)*2
+ *   Z = X.copy(); Z[0, 1:] += Y;                       want_inc = Z
+ *   Z = X.copy(); Z[:, ::2, 0] = 9;                    want_set = Z
+ *   Z = X.copy(); Z[1, :, 1] += np.array([1,2,3.]);    want_inc2 = Z
+ *   M = A(6).reshape(2,3); N = A(3).reshape(1,3)*4; P = A(4).reshape(2,2)
+ *   want_join0 = np.concatenate([M, N], axis=0)
+ *   want_join1 = np.concatenate([M, P, M], axis=-1)
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "op.h"
+#include "ops/ops.h"
+
+static const double want_ds[24] = {-0.5, 1.0, -0.25, 1.25, 0.0, -1.25, 1.25,
+    0.0, -1.25, 0.25, -1.0, 0.5, 0.25, -1.0, 0.5, -0.75, 0.75, -0.5, -0.75,
+    0.75, -0.5, 1.0, -0.25, 1.25};
+static const double want_tr[24] = {-0.5, 1.25, 1.0, 0.0, -0.25, -1.25, 1.25,
+    0.25, 0.0, -1.0, -1.25, 0.5, 0.25, -0.75, -1.0, 0.75, 0.5, -0.5, -0.75,
+    1.0, 0.75, -0.25, -0.5, 1.25};
+static const double want_tr102[24] = {-0.5, 1.25, 0.25, -0.75, 1.25, 0.25,
+    -0.75, 1.0, 1.0, 0.0, -1.0, 0.75, 0.0, -1.0, 0.75, -0.25, -0.25, -1.25,
+    0.5, -0.5, -1.25, 0.5, -0.5, 1.25};
+static const double want_sub1[6] = {0.5, -0.5, -1.0, 0.75, 0.25, -0.75};
+static const double want_sub3[8] = {-0.25, -0.5, -0.5, -0.75, -1.25, 1.25,
+    1.25, 1.0};
+static const double want_sub5[8] = {-0.5, 1.25, 0.25, -0.75, 1.0, 0.0, -1.0,
+    0.75};
+static const double want_inc[24] = {-0.5, 1.25, 0.25, -0.75, 0.0, 2.5, -0.5,
+    -0.75, -1.25, 1.25, 1.0, -2.0, 1.25, 0.25, -0.75, 1.0, 0.0, -1.0, 0.75,
+    -0.25, -1.25, 0.5, -0.5, 1.25};
+static const double want_set[24] = {9.0, 1.25, 0.25, -0.75, 1.0, 0.0, -1.0,
+    0.75, 9.0, -1.25, 0.5, -0.5, 9.0, 0.25, -0.75, 1.0, 0.0, -1.0, 0.75,
+    -0.25, 9.0, 0.5, -0.5, 1.25};
+static const double want_inc2[24] = {-0.5, 1.25, 0.25, -0.75, 1.0, 0.0, -1.0,
+    0.75, -0.25, -1.25, 0.5, -0.5, 1.25, 1.25, -0.75, 1.0, 0.0, 1.0, 0.75,
+    -0.25, -1.25, 3.5, -0.5, 1.25};
+static const double want_join0[9] = {-0.5, 1.25, 0.25, -0.75, 1.0, 0.0, -2.0,
+    5.0, 1.0};
+static const double want_join1[16] = {-0.5, 1.25, 0.25, -0.5, 1.25, -0.5,
+    1.25, 0.25, -0.75, 1.0, 0.0, 0.25, -0.75, -0.75, 1.0, 0.0};
+
+/*
+ * Helpers: a graph, input variables with values, nodes, running a kernel.
+ */
+
+static struct gp_graph *g;
+
+static double
+fa(int i)
+{
+	return (((i * 7 + 3) % 11 - 5) * 0.25);
+}
+
+/* An input variable of the given type whose element i (C order) is f(i). */
+static int
+var_fn(enum gp_dtype dt, int ndim, const int64_t *shape, double (*f)(int))
+{
+	struct gp_type t = {.dtype = dt, .ndim = ndim};
+	struct gp_tensor *v;
+	int64_t n = gp_shape_numel(ndim, shape);
+	int idx;
+
+	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
+	idx = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
+	v = &g->vars[idx].value;
+	gp_tensor_alloc(v, dt, ndim, shape);
+	for (int64_t i = 0; i < n; i++)
+		gp_dtype_store(gp_tensor_data(v) + i * (int64_t)
+		    gp_dtype_size(dt), dt, f != NULL ? f((int)i) : 0);
+	return (idx);
+}
+
+static int
+var_scalar(enum gp_dtype dt, double x)
+{
+	int64_t none[1] = {1};
+	int idx = var_fn(dt, 0, none, NULL);
+
+	gp_dtype_store(gp_tensor_data(&g->vars[idx].value), dt, x);
+	return (idx);
+}
+
+static int
+node(const char *op, const char *params, int nin, const int *in,
+    struct gp_err *err)
+{
+	const struct gp_op *o = gp_op_find(op);
+	json_t *p = NULL;
+
+	if (o == NULL) {
+		gp_err_set(err, "no op %s", op);
+		return (-1);
+	}
+	if (params != NULL && (p = json_loads(params, 0, NULL)) == NULL)
+		abort();
+	return (gp_graph_add_node(g, o, p, nin, in, 1, err));
+}
+
+/* Add a node that must prepare; on failure report and return -1. */
+static int
+node_ok(const char *op, const char *params, int nin, const int *in)
+{
+	struct gp_err err;
+	int ni = node(op, params, nin, in, &err);
+
+	if (ni < 0)
+		ok(false, "prepare %s: %s", op, err.msg);
+	return (ni);
+}
+
+/* Run node ni into *out (allocated here unless the output is a view). */
+static void
+run(int ni, struct gp_tensor *out)
+{
+	struct gp_node *n = &g->nodes[ni];
+	struct gp_tensor *in[8], *outs[1] = {out};
+	const struct gp_type *t = &g->vars[n->out[0]].type;
+
+	for (int k = 0; k < n->n_in; k++)
+		in[k] = &g->vars[n->in[k]].value;
+	memset(out, 0, sizeof(*out));
+	if (n->view[0] < 0)
+		gp_tensor_alloc(out, t->dtype, t->ndim, t->shape);
+	n->kernel(n, in, outs);
+}
+
+/* Every element of t against want, within tol (relative above 1). */
+static bool
+check(const struct gp_tensor *t, const double *want, int64_t n, double tol,
+    const char *what)
+{
+	if (gp_tensor_numel(t) != n)
+		return (ok(false, "%s: %lld elements, want %lld", what,
+		    (long long)gp_tensor_numel(t), (long long)n));
+	for (int64_t i = 0; i < n; i++) {
+		double got = gp_tensor_get(t, i);
+		double sc = fabs(want[i]) > 1 ? fabs(want[i]) : 1;
+
+		if (isnan(want[i]) ? !isnan(got) : !(fabs(got - want[i]) <=
+		    tol * sc)) {
+			diag("  %s: element %lld is %.17g, want %.17g", what,
+			    (long long)i, got, want[i]);
+			return (ok(false, "%s", what));
+		}
+	}
+	return (ok(true, "%s", what));
+}
+
+/* Prepare must fail with a message containing each of the strings. */
+static void
+expect_err(const char *op, const char *params, int nin, const int *in,
+    const char *s1, const char *s2, const char *what)
+{
+	struct gp_err err = {{0}};
+	int ni = node(op, params, nin, in, &err);
+
+	ok(ni < 0 && strstr(err.msg, s1) != NULL && (s2 == NULL ||
+	    strstr(err.msg, s2) != NULL), "%s: %s", what, err.msg);
+}
+
+static void
+format_is(int ni, const char *want)
+{
+	struct gp_buf b = {0};
+
+	gp_node_format_op(g, &g->nodes[ni], &b);
+	ok(strcmp(gp_buf_str(&b), want) == 0, "op name %s (got %s)", want,
+	    gp_buf_str(&b));
+	gp_buf_free(&b);
+}
+
+/*
+ * The tests.
+ */
+
+/* A variable whose value is a view of var src's value with the dimensions
+ * reversed (a transpose: not contiguous). */
+static int
+var_reversed(int src)
+{
+	const struct gp_tensor *s = &g->vars[src].value;
+	struct gp_type t = {.dtype = s->dtype, .ndim = s->ndim};
+	struct gp_tensor *v;
+	int idx;
+
+	for (int d = 0; d < s->ndim; d++)
+		t.shape[d] = s->shape[s->ndim - 1 - d];
+	idx = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
+	v = &g->vars[idx].value;
+	gp_tensor_view(v, &g->vars[src].value);
+	for (int d = 0; d < v->ndim; d++) {
+		v->shape[d] = t.shape[d];
+		v->strides[d] = g->vars[src].value.strides[v->ndim - 1 - d];
+	}
+	return (idx);
+}
+
+/* Run op on inputs; check the dtype, shape (as printed) and values.  A
+ * view output must share the storage of input 0 (one more reference);
+ * copy must not. */
+enum { COPY, VIEW };
+
+static void
+shp(const char *op, const char *params, int nin, const int *in,
+    enum gp_dtype dt, const char *shape, const double *want, int view,
+    const char *what)
+{
+	int ni = node_ok(op, params, nin, in);
+	const struct gp_tensor *x = &g->vars[in[0]].value;
+	int64_t rc = x->storage->refcount;
+	struct gp_tensor o;
+	struct gp_buf b = {0};
+
+	if (ni < 0)
+		return;
+	run(ni, &o);
+	gp_shape_format(&b, o.ndim, o.shape);
+	ok(o.dtype == dt && strcmp(gp_buf_str(&b), shape) == 0,
+	    "%s: %s%s (got %s%s)", what, gp_dtype_name(dt), shape,
+	    gp_dtype_name(o.dtype), gp_buf_str(&b));
+	check(&o, want, gp_tensor_numel(&o), 0, what);
+	if (view == VIEW)
+		ok(o.storage == x->storage && x->storage->refcount == rc + 1,
+		    "%s: a view sharing the input's storage (refcount %lld)",
+		    what, (long long)x->storage->refcount);
+	else
+		ok(o.storage != x->storage && x->storage->refcount == rc,
+		    "%s: a new storage", what);
+	gp_buf_free(&b);
+	gp_tensor_release(&o);
+	ok(x->storage->refcount == rc, "%s: released", what);
+}
+
+static void
+test_dimshuffle(enum gp_dtype dt)
+{
+	int64_t s[3] = {2, 3, 4}, s13[2] = {1, 3};
+	int x = var_fn(dt, 3, s, fa), r = var_fn(dt, 2, s13, fa);
+	double w3[3] = {fa(0), fa(1), fa(2)};
+	int ni;
+
+	diag("%s", gp_dtype_name(dt));
+	shp("dimshuffle", "{\"pattern\": [2, \"x\", 0, 1]}", 1, &x, dt,
+	    "(4, 1, 2, 3)", want_ds, VIEW, "dimshuffle [2, x, 0, 1]");
+	shp("dimshuffle", "{\"pattern\": [1]}", 1, &r, dt, "(3,)", w3, VIEW,
+	    "dimshuffle drops a size-1 dimension");
+	shp("transpose", NULL, 1, &x, dt, "(4, 3, 2)", want_tr, VIEW,
+	    "transpose reverses by default");
+	shp("transpose", "{\"axes\": [-2, 0, 2]}", 1, &x, dt, "(3, 2, 4)",
+	    want_tr102, VIEW, "transpose axes [-2, 0, 2]");
+	if ((ni = node_ok("dimshuffle", "{\"pattern\": [\"x\", 1, 0]}", 1,
+	    &r)) >= 0) {
+		format_is(ni, "DimShuffle{x,1,0}");
+		ok(g->nodes[ni].view[0] == 0 &&
+		    g->nodes[ni].impl == GP_IMPL_VIEW,
+		    "dimshuffle declares view[0] = 0, impl View");
+	}
+	if ((ni = node_ok("transpose", NULL, 1, &r)) >= 0)
+		format_is(ni, "DimShuffle{1,0}");
+}
+
+static void
+test_reshape(enum gp_dtype dt)
+{
+	int64_t s[3] = {2, 3, 4};
+	int x = var_fn(dt, 3, s, fa), xt = var_reversed(x);
+	double xs[24];
+	int ni;
+
+	for (int i = 0; i < 24; i++)
+		xs[i] = fa(i);
+	shp("reshape", "{\"shape\": [6, -1]}", 1, &x, dt, "(6, 4)", xs, VIEW,
+	    "reshape contiguous (2, 3, 4) to (6, -1)");
+	shp("reshape", "{\"shape\": [4, 6]}", 1, &xt, dt, "(4, 6)", want_tr,
+	    COPY, "reshape of a transpose copies");
+	shp("reshape", "{\"shape\": [24]}", 1, &xt, dt, "(24,)", want_tr, COPY,
+	    "reshape of a transpose to a vector copies");
+	shp("flatten", NULL, 1, &x, dt, "(24,)", xs, VIEW, "flatten");
+	shp("flatten", "{\"ndim\": 2}", 1, &x, dt, "(2, 12)", xs, VIEW,
+	    "flatten ndim 2");
+	shp("flatten", "{\"ndim\": 2}", 1, &xt, dt, "(4, 6)", want_tr, COPY,
+	    "flatten of a transpose copies");
+	shp("flatten", "{\"ndim\": 3}", 1, &x, dt, "(2, 3, 4)", xs, VIEW,
+	    "flatten ndim 3 keeps the shape");
+	if ((ni = node_ok("reshape", "{\"shape\": [4, 6]}", 1, &x)) >= 0) {
+		format_is(ni, "Reshape{2}");
+		ok(g->nodes[ni].view[0] == 0, "reshape is declared a view");
+	}
+	if ((ni = node_ok("flatten", NULL, 1, &x)) >= 0)
+		format_is(ni, "Flatten{1}");
+	/* a scalar reshaped and flattened */
+	{
+		int sc = var_scalar(dt, 2.5);
+		double w[1] = {2.5};
+
+		shp("reshape", "{\"shape\": [1, 1]}", 1, &sc, dt, "(1, 1)", w,
+		    VIEW, "reshape a 0-d tensor to (1, 1)");
+		shp("flatten", NULL, 1, &sc, dt, "(1,)", w, VIEW,
+		    "flatten a 0-d tensor");
+	}
+}
+
+static void
+test_alloc(enum gp_dtype dt)
+{
+	int64_t s3[1] = {3}, s21[2] = {2, 1};
+	int sc = var_scalar(dt, 3.5), row = var_fn(dt, 1, s3, fa);
+	int col = var_fn(dt, 2, s21, fa);
+	double w1[6] = {3.5, 3.5, 3.5, 3.5, 3.5, 3.5};
+	double w2[6] = {fa(0), fa(1), fa(2), fa(0), fa(1), fa(2)};
+	double w3[6] = {fa(0), fa(0), fa(0), fa(1), fa(1), fa(1)};
+	double z[6] = {0}, one[6] = {1, 1, 1, 1, 1, 1};
+	int ni;
+
+	shp("alloc", "{\"shape\": [2, 3]}", 1, &sc, dt, "(2, 3)", w1, COPY,
+	    "alloc a 0-d value to (2, 3)");
+	shp("alloc", "{\"shape\": [2, 3]}", 1, &row, dt, "(2, 3)", w2, COPY,
+	    "alloc broadcasts a row");
+	shp("alloc", "{\"shape\": [2, 3]}", 1, &col, dt, "(2, 3)", w3, COPY,
+	    "alloc broadcasts a column");
+	shp("alloc", "{\"shape\": []}", 1, &sc, dt, "()", w1, COPY,
+	    "alloc to a 0-d tensor");
+	if ((ni = node_ok("alloc", "{\"shape\": [2, 3]}", 1, &sc)) >= 0)
+		format_is(ni, "Alloc");
+	{
+		int64_t s23[2] = {2, 3};
+		int x = var_fn(dt, 2, s23, fa), xi = var_fn(GP_INT32, 2, s23,
+		    fa);
+
+		shp("zeros_like", NULL, 1, &x, dt, "(2, 3)", z, COPY,
+		    "zeros_like");
+		shp("ones_like", NULL, 1, &x, dt, "(2, 3)", one, COPY,
+		    "ones_like");
+		shp("ones_like", NULL, 1, &xi, GP_INT32, "(2, 3)", one, COPY,
+		    "ones_like int32");
+	}
+}
+
+static double
+fa4(int i)
+{
+	return (fa(i) * 4);
+}
+
+static void
+test_join(enum gp_dtype dt)
+{
+	int64_t s23[2] = {2, 3}, s13[2] = {1, 3}, s22[2] = {2, 2};
+	int m = var_fn(dt, 2, s23, fa), n = var_fn(dt, 2, s13, fa4);
+	int p = var_fn(dt, 2, s22, fa), in[3];
+	int ni;
+
+	in[0] = m;
+	in[1] = n;
+	shp("join", NULL, 2, in, dt, "(3, 3)", want_join0, COPY,
+	    "join axis 0 (default)");
+	in[1] = p;
+	in[2] = m;
+	shp("join", "{\"axis\": -1}", 3, in, dt, "(2, 8)", want_join1, COPY,
+	    "join three inputs on axis -1");
+	if ((ni = node_ok("join", "{\"axis\": 1}", 3, in)) >= 0)
+		format_is(ni, "Join");
+	/* a transposed input, and promotion int32 + float32 -> float64 */
+	{
+		int64_t s32[2] = {3, 2};
+		int t = var_fn(dt, 2, s32, NULL), tt;
+		int mi = var_fn(GP_INT32, 2, s13, fa4);
+		double w[9];
+
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 2; j++)
+				gp_dtype_store(gp_tensor_data(
+				    &g->vars[t].value) + (i * 2 + j) *
+				    (int64_t)gp_dtype_size(dt), dt,
+				    fa(j * 3 + i));
+		tt = var_reversed(t);	/* (2, 3), equal to M */
+		in[0] = tt;
+		in[1] = mi;
+		memcpy(w, want_join0, sizeof(w));
+		shp("join", NULL, 2, in, dt == GP_FLOAT32 ? GP_FLOAT64 : dt,
+		    "(3, 3)", w, COPY, "join a transposed and an int32 input");
+	}
+}
+
+static void
+test_subtensor(enum gp_dtype dt)
+{
+	int64_t s[3] = {2, 3, 4};
+	int x = var_fn(dt, 3, s, fa);
+	double w2[12], w4[4], w8[8];
+	int ni;
+
+	for (int i = 0; i < 12; i++)
+		w2[i] = fa(12 + i);
+	for (int i = 0; i < 8; i++)	/* X[:, 2:3] */
+		w8[i] = fa(i < 4 ? 8 + i : 16 + i);
+	for (int j = 0; j < 4; j++)
+		w4[j] = fa(4 * 2 + j);
+	shp("subtensor", "{\"idx\": [1, {\"step\": -1}, {\"start\": 1, "
+	    "\"stop\": 3}]}", 1, &x, dt, "(3, 2)", want_sub1, VIEW,
+	    "subtensor X[1, ::-1, 1:3]");
+	shp("subtensor", "{\"idx\": [-1]}", 1, &x, dt, "(3, 4)", w2, VIEW,
+	    "subtensor X[-1]");
+	shp("subtensor", "{\"idx\": [{}, {\"start\": -1, \"step\": -2}, "
+	    "{\"step\": 3}]}", 1, &x, dt, "(2, 2, 2)", want_sub3, VIEW,
+	    "subtensor X[:, -1::-2, ::3]");
+	shp("subtensor", "{\"idx\": [{\"start\": null}, {\"start\": 5, "
+	    "\"stop\": 1, \"step\": -1}]}", 1, &x, dt, "(2, 1, 4)", w8, VIEW,
+	    "subtensor X[:, 5:1:-1] clamps the start");
+	shp("subtensor", "{\"idx\": [0, {\"start\": -10, \"stop\": 2}]}", 1,
+	    &x, dt, "(2, 4)", want_sub5, VIEW, "subtensor X[0, -10:2]");
+	shp("subtensor", "{\"idx\": [0, 2]}", 1, &x, dt, "(4,)", w4, VIEW,
+	    "subtensor X[0, 2]");
+	shp("subtensor", "{\"idx\": [{\"start\": 5}]}", 1, &x, dt,
+	    "(0, 3, 4)", NULL, VIEW, "subtensor X[5:] is empty");
+	if ((ni = node_ok("subtensor", "{\"idx\": [{\"start\": 0, \"stop\": "
+	    "10, \"step\": 2}, {}]}", 1, &x)) >= 0) {
+		format_is(ni, "Subtensor{0:10:2, ::}");
+		ok(g->nodes[ni].view[0] == 0 &&
+		    g->nodes[ni].impl == GP_IMPL_VIEW,
+		    "subtensor declares a view");
+	}
+	if ((ni = node_ok("subtensor", "{\"idx\": [-1, {\"stop\": 2}]}", 1,
+	    &x)) >= 0)
+		format_is(ni, "Subtensor{-1, :2:}");
+}
+
+static void
+test_incsubtensor(enum gp_dtype dt)
+{
+	int64_t s[3] = {2, 3, 4}, s4[1] = {4}, s3[1] = {3};
+	int x = var_fn(dt, 3, s, fa), y = var_fn(dt, 1, s4, NULL);
+	int nine = var_scalar(GP_INT32, 9), y3 = var_fn(GP_INT32, 1, s3, NULL);
+	int in[2];
+	int ni;
+
+	for (int j = 0; j < 4; j++)
+		gp_dtype_store(gp_tensor_data(&g->vars[y].value) + j *
+		    (int64_t)gp_dtype_size(dt), dt, 2 * fa(j));
+	for (int j = 0; j < 3; j++)
+		((int32_t *)gp_tensor_data(&g->vars[y3].value))[j] = j + 1;
+	in[0] = x;
+	in[1] = y;
+	shp("inc_subtensor", "{\"idx\": [0, {\"start\": 1}]}", 2, in, dt,
+	    "(2, 3, 4)", want_inc, COPY, "inc_subtensor X[0, 1:] += Y (a row "
+	    "broadcast)");
+	in[1] = nine;
+	shp("set_subtensor", "{\"idx\": [{}, {\"step\": 2}, 0]}", 2, in, dt,
+	    "(2, 3, 4)", want_set, COPY, "set_subtensor X[:, ::2, 0] = 9 "
+	    "(int32 0-d, cast)");
+	in[1] = y3;
+	shp("inc_subtensor", "{\"idx\": [1, {}, 1]}", 2, in, dt, "(2, 3, 4)",
+	    want_inc2, COPY, "inc_subtensor X[1, :, 1] += [1, 2, 3] (int32, "
+	    "cast)");
+	if ((ni = node_ok("inc_subtensor", "{\"idx\": [1, {}, 1]}", 2,
+	    in)) >= 0) {
+		struct gp_node *n = &g->nodes[ni];
+		struct gp_tensor xv = {0}, *ins[2], *outs[1] = {&xv};
+
+		format_is(ni, "IncSubtensor{Inc;1, ::, 1}");
+		ok(gp_node_flops(g, n) == (gp_dtype_is_float(dt) ? 3 : 0),
+		    "inc_subtensor flops: one add per region element");
+		n->destroy[0] = 0;
+		format_is(ni, "IncSubtensor{InplaceInc;1, ::, 1}[(0, 0)]");
+		ins[0] = &g->vars[x].value;
+		ins[1] = &g->vars[y3].value;
+		gp_tensor_view(&xv, ins[0]);
+		n->kernel(n, ins, outs);
+		check(&g->vars[x].value, want_inc2, 24, 0,
+		    "inc_subtensor in place writes x");
+		gp_tensor_release(&xv);
+	}
+	in[1] = nine;
+	if ((ni = node_ok("set_subtensor", "{\"idx\": [0]}", 2, in)) >= 0)
+		format_is(ni, "IncSubtensor{Set;0}");
+}
+
+static void
+test_ints(void)
+{
+	int64_t s[2] = {3, 4};
+	int x = var_fn(GP_INT16, 2, s, NULL), xu = var_fn(GP_UINT8, 2, s, NULL);
+	int in[2];
+	double w[4], wt[12], wu[12];
+
+	for (int i = 0; i < 12; i++) {
+		((int16_t *)gp_tensor_data(&g->vars[x].value))[i] =
+		    (int16_t)(i - 6);
+		((uint8_t *)gp_tensor_data(&g->vars[xu].value))[i] =
+		    (uint8_t)(250 + i % 4);
+		wu[i] = (uint8_t)(250 + i % 4 + (i / 4 == 1 ? 10 : 0));
+	}
+	for (int j = 0; j < 4; j++)
+		w[j] = 4 + j - 6;
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 3; j++)
+			wt[i * 3 + j] = j * 4 + i - 6;
+	shp("subtensor", "{\"idx\": [1]}", 1, &x, GP_INT16, "(4,)", w, VIEW,
+	    "subtensor of int16");
+	shp("transpose", NULL, 1, &x, GP_INT16, "(4, 3)", wt, VIEW,
+	    "transpose of int16");
+	{
+		int xt = var_reversed(x);
+
+		shp("reshape", "{\"shape\": [12]}", 1, &xt, GP_INT16, "(12,)",
+		    wt, COPY, "reshape of a transposed int16 copies");
+	}
+	in[0] = xu;
+	in[1] = var_scalar(GP_UINT8, 10);
+	shp("inc_subtensor", "{\"idx\": [1]}", 2, in, GP_UINT8, "(3, 4)", wu,
+	    COPY, "inc_subtensor of uint8 wraps like numpy");
+}
+
+static void
+test_errors(void)
+{
+	int64_t s[3] = {2, 3, 4}, s3[1] = {3}, s22[2] = {2, 2}, s23[2] = {2, 3};
+	int x = var_fn(GP_FLOAT64, 3, s, fa), v3 = var_fn(GP_FLOAT64, 1, s3,
+	    fa);
+	int m22 = var_fn(GP_FLOAT64, 2, s22, fa), m23 = var_fn(GP_FLOAT64, 2,
+	    s23, fa);
+	int sc = var_scalar(GP_FLOAT64, 1);
+	int in[2];
+
+	/* dimshuffle and transpose */
+	expect_err("dimshuffle", NULL, 1, &x, "pattern", "list", "dimshuffle "
+	    "needs a pattern");
+	expect_err("dimshuffle", "{\"pattern\": [0, \"y\", 1, 2]}", 1, &x,
+	    "entry 1", "\"x\"", "dimshuffle: a bad pattern entry");
+	expect_err("dimshuffle", "{\"pattern\": [0, 1, 3]}", 1, &x,
+	    "dimension 3 is out of range", NULL,
+	    "dimshuffle: a dimension out of range");
+	expect_err("dimshuffle", "{\"pattern\": [0, 1, 1, 2]}", 1, &x,
+	    "repeated", NULL, "dimshuffle: a repeated dimension");
+	expect_err("dimshuffle", "{\"pattern\": [0, 2]}", 1, &x,
+	    "dimension 1 (size 3) is dropped", NULL,
+	    "dimshuffle: dropping a non-broadcastable dimension");
+	expect_err("transpose", "{\"axes\": [0, 1]}", 1, &x, "permutation",
+	    NULL, "transpose: too few axes");
+	expect_err("transpose", "{\"axes\": [0, 1, -3]}", 1, &x, "repeated",
+	    NULL, "transpose: a repeated axis");
+	/* reshape and flatten */
+	expect_err("reshape", "{\"shape\": [5, 5]}", 1, &x, "(2, 3, 4)",
+	    "(5, 5)", "reshape: a size mismatch names both shapes");
+	expect_err("reshape", "{\"shape\": [-1, -1]}", 1, &x, "only one",
+	    NULL, "reshape: two -1");
+	expect_err("reshape", "{\"shape\": [5, -1]}", 1, &x, "(2, 3, 4)",
+	    "-1", "reshape: -1 does not divide");
+	expect_err("reshape", "{\"shape\": [2, -2]}", 1, &x, "negative", NULL,
+	    "reshape: a negative size");
+	expect_err("reshape", NULL, 1, &x, "param 'shape'", NULL,
+	    "reshape needs a shape");
+	expect_err("flatten", "{\"ndim\": 0}", 1, &x, "out of range", NULL,
+	    "flatten: ndim 0");
+	expect_err("flatten", "{\"ndim\": 4}", 1, &x, "1 to 3", NULL,
+	    "flatten: ndim above the input's");
+	/* alloc */
+	expect_err("alloc", "{\"shape\": [2, 2]}", 1, &v3, "(3,)", "(2, 2)",
+	    "alloc: a value that does not broadcast names both shapes");
+	expect_err("alloc", "{\"shape\": [2, -1]}", 1, &sc, "entry 1", NULL,
+	    "alloc: a negative size");
+	/* join */
+	in[0] = m23;
+	in[1] = m22;
+	expect_err("join", NULL, 2, in, "(2, 2)", "(2, 3)",
+	    "join: a shape mismatch names both shapes");
+	in[1] = v3;
+	expect_err("join", "{\"axis\": 0}", 2, in, "(3,)", "dimensions",
+	    "join: a rank mismatch");
+	expect_err("join", "{\"axis\": 2}", 2, in, "axis 2 is out of range",
+	    NULL, "join: a bad axis");
+	in[0] = sc;
+	in[1] = sc;
+	expect_err("join", NULL, 2, in, "0-d", NULL, "join: 0-d inputs");
+	/* subtensor */
+	expect_err("subtensor", "{\"idx\": 1}", 1, &x, "param 'idx'", "list",
+	    "subtensor: idx must be a list");
+	expect_err("subtensor", "{\"idx\": [0, 0, 0, 0]}", 1, &x,
+	    "4 indices for 3 dimensions", NULL, "subtensor: too many indices");
+	expect_err("subtensor", "{\"idx\": [0, 3]}", 1, &x,
+	    "index 3 is out of bounds for axis 1 with size 3", NULL,
+	    "subtensor: an index out of bounds");
+	expect_err("subtensor", "{\"idx\": [-3]}", 1, &x, "out of bounds",
+	    NULL, "subtensor: a negative index out of bounds");
+	expect_err("subtensor", "{\"idx\": [{\"step\": 0}]}", 1, &x,
+	    "step cannot be zero", NULL, "subtensor: step 0");
+	expect_err("subtensor", "{\"idx\": [\"1:2\"]}", 1, &x, "entry 0",
+	    "slice object", "subtensor: a string entry");
+	expect_err("subtensor", "{\"idx\": [{\"begin\": 1}]}", 1, &x,
+	    "unknown slice key 'begin'", NULL, "subtensor: an unknown key");
+	expect_err("subtensor", "{\"idx\": [{\"stop\": 1.5}]}", 1, &x,
+	    "stop must be an integer", NULL, "subtensor: a float bound");
+	/* inc_subtensor */
+	in[0] = x;
+	in[1] = m22;
+	expect_err("inc_subtensor", "{\"idx\": [0]}", 2, in, "(2, 2)",
+	    "(3, 4)", "inc_subtensor: y not broadcastable names both shapes");
+	expect_err("set_subtensor", "{\"idx\": [0, 0, 0]}", 2, in, "(2, 2)",
+	    "()", "set_subtensor: y larger than the region");
+}
+
+int
+main(void)
+{
+	g = gp_graph_new("test-shape");
+	test_dimshuffle(GP_FLOAT32);
+	test_dimshuffle(GP_FLOAT64);
+	test_reshape(GP_FLOAT32);
+	test_reshape(GP_FLOAT64);
+	test_alloc(GP_FLOAT32);
+	test_alloc(GP_FLOAT64);
+	test_join(GP_FLOAT32);
+	test_join(GP_FLOAT64);
+	test_subtensor(GP_FLOAT32);
+	test_subtensor(GP_FLOAT64);
+	test_incsubtensor(GP_FLOAT32);
+	test_incsubtensor(GP_FLOAT64);
+	test_ints();
+	test_errors();
+	gp_graph_free(g);
+	return (done_testing());
+}
