@@ -12,7 +12,6 @@
 #include "alloc.h"
 #include "util.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,13 @@
 #define GP_NCLASS 256
 #define GP_CACHE_MAX ((uint64_t)1 << 31)
 
-static _Atomic uint64_t st_live, st_peak, st_nalloc, st_nfree, st_nsys,
-    st_cached;
+/* Counters are per thread (the runtime allocates from one worker), so the
+ * hot path has no atomic operations. */
+static _Thread_local struct {
+	int64_t		live, peak;
+	uint64_t	nalloc, nfree, nsys;
+	int64_t		cached;
+} st;
 
 struct freeblk {
 	struct freeblk *next;
@@ -64,16 +68,12 @@ class_of(size_t n, size_t *csize)
 	return (c);
 }
 
-static void
+static inline void
 stat_add_live(size_t n)
 {
-	uint64_t live = atomic_fetch_add_explicit(&st_live, n,
-	    memory_order_relaxed) + n;
-	uint64_t peak = atomic_load_explicit(&st_peak, memory_order_relaxed);
-
-	while (live > peak && !atomic_compare_exchange_weak_explicit(&st_peak,
-	    &peak, live, memory_order_relaxed, memory_order_relaxed))
-		;
+	st.live += (int64_t)n;
+	if (st.live > st.peak)
+		st.peak = st.live;
 }
 
 struct gp_storage *
@@ -94,8 +94,7 @@ gp_alloc_storage(size_t n)
 		struct freeblk *b = cache[c];
 
 		cache[c] = b->next;
-		atomic_fetch_sub_explicit(&st_cached, csize,
-		    memory_order_relaxed);
+		st.cached -= (int64_t)csize;
 		s = (struct gp_storage *)b;
 	} else {
 		/* aligned_alloc wants a multiple of the alignment */
@@ -106,14 +105,15 @@ gp_alloc_storage(size_t n)
 			    csize);
 			abort();
 		}
-		atomic_fetch_add_explicit(&st_nsys, 1, memory_order_relaxed);
+		st.nsys++;
 	}
 	s->refcount = 1;
 	s->nbytes = n;
 	s->cls = c;
+	s->csize = csize;
 	s->flags = 0;
 	s->data = (char *)s + GP_ALIGN;
-	atomic_fetch_add_explicit(&st_nalloc, 1, memory_order_relaxed);
+	st.nalloc++;
 	stat_add_live(n);
 	return (s);
 }
@@ -134,40 +134,36 @@ gp_alloc_unref(struct gp_storage *s)
 
 	if (--s->refcount > 0)
 		return;
-	atomic_fetch_sub_explicit(&st_live, s->nbytes, memory_order_relaxed);
-	atomic_fetch_add_explicit(&st_nfree, 1, memory_order_relaxed);
-	(void)class_of(s->nbytes + GP_ALIGN, &csize);
-	if (s->cls < GP_NCLASS &&
-	    atomic_load_explicit(&st_cached, memory_order_relaxed) + csize <=
-	    GP_CACHE_MAX) {
+	st.live -= (int64_t)s->nbytes;
+	st.nfree++;
+	csize = s->csize;
+	if (s->cls < GP_NCLASS && st.cached + (int64_t)csize <=
+	    (int64_t)GP_CACHE_MAX) {
 		struct freeblk *b = (struct freeblk *)s;
 
 		b->next = cache[s->cls];
 		cache[s->cls] = b;
-		atomic_fetch_add_explicit(&st_cached, csize,
-		    memory_order_relaxed);
+		st.cached += (int64_t)csize;
 		return;
 	}
 	free(s);
 }
 
 void
-gp_alloc_get_stats(struct gp_alloc_stats *st)
+gp_alloc_get_stats(struct gp_alloc_stats *out)
 {
-	st->live = atomic_load_explicit(&st_live, memory_order_relaxed);
-	st->peak = atomic_load_explicit(&st_peak, memory_order_relaxed);
-	st->n_alloc = atomic_load_explicit(&st_nalloc, memory_order_relaxed);
-	st->n_free = atomic_load_explicit(&st_nfree, memory_order_relaxed);
-	st->n_sys = atomic_load_explicit(&st_nsys, memory_order_relaxed);
-	st->cached = atomic_load_explicit(&st_cached, memory_order_relaxed);
+	out->live = st.live > 0 ? (uint64_t)st.live : 0;
+	out->peak = st.peak > 0 ? (uint64_t)st.peak : 0;
+	out->n_alloc = st.nalloc;
+	out->n_free = st.nfree;
+	out->n_sys = st.nsys;
+	out->cached = st.cached > 0 ? (uint64_t)st.cached : 0;
 }
 
 void
 gp_alloc_reset_peak(void)
 {
-	atomic_store_explicit(&st_peak,
-	    atomic_load_explicit(&st_live, memory_order_relaxed),
-	    memory_order_relaxed);
+	st.peak = st.live;
 }
 
 void
@@ -179,10 +175,8 @@ gp_alloc_trim(void)
 			size_t csize;
 
 			cache[c] = b->next;
-			(void)class_of(((struct gp_storage *)b)->nbytes +
-			    GP_ALIGN, &csize);
-			atomic_fetch_sub_explicit(&st_cached, csize,
-			    memory_order_relaxed);
+			csize = ((struct gp_storage *)b)->csize;
+			st.cached -= (int64_t)csize;
 			free(b);
 		}
 	}

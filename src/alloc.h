@@ -7,8 +7,9 @@
  * The counters are what the memory profile holds its prediction against:
  * `live` is the sum of the requested sizes of the storages in use (not the
  * rounded class sizes), `peak` its high-water mark since the last
- * gp_alloc_reset_peak().  Counters are atomics: the UI thread may read them
- * while the runtime runs.
+ * gp_alloc_reset_peak().  Counters are kept per thread, so the hot path
+ * has no atomic operations: gp_alloc_get_stats() reports the calling
+ * thread's allocations and frees (the runtime's worker reads its own).
  */
 #ifndef GPTOP_SRC_ALLOC_H
 #define GPTOP_SRC_ALLOC_H
@@ -21,6 +22,7 @@
 struct gp_storage {
 	int64_t		 refcount;
 	size_t		 nbytes;	/* requested size */
+	size_t		 csize;		/* its size class's size */
 	uint32_t	 cls;		/* size class */
 	uint32_t	 flags;
 	char		*data;		/* GP_ALIGN-aligned */

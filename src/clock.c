@@ -103,15 +103,22 @@ gp_clock_init(void)
 	}
 	info.resolution_ns = gp_clock_use_tsc ?
 	    (double)minstep / info.tsc_ghz : (double)minstep;
-	/* probe cost: the median of empty timed regions */
-	d = malloc(sizeof(uint64_t) * N);
+	/* probe cost: the median time between two consecutive stamps, the
+	 * same instruction sequence the VM runs between steps */
+	d = malloc(sizeof(uint64_t) * (N + 1));
 	if (d != NULL) {
-		for (int i = 0; i < N; i++) {
-			uint64_t a = gp_clock_ticks();
-			uint64_t b = gp_clock_ticks();
+		uint64_t *t = malloc(sizeof(uint64_t) * (N + 1));
 
-			d[i] = b - a;
+		if (t == NULL) {
+			free(d);
+			return (&info);
 		}
+		t[0] = gp_clock_ticks();
+		for (int i = 0; i < N; i++)
+			t[i + 1] = gp_clock_ticks();
+		for (int i = 0; i < N; i++)
+			d[i] = t[i + 1] - t[i];
+		free(t);
 		qsort(d, N, sizeof(uint64_t), cmp_u64);
 		info.probe_ns = (double)gp_clock_ticks_to_ns(d[N / 2]);
 		free(d);

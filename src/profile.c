@@ -289,8 +289,8 @@ gp_prof_fold(struct gp_profile *p, int fi, uint64_t call_ns, uint64_t vm_ns)
 	if (p->tracer != NULL)
 		p->tracer(p->tracer_ctx, p, fi, f->ticks, call_ns);
 	for (int i = 0; i < f->n_apply; i++) {
-		uint64_t ns = gp_clock_ticks_to_ns(f->ticks[2 * i + 1] -
-		    f->ticks[2 * i]);
+		uint64_t ns = gp_clock_ticks_to_ns(f->ticks[i + 1] -
+		    f->ticks[i]);
 
 		ns = ns > probe ? ns - probe : 0;
 		thunk += ns;

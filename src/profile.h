@@ -7,7 +7,10 @@
  * total, min, max, a log-scale histogram of per-execution times, the first
  * call's time kept apart).  The VM only writes raw tick stamps into a
  * scratch array during a call; gp_prof_fold() turns them into counters
- * after the call.  Counters never live in tensors or graph nodes.
+ * after the call.  Apply i's time runs from stamp i to stamp i+1: its output
+ * allocation, its kernel, and freeing the inputs it read last (the cost of
+ * one stamp, measured at start-up, is subtracted).  Counters never live in
+ * tensors or graph nodes.
  *
  * The same structure is what a capture file stores and loads, so the report,
  * the TUI, diff and export work the same on a live run and on a capture.
@@ -101,7 +104,7 @@ struct gp_prof_fn {
 	uint64_t		 mem_peak_measured;
 	/* memory, predicted from the schedule (memprof.h), or NULL */
 	struct gp_memprof	*mem;
-	/* scratch the VM writes during a call: ticks[2i], ticks[2i+1] are
+	/* scratch the VM writes during a call: ticks[i], ticks[i+1] are
 	 * apply i's start and end */
 	uint64_t		*ticks;
 };
@@ -124,8 +127,10 @@ struct gp_prof_phase {
 	int		 nodes_before, nodes_after;
 };
 
+struct gp_profile;
+
 /* Sees every call's raw stamps before they are folded (trace export):
- * ticks[2i] and ticks[2i+1] are apply i's start and end, in clock ticks
+ * ticks[i] and ticks[i+1] are apply i's start and end, in clock ticks
  * (gp_clock_ticks_to_ns converts differences). */
 typedef void (*gp_prof_tracer)(void *ctx, const struct gp_profile *p, int fn,
     const uint64_t *ticks, uint64_t call_ns);

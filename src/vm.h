@@ -9,8 +9,8 @@
  * values).
  *
  * The VM makes no graph decisions (fusion, inplace and merging are rewrites
- * done before it) and holds no statistics: with a profile it writes two tick
- * stamps per step into the profile's scratch array and leaves the rest to
+ * done before it) and holds no statistics: with a profile it writes one tick
+ * stamp per step into the profile's scratch array and leaves the rest to
  * gp_prof_fold().
  */
 #ifndef GPTOP_SRC_VM_H

@@ -101,20 +101,19 @@ test_fold_and_rollup(void)
 	gp_clock_init();
 	/* without a TSC, ticks are ns; with one, use the conversion */
 	for (int call = 0; call < 4; call++) {
-		uint64_t t = 1000;
+		uint64_t t = 1000 + (uint64_t)call * 100000;
 		uint64_t dur[3] = {110, 210, 1010};	/* ns incl. probe */
 
 		if (call == 0) {
 			dur[0] = 5010;	/* a slow first call */
 		}
+		tk[0] = t;
 		for (int i = 0; i < 3; i++) {
 			/* ns -> ticks: invert the conversion closely enough */
 			uint64_t d = (uint64_t)((double)dur[i] *
 			    4294967296.0 / (double)gp_clock_mult + 0.5);
 
-			tk[2 * i] = t;
-			tk[2 * i + 1] = t + d;
-			t += d + 5;
+			tk[i + 1] = tk[i] + d;
 		}
 		gp_prof_fold(p, 0, 2000, 1500);
 	}
