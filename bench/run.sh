@@ -13,3 +13,8 @@ for f in add-10m sum-10m dot-1024; do
 done
 export top_srcdir top_builddir
 "$top_builddir/bench/bench-core" "$@"
+if [ $# -eq 0 ] || [ "$1" = extern ]; then
+	echo
+	echo "extern ops: ns per element, ffi_call vs the direct route vs a plain C call"
+	"$top_builddir/bench/bench-extern"
+fi

@@ -255,7 +255,8 @@ gp_graph_add_node(struct gp_graph *g, const struct gp_op *op, json_t *params,
 	n->n_in = n_in;
 	n->n_out = n_out;
 	n->in = gp_xmalloc(sizeof(int) * (size_t)(n_in ? n_in : 1));
-	memcpy(n->in, in, sizeof(int) * (size_t)n_in);
+	if (n_in > 0)
+		memcpy(n->in, in, sizeof(int) * (size_t)n_in);
 	n->out = gp_xmalloc(sizeof(int) * (size_t)(n_out ? n_out : 1));
 	for (int k = 0; k < GP_MAX_OUT; k++)
 		n->destroy[k] = n->view[k] = -1;

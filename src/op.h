@@ -47,6 +47,10 @@ struct gp_op {
 	void		(*format)(const struct gp_graph *g,
 			    const struct gp_node *n, struct gp_buf *b);
 	void		(*free_priv)(void *priv);
+	/* Detail for the profile (gp_prof_apply.extra), e.g. an extern
+	 * op's C signature with its inputs' dtypes and shapes; NULL: none. */
+	void		(*describe)(const struct gp_graph *g,
+			    const struct gp_node *n, struct gp_buf *b);
 	/* Elementwise ops: the scalar operation (fusion, JIT, interpreter). */
 	const struct gp_scalar_op *scalar;
 };

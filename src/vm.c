@@ -112,7 +112,10 @@ describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
 		a->cls = gp_xstrdup(n->op->cls);
 		a->opname = gp_xstrdup(n->op->name);
 		a->node = gp_xstrdup(n->name ? n->name : "");
-		a->extra = gp_xstrdup("");
+		gp_buf_clear(&b);
+		if (n->op->describe != NULL)
+			n->op->describe(g, n, &b);
+		a->extra = gp_xstrdup(gp_buf_str(&b));
 		a->impl = n->impl;
 		a->flops = gp_node_flops(g, n);
 		a->n_in = n->n_in;
