@@ -1,10 +1,1402 @@
 /*
- * ops/elemwise.c: (being written) the elementwise family.
+ * ops/elemwise.c: the elementwise family (add, exp, gt, switch, cast, ...):
+ * numpy broadcasting and promotion, one buffered kernel for every op, and
+ * the scalar op descriptions fusion and the JIT build on (see elemwise.h).
+ *
+ * Each op's scalar operation is written once per dtype kind (bool, signed,
+ * unsigned, float) as the body of a static inline helper gp_ew_<op>_<sfx>;
+ * X-macros instantiate the helpers for every dtype the op supports, and a
+ * typed loop over contiguous arrays for each.  The same helper text,
+ * stringified, is gp_elemwise_c_prelude, so generated code computes exactly
+ * what the built-in kernels compute (but for the vector loops below).
+ *
+ * A kernel works like a numpy ufunc.  When every input is contiguous, of
+ * the output's size and already of the compute dtype, it is one call of the
+ * typed loop (no iterator, no allocation: this is the per-apply cost over
+ * small tensors).  Otherwise gp_iter walks the broadcast, and each innermost
+ * row is processed in blocks of EW_BLOCK elements: an operand of the compute
+ * dtype with unit stride is read in place, any other is converted into a
+ * stack block by gp_dtype_convert (a stride-0 operand once per row), and an
+ * output with a non-unit stride is written back from a block.  Outputs may
+ * alias an input element for element (in place): every block is read before
+ * its elements are written.
+ *
+ * On x86_64 with glibc's libmvec (HAVE_LIBMVEC), the transcendental float
+ * loops call its AVX2 variants when the CPU has AVX2: 4 ulp at most instead
+ * of libm's 1, so their results may differ from the scalar helpers' in the
+ * last bits.
  */
 #include "config.h"
 
 #include "ops/elemwise.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(HAVE_LIBMVEC) && defined(__x86_64__) && defined(__GNUC__) && \
+    !defined(__clang__)
+#define EW_MVEC 1
+#include <immintrin.h>
+#endif
+
+#define EW_STR(...)	#__VA_ARGS__
+#define EW_XSTR(...)	EW_STR(__VA_ARGS__)
+#define EW_CAT_(a, b)	a##b
+#define EW_CAT(a, b)	EW_CAT_(a, b)
+
+/*
+ * The dtypes: X(op, body, sfx, C type, kind, M) where M(fn) names the libm
+ * function of that float type (expf for float).  Type sets are the dtypes
+ * an op is instantiated for.
+ */
+#define EW_MF(fn)	fn##f
+#define EW_MD(fn)	fn
+#define EW_MI(fn)	fn
+
+#define EW_T_BOOL(X, op, bd)	X(op, bd, b, _Bool, BOOL, EW_MI)
+#define EW_T_SINT(X, op, bd)						\
+	X(op, bd, i8, int8_t, SINT, EW_MI)				\
+	X(op, bd, i16, int16_t, SINT, EW_MI)				\
+	X(op, bd, i32, int32_t, SINT, EW_MI)				\
+	X(op, bd, i64, int64_t, SINT, EW_MI)
+#define EW_T_UINT(X, op, bd)						\
+	X(op, bd, u8, uint8_t, UINT, EW_MI)				\
+	X(op, bd, u16, uint16_t, UINT, EW_MI)				\
+	X(op, bd, u32, uint32_t, UINT, EW_MI)				\
+	X(op, bd, u64, uint64_t, UINT, EW_MI)
+#define EW_T_FLT(X, op, bd)						\
+	X(op, bd, f32, float, FLT, EW_MF)				\
+	X(op, bd, f64, double, FLT, EW_MD)
+
+#define EW_SET_ALL(X, op, bd)						\
+	EW_T_BOOL(X, op, bd) EW_T_SINT(X, op, bd) EW_T_UINT(X, op, bd)	\
+	EW_T_FLT(X, op, bd)
+#define EW_SET_NUM(X, op, bd)						\
+	EW_T_SINT(X, op, bd) EW_T_UINT(X, op, bd) EW_T_FLT(X, op, bd)
+#define EW_SET_LOGIC(X, op, bd)						\
+	EW_T_BOOL(X, op, bd) EW_T_SINT(X, op, bd) EW_T_UINT(X, op, bd)
+#define EW_SET_FLT(X, op, bd)	EW_T_FLT(X, op, bd)
+
+#define EW_KINDS_ALL	GP_SCALAR_KINDS_ALL
+#define EW_KINDS_NUM	(GP_SCALAR_KIND(GP_KIND_INT) |			\
+	GP_SCALAR_KIND(GP_KIND_UINT) | GP_SCALAR_KIND(GP_KIND_FLOAT))
+#define EW_KINDS_LOGIC	(GP_SCALAR_KIND(GP_KIND_BOOL) |			\
+	GP_SCALAR_KIND(GP_KIND_INT) | GP_SCALAR_KIND(GP_KIND_UINT))
+#define EW_KINDS_FLT	GP_SCALAR_KIND(GP_KIND_FLOAT)
+
+/* _Generic selection of helper f for the type of x, per type set. */
+#define EW_GEN_INTS(f)							\
+	int8_t: f##_i8, int16_t: f##_i16, int32_t: f##_i32,		\
+	int64_t: f##_i64, uint8_t: f##_u8, uint16_t: f##_u16,		\
+	uint32_t: f##_u32, uint64_t: f##_u64
+#define EW_GEN_ALL(f, x)						\
+	_Generic((x), _Bool: f##_b, EW_GEN_INTS(f), float: f##_f32,	\
+	    double: f##_f64)
+#define EW_GEN_NUM(f, x)						\
+	_Generic((x), EW_GEN_INTS(f), float: f##_f32, double: f##_f64)
+#define EW_GEN_LOGIC(f, x)	_Generic((x), _Bool: f##_b, EW_GEN_INTS(f))
+#define EW_GEN_FLT(f, x)	_Generic((x), float: f##_f32, double: f##_f64)
+
+/*
+ * Helper bodies: EW_B_<op>_<kind>(T, M), or EW_B_<op>(T, M) for ops with
+ * one body for every kind.  The operands are a, b, c (of type T, but
+ * switch's a is _Bool).  Integer arithmetic wraps (it runs in uint64_t:
+ * signed overflow is undefined in C), as numpy's does.
+ */
+#define EW_B_add_BOOL(T, M)	return (a || b);
+#define EW_B_add_SINT(T, M)	return ((T)((uint64_t)a + (uint64_t)b));
+#define EW_B_add_UINT		EW_B_add_SINT
+#define EW_B_add_FLT(T, M)	return (a + b);
+
+#define EW_B_sub_SINT(T, M)	return ((T)((uint64_t)a - (uint64_t)b));
+#define EW_B_sub_UINT		EW_B_sub_SINT
+#define EW_B_sub_FLT(T, M)	return (a - b);
+
+#define EW_B_mul_BOOL(T, M)	return (a && b);
+#define EW_B_mul_SINT(T, M)	return ((T)((uint64_t)a * (uint64_t)b));
+#define EW_B_mul_UINT		EW_B_mul_SINT
+#define EW_B_mul_FLT(T, M)	return (a * b);
+
+#define EW_B_true_div_FLT(T, M)	return (a / b);
+
+/* Floor division and Python's modulo (the sign of the divisor); an integer
+ * divisor of 0 gives 0, and x // -1 wraps instead of trapping. */
+#define EW_B_int_div_SINT(T, M)						\
+	if (b == 0)							\
+		return (0);						\
+	if (b == -1)							\
+		return ((T)(0 - (uint64_t)a));				\
+	return ((T)(a / b - (a % b != 0 && (a < 0) != (b < 0))));
+#define EW_B_int_div_UINT(T, M)	return ((T)(b == 0 ? 0 : a / b));
+#define EW_B_int_div_FLT(T, M)						\
+	T m;								\
+	return (M(gp_ew_fdivmod)(a, b, &m));
+
+#define EW_B_mod_SINT(T, M)						\
+	T r;								\
+	if (b == 0 || b == -1)						\
+		return (0);						\
+	r = (T)(a % b);							\
+	return ((T)(r != 0 && (r < 0) != (b < 0) ? r + b : r));
+#define EW_B_mod_UINT(T, M)	return ((T)(b == 0 ? 0 : a % b));
+#define EW_B_mod_FLT(T, M)						\
+	T m;								\
+	(void)M(gp_ew_fdivmod)(a, b, &m);				\
+	return (m);
+
+/* Integer powers wrap; a negative exponent gives the truncated exact
+ * result (0, but 1 and -1 for bases 1 and -1). */
+#define EW_B_pow_SINT(T, M)						\
+	if (b < 0)							\
+		return ((T)(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0)); \
+	return ((T)gp_ew_ipow((uint64_t)a, (uint64_t)b));
+#define EW_B_pow_UINT(T, M)	return ((T)gp_ew_ipow(a, b));
+#define EW_B_pow_FLT(T, M)	return (M(pow)(a, b));
+
+#define EW_B_neg_SINT(T, M)	return ((T)(0 - (uint64_t)a));
+#define EW_B_neg_UINT		EW_B_neg_SINT
+#define EW_B_neg_FLT(T, M)	return (-a);
+
+#define EW_B_abs_BOOL(T, M)	return (a);
+#define EW_B_abs_SINT(T, M)						\
+	return ((T)(a < 0 ? 0 - (uint64_t)a : (uint64_t)a));
+#define EW_B_abs_UINT(T, M)	return (a);
+#define EW_B_abs_FLT(T, M)	return (M(fabs)(a));
+
+#define EW_B_sqr_BOOL(T, M)	return (a);
+#define EW_B_sqr_SINT(T, M)	return ((T)((uint64_t)a * (uint64_t)a));
+#define EW_B_sqr_UINT		EW_B_sqr_SINT
+#define EW_B_sqr_FLT(T, M)	return (a * a);
+
+#define EW_B_sqrt_FLT(T, M)	return (M(sqrt)(a));
+#define EW_B_exp_FLT(T, M)	return (M(exp)(a));
+#define EW_B_log_FLT(T, M)	return (M(log)(a));
+#define EW_B_log1p_FLT(T, M)	return (M(log1p)(a));
+#define EW_B_expm1_FLT(T, M)	return (M(expm1)(a));
+/* Stable at both ends: exp overflows to inf, never to NaN. */
+#define EW_B_sigmoid_FLT(T, M)	return (1 / (1 + M(exp)(-a)));
+#define EW_B_softplus_FLT(T, M)						\
+	return (a > 0 ? a + M(log1p)(M(exp)(-a)) : M(log1p)(M(exp)(a)));
+#define EW_B_tanh_FLT(T, M)	return (M(tanh)(a));
+#define EW_B_sin_FLT(T, M)	return (M(sin)(a));
+#define EW_B_cos_FLT(T, M)	return (M(cos)(a));
+
+/* numpy: a NaN operand gives NaN; of equal operands (0 and -0), y. */
+#define EW_B_maximum_BOOL(T, M)	return (a || b);
+#define EW_B_maximum_SINT(T, M)	return (a >= b ? a : b);
+#define EW_B_maximum_UINT	EW_B_maximum_SINT
+#define EW_B_maximum_FLT(T, M)	return (a > b || a != a ? a : b);
+#define EW_B_minimum_BOOL(T, M)	return (a && b);
+#define EW_B_minimum_SINT(T, M)	return (a <= b ? a : b);
+#define EW_B_minimum_UINT	EW_B_minimum_SINT
+#define EW_B_minimum_FLT(T, M)	return (a < b || a != a ? a : b);
+
+/* numpy's clip: minimum(maximum(x, lo), hi). */
+#define EW_B_clip_BOOL(T, M)	return ((a || b) && c);
+#define EW_B_clip_SINT(T, M)						\
+	T t = a >= b ? a : b;						\
+	return (t <= c ? t : c);
+#define EW_B_clip_UINT		EW_B_clip_SINT
+#define EW_B_clip_FLT(T, M)						\
+	T t = a > b || a != a ? a : b;					\
+	return (t < c || t != t ? t : c);
+
+#define EW_B_gt(T, M)		return (a > b);
+#define EW_B_ge(T, M)		return (a >= b);
+#define EW_B_lt(T, M)		return (a < b);
+#define EW_B_le(T, M)		return (a <= b);
+#define EW_B_eq(T, M)		return (a == b);
+#define EW_B_neq(T, M)		return (a != b);
+
+/* Logical on bool, bitwise on integers. */
+#define EW_B_and_BOOL(T, M)	return (a && b);
+#define EW_B_and_SINT(T, M)	return ((T)(a & b));
+#define EW_B_and_UINT		EW_B_and_SINT
+#define EW_B_or_BOOL(T, M)	return (a || b);
+#define EW_B_or_SINT(T, M)	return ((T)(a | b));
+#define EW_B_or_UINT		EW_B_or_SINT
+#define EW_B_not_BOOL(T, M)	return (!a);
+#define EW_B_not_SINT(T, M)	return ((T)~a);
+#define EW_B_not_UINT		EW_B_not_SINT
+
+#define EW_B_switch(T, M)	return (a ? b : c);
+/* The conversion to the compute dtype is the cast. */
+#define EW_B_cast(T, M)		return (a);
+#define EW_B_identity(T, M)	return (a);
+#define EW_B_second(T, M)						\
+	(void)a;							\
+	return (b);
+
+#define EW_BODY_K(op, K)	EW_B_##op##_##K
+#define EW_BODY_U(op, K)	EW_B_##op
+
+/*
+ * The scalar ops: X(op, shape, set, body, rule, bool_as, nary, flops).
+ * shape: U unary, B binary, C comparison (binary to _Bool), CL clip
+ * (ternary), SW switch (_Bool, T, T).  body: K one body per kind, U one for
+ * all.  Elemwise ops of the same name use them (fill uses second).
+ */
+#define EW_OPS(X)							\
+	X(add, B, ALL, K, PROMOTE, BOOL, 1, 1)				\
+	X(sub, B, NUM, K, PROMOTE, BOOL, 0, 1)				\
+	X(mul, B, ALL, K, PROMOTE, BOOL, 1, 1)				\
+	X(true_div, B, FLT, K, FLOAT, BOOL, 0, 1)			\
+	X(int_div, B, NUM, K, PROMOTE, INT8, 0, 1)			\
+	X(mod, B, NUM, K, PROMOTE, INT8, 0, 1)				\
+	X(pow, B, NUM, K, PROMOTE, INT8, 0, 1)				\
+	X(neg, U, NUM, K, PROMOTE, BOOL, 0, 1)				\
+	X(abs, U, ALL, K, PROMOTE, BOOL, 0, 1)				\
+	X(sqr, U, ALL, K, PROMOTE, BOOL, 0, 1)				\
+	X(sqrt, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(exp, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(log, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(log1p, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(expm1, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(sigmoid, U, FLT, K, FLOAT, BOOL, 0, 1)			\
+	X(softplus, U, FLT, K, FLOAT, BOOL, 0, 1)			\
+	X(tanh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(sin, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(cos, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(maximum, B, ALL, K, PROMOTE, BOOL, 0, 1)			\
+	X(minimum, B, ALL, K, PROMOTE, BOOL, 0, 1)			\
+	X(clip, CL, ALL, K, PROMOTE, BOOL, 0, 1)			\
+	X(gt, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(ge, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(lt, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(le, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(eq, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(neq, C, ALL, U, COMPARE, BOOL, 0, 1)				\
+	X(and, B, LOGIC, K, PROMOTE, BOOL, 0, 1)			\
+	X(or, B, LOGIC, K, PROMOTE, BOOL, 0, 1)				\
+	X(not, U, LOGIC, K, PROMOTE, BOOL, 0, 1)			\
+	X(switch, SW, ALL, U, SWITCH, BOOL, 0, 1)			\
+	X(cast, U, ALL, U, CAST, BOOL, 0, 1)				\
+	X(identity, U, ALL, U, PROMOTE, BOOL, 0, 0)			\
+	X(second, B, ALL, U, SECOND, BOOL, 0, 0)
+
+#define EW_ENUM(op, sh, set, bd, ru, ba, na, fl)	EW_##op,
+enum {
+	EW_OPS(EW_ENUM)
+	EW__COUNT
+};
+
+/* Per shape: arity, helper parameters, the operand _Generic looks at. */
+#define EW_ARITY_U	1
+#define EW_ARITY_B	2
+#define EW_ARITY_C	2
+#define EW_ARITY_CL	3
+#define EW_ARITY_SW	3
+#define EW_ARGS_U	(a)
+#define EW_ARGS_B	(a, b)
+#define EW_ARGS_C	(a, b)
+#define EW_ARGS_CL	(a, b, c)
+#define EW_ARGS_SW	(a, b, c)
+#define EW_CTRL_U	a
+#define EW_CTRL_B	a
+#define EW_CTRL_C	a
+#define EW_CTRL_CL	a
+#define EW_CTRL_SW	b
+#define EW_TMPL_U	"($0)"
+#define EW_TMPL_B	"($0, $1)"
+#define EW_TMPL_C	"($0, $1)"
+#define EW_TMPL_CL	"($0, $1, $2)"
+#define EW_TMPL_SW	"($0, $1, $2)"
+
+/*
+ * Support functions of the helpers (also in the prelude): integer powers,
+ * numpy's float divmod, and float to integer conversions as
+ * gp_dtype_convert does them.
+ */
+#define EW_FDIVMOD(S, T, M)						\
+	static inline T							\
+	M(gp_ew_fdivmod)(T a, T b, T *mp)				\
+	{								\
+		T mod = M(fmod)(a, b), div, fl;				\
+		if (b == 0) {						\
+			*mp = mod;					\
+			return (a / b);					\
+		}							\
+		div = (a - mod) / b;					\
+		if (mod != 0) {						\
+			if ((b < 0) != (mod < 0)) {			\
+				mod += b;				\
+				div -= 1;				\
+			}						\
+		} else {						\
+			mod = M(copysign)(0, b);			\
+		}							\
+		if (div != 0) {						\
+			fl = M(floor)(div);				\
+			if (div - fl > (T)0.5)				\
+				fl += 1;				\
+		} else {						\
+			fl = M(copysign)(0, a / b);			\
+		}							\
+		*mp = mod;						\
+		return (fl);						\
+	}
+#define EW_F2I(S, T, LO, HI)						\
+	static inline T							\
+	gp_ew_f2##S(double v)						\
+	{								\
+		if (v != v)						\
+			return (0);					\
+		if (v <= (double)(LO))					\
+			return (LO);					\
+		if (v >= (double)(HI))					\
+			return (HI);					\
+		return ((T)v);						\
+	}
+#define EW_IPOW								\
+	static inline uint64_t						\
+	gp_ew_ipow(uint64_t x, uint64_t e)				\
+	{								\
+		uint64_t r = 1;						\
+		while (e != 0) {					\
+			if (e & 1)					\
+				r *= x;					\
+			x *= x;						\
+			e >>= 1;					\
+		}							\
+		return (r);						\
+	}
+#define EW_SUPPORT_LIST(X)						\
+	X(EW_IPOW)							\
+	X(EW_FDIVMOD(f32, float, EW_MF))				\
+	X(EW_FDIVMOD(f64, double, EW_MD))				\
+	X(EW_F2I(i8, int8_t, INT8_MIN, INT8_MAX))			\
+	X(EW_F2I(i16, int16_t, INT16_MIN, INT16_MAX))			\
+	X(EW_F2I(i32, int32_t, INT32_MIN, INT32_MAX))			\
+	X(EW_F2I(i64, int64_t, INT64_MIN, INT64_MAX))			\
+	X(EW_F2I(u8, uint8_t, 0, UINT8_MAX))				\
+	X(EW_F2I(u16, uint16_t, 0, UINT16_MAX))				\
+	X(EW_F2I(u32, uint32_t, 0, UINT32_MAX))				\
+	X(EW_F2I(u64, uint64_t, 0, UINT64_MAX))
+#define EW_CODE(...)	__VA_ARGS__
+#define EW_LINE(...)	EW_XSTR(__VA_ARGS__) "\n"
+#define EW_SUPPORT	EW_SUPPORT_LIST(EW_CODE)
+#define EW_SUPPORT_STRS	EW_SUPPORT_LIST(EW_LINE)
+
+/* Helper definitions, one per (op, dtype). */
+#define EW_HELP_U(op, bd, S, T, K, M)					\
+	static inline T gp_ew_##op##_##S(T a)				\
+	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELP_B(op, bd, S, T, K, M)					\
+	static inline T gp_ew_##op##_##S(T a, T b)			\
+	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELP_C(op, bd, S, T, K, M)					\
+	static inline _Bool gp_ew_##op##_##S(T a, T b)			\
+	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELP_CL(op, bd, S, T, K, M)					\
+	static inline T gp_ew_##op##_##S(T a, T b, T c)			\
+	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELP_SW(op, bd, S, T, K, M)					\
+	static inline T gp_ew_##op##_##S(_Bool a, T b, T c)		\
+	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELPERS(op, sh, set, bd, ru, ba, na, fl)			\
+	EW_SET_##set(EW_HELP_##sh, op, bd)
+
+/* The same as text, one helper a line. */
+#define EW_HSTR_U(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_U(op, bd, S, T, K, M)) "\n"
+#define EW_HSTR_B(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_B(op, bd, S, T, K, M)) "\n"
+#define EW_HSTR_C(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_C(op, bd, S, T, K, M)) "\n"
+#define EW_HSTR_CL(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_CL(op, bd, S, T, K, M)) "\n"
+#define EW_HSTR_SW(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_SW(op, bd, S, T, K, M)) "\n"
+#define EW_HELPER_STRS(op, sh, set, bd, ru, ba, na, fl)			\
+	EW_SET_##set(EW_HSTR_##sh, op, bd)
+
+/* The prelude's dispatch macro of one op: gp_ew_add(a, b). */
+#define EW_PRELUDE_DEFINE(op, sh, set, bd, ru, ba, na, fl)		\
+	"#define gp_ew_" #op EW_XSTR(EW_ARGS_##sh) " "			\
+	EW_XSTR(EW_GEN_##set(gp_ew_##op, EW_CTRL_##sh) EW_ARGS_##sh) "\n"
+
+const char gp_elemwise_c_prelude[] =
+    "#include <math.h>\n"
+    "#include <stdint.h>\n"
+    EW_SUPPORT_STRS
+    EW_OPS(EW_HELPER_STRS)
+    EW_OPS(EW_PRELUDE_DEFINE);
+
+/* A typed loop over n contiguous elements; out may be any in[k]. */
+typedef void (*ew_loop_fn)(void *out, const void *const *in, size_t n);
+
+static ew_loop_fn vec_loop(int op, enum gp_dtype dt);
+
+/* The compiled helpers, loops and evaluators: let gcc vectorize them at
+ * -O2 too (its default cost model there vectorizes almost nothing). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("tree-vectorize")
+#endif
+
+/* (the float to integer helpers are for generated code only) */
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunused-function"
+#endif
+EW_SUPPORT
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+EW_OPS(EW_HELPERS)
+
+#define EW_LOOP_U(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		T *o = out;						\
+		const T *a = in[0];					\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i]);			\
+	}
+#define EW_LOOP_B(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		T *o = out;						\
+		const T *a = in[0], *b = in[1];				\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i]);		\
+	}
+#define EW_LOOP_C(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		_Bool *o = out;						\
+		const T *a = in[0], *b = in[1];				\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i]);		\
+	}
+#define EW_LOOP_CL(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		T *o = out;						\
+		const T *a = in[0], *b = in[1], *c = in[2];		\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i], c[i]);	\
+	}
+#define EW_LOOP_SW(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		T *o = out;						\
+		const _Bool *a = in[0];					\
+		const T *b = in[1], *c = in[2];				\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i], c[i]);	\
+	}
+#define EW_LOOPS(op, sh, set, bd, ru, ba, na, fl)			\
+	EW_SET_##set(EW_LOOP_##sh, op, bd)
+
+EW_OPS(EW_LOOPS)
+
+/*
+ * The float64 and float32 evaluators.  Ops defined on floats use their
+ * float helpers (and the vector loops where the kernels do, so both agree);
+ * the logic ops, defined on bool and integers only, are logical.
+ */
+#define EW_EV_ALL	F
+#define EW_EV_NUM	F
+#define EW_EV_FLT	F
+#define EW_EV_LOGIC	L
+
+#define EW_EVAL1_U_F(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		ew_loop_fn v = vec_loop(EW_##op, DT);			\
+		const T *a = in[0];					\
+									\
+		if (v != NULL) {					\
+			const void *arg[1] = {a};			\
+									\
+			v(o, arg, n);					\
+			return;						\
+		}							\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i]);			\
+	}
+#define EW_EVAL1_B_F(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0], *b = in[1];				\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i]);		\
+	}
+#define EW_EVAL1_C_F		EW_EVAL1_B_F
+#define EW_EVAL1_CL_F(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0], *b = in[1], *c = in[2];		\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i], b[i], c[i]);	\
+	}
+#define EW_EVAL1_SW_F(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0], *b = in[1], *c = in[2];		\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i] != 0, b[i], c[i]);	\
+	}
+#define EW_EVAL1_U_L(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0];					\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_b(a[i] != 0);		\
+	}
+#define EW_EVAL1_B_L(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0], *b = in[1];				\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_b(a[i] != 0, b[i] != 0);	\
+	}
+#define EW_EVALS(op, sh, set, bd, ru, ba, na, fl)			\
+	EW_CAT(EW_EVAL1_##sh##_, EW_EV_##set)(op, f64, double, GP_FLOAT64) \
+	EW_CAT(EW_EVAL1_##sh##_, EW_EV_##set)(op, f32, float, GP_FLOAT32)
+
+EW_OPS(EW_EVALS)
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+#define EW_DT_b		GP_BOOL
+#define EW_DT_i8	GP_INT8
+#define EW_DT_i16	GP_INT16
+#define EW_DT_i32	GP_INT32
+#define EW_DT_i64	GP_INT64
+#define EW_DT_u8	GP_UINT8
+#define EW_DT_u16	GP_UINT16
+#define EW_DT_u32	GP_UINT32
+#define EW_DT_u64	GP_UINT64
+#define EW_DT_f32	GP_FLOAT32
+#define EW_DT_f64	GP_FLOAT64
+
+#define EW_LOOP_ENTRY(op, bd, S, T, K, M)	[EW_DT_##S] = loop_##op##_##S,
+#define EW_LOOP_ROW(op, sh, set, bd, ru, ba, na, fl)		\
+	[EW_##op] = { EW_SET_##set(EW_LOOP_ENTRY, op, bd) },
+
+static const ew_loop_fn loops[EW__COUNT][GP_DTYPE__COUNT] = {
+	EW_OPS(EW_LOOP_ROW)
+};
+
+#define EW_SCALAR(op, sh, set, bd, ru, ba, na, fl)			\
+	[EW_##op] = {							\
+		.name = #op,						\
+		.arity = EW_ARITY_##sh,					\
+		.nary = na,						\
+		.rule = GP_SCALAR_##ru,				\
+		.kinds = EW_KINDS_##set,				\
+		.bool_as = GP_##ba,					\
+		.flops = fl,						\
+		.c_expr = "gp_ew_" #op EW_TMPL_##sh,			\
+		.eval_f64 = eval_##op##_f64,				\
+		.eval_f32 = eval_##op##_f32,				\
+	},
+
+static const struct gp_scalar_op scalars[EW__COUNT] = {
+	EW_OPS(EW_SCALAR)
+};
+
+#ifdef EW_MVEC
+/*
+ * Vector loops for float32 and float64 (AVX2): glibc's libmvec for the
+ * transcendental functions (x86_64 vector function ABI names), vsqrtpd
+ * for sqrt, and sigmoid and softplus composed from them.  The last
+ * partial vector goes through a zero-padded copy, so out may alias in;
+ * calls shorter than one vector use the scalar helpers.
+ */
+#pragma GCC push_options
+#pragma GCC target("avx2")
+
+#define EW_MVEC_FNS(X)	X(exp) X(log) X(log1p) X(expm1) X(tanh) X(sin) X(cos)
+
+#define EW_MVEC_DECL(fn)						\
+	__m256d _ZGVdN4v_##fn(__m256d);					\
+	__m256 _ZGVdN8v_##fn##f(__m256);				\
+	static inline __m256d v4_##fn(__m256d x)			\
+	{								\
+		return (_ZGVdN4v_##fn(x));				\
+	}								\
+	static inline __m256 v8_##fn(__m256 x)				\
+	{								\
+		return (_ZGVdN8v_##fn##f(x));				\
+	}
+EW_MVEC_FNS(EW_MVEC_DECL)
+
+static inline __m256d
+v4_sqrt(__m256d x)
+{
+	return (_mm256_sqrt_pd(x));
+}
+
+static inline __m256
+v8_sqrt(__m256 x)
+{
+	return (_mm256_sqrt_ps(x));
+}
+
+/* 1 / (1 + exp(-x)) */
+static inline __m256d
+v4_sigmoid(__m256d x)
+{
+	__m256d one = _mm256_set1_pd(1);
+
+	x = _mm256_xor_pd(x, _mm256_set1_pd(-0.0));
+	return (_mm256_div_pd(one, _mm256_add_pd(one, _ZGVdN4v_exp(x))));
+}
+
+static inline __m256
+v8_sigmoid(__m256 x)
+{
+	__m256 one = _mm256_set1_ps(1);
+
+	x = _mm256_xor_ps(x, _mm256_set1_ps(-0.0f));
+	return (_mm256_div_ps(one, _mm256_add_ps(one, _ZGVdN8v_expf(x))));
+}
+
+/* max(x, 0) + log1p(exp(-|x|)); NaN stays NaN through the second term */
+static inline __m256d
+v4_softplus(__m256d x)
+{
+	__m256d ax = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+	__m256d t = _ZGVdN4v_exp(_mm256_xor_pd(ax, _mm256_set1_pd(-0.0)));
+
+	return (_mm256_add_pd(_mm256_max_pd(x, _mm256_setzero_pd()),
+	    _ZGVdN4v_log1p(t)));
+}
+
+static inline __m256
+v8_softplus(__m256 x)
+{
+	__m256 ax = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+	__m256 t = _ZGVdN8v_expf(_mm256_xor_ps(ax, _mm256_set1_ps(-0.0f)));
+
+	return (_mm256_add_ps(_mm256_max_ps(x, _mm256_setzero_ps()),
+	    _ZGVdN8v_log1pf(t)));
+}
+
+#define EW_VLOOP(op)							\
+	static void							\
+	vloop_##op##_f64(void *out, const void *const *in, size_t n)	\
+	{								\
+		double *o = out, t[4];					\
+		const double *a = in[0];				\
+		size_t i;						\
+									\
+		if (n < 4) {						\
+			for (i = 0; i < n; i++)				\
+				o[i] = gp_ew_##op##_f64(a[i]);		\
+			return;						\
+		}							\
+		for (i = 0; i + 4 <= n; i += 4)				\
+			_mm256_storeu_pd(o + i,				\
+			    v4_##op(_mm256_loadu_pd(a + i)));		\
+		if (i < n) {						\
+			memset(t, 0, sizeof(t));			\
+			memcpy(t, a + i, (n - i) * sizeof(*t));		\
+			_mm256_storeu_pd(t, v4_##op(_mm256_loadu_pd(t))); \
+			memcpy(o + i, t, (n - i) * sizeof(*t));		\
+		}							\
+	}								\
+	static void							\
+	vloop_##op##_f32(void *out, const void *const *in, size_t n)	\
+	{								\
+		float *o = out, t[8];					\
+		const float *a = in[0];					\
+		size_t i;						\
+									\
+		if (n < 8) {						\
+			for (i = 0; i < n; i++)				\
+				o[i] = gp_ew_##op##_f32(a[i]);		\
+			return;						\
+		}							\
+		for (i = 0; i + 8 <= n; i += 8)				\
+			_mm256_storeu_ps(o + i,				\
+			    v8_##op(_mm256_loadu_ps(a + i)));		\
+		if (i < n) {						\
+			memset(t, 0, sizeof(t));			\
+			memcpy(t, a + i, (n - i) * sizeof(*t));		\
+			_mm256_storeu_ps(t, v8_##op(_mm256_loadu_ps(t))); \
+			memcpy(o + i, t, (n - i) * sizeof(*t));		\
+		}							\
+	}
+
+#define EW_VEC_OPS(X)							\
+	EW_MVEC_FNS(X) X(sqrt) X(sigmoid) X(softplus)
+
+EW_VEC_OPS(EW_VLOOP)
+
+#pragma GCC pop_options
+
+#define EW_VEC_ENTRY(op)	[EW_##op] = {vloop_##op##_f32, vloop_##op##_f64},
+
+static const ew_loop_fn vec_loops[EW__COUNT][2] = {
+	EW_VEC_OPS(EW_VEC_ENTRY)
+};
+#endif
+
+/* The vector loop of op over dt on this CPU, or NULL. */
+static ew_loop_fn
+vec_loop(int op, enum gp_dtype dt)
+{
+#ifdef EW_MVEC
+	if ((dt == GP_FLOAT32 || dt == GP_FLOAT64) &&
+	    __builtin_cpu_supports("avx2"))
+		return (vec_loops[op][dt == GP_FLOAT64]);
+#endif
+	return (NULL);
+}
+
+const struct gp_scalar_op *
+gp_elemwise_scalar_find(const char *name)
+{
+	for (int i = 0; i < EW__COUNT; i++)
+		if (strcmp(scalars[i].name, name) == 0)
+			return (&scalars[i]);
+	return (NULL);
+}
+
+const struct gp_scalar_op *
+gp_elemwise_scalar_all(size_t *n)
+{
+	*n = EW__COUNT;
+	return (scalars);
+}
+
+static const char *
+kinds_text(unsigned kinds)
+{
+	if (kinds == EW_KINDS_ALL)
+		return ("any");
+	if (kinds == EW_KINDS_NUM)
+		return ("integer and float");
+	if (kinds == EW_KINDS_LOGIC)
+		return ("bool and integer");
+	return ("float");
+}
+
+int
+gp_elemwise_dtypes(const struct gp_scalar_op *s, int n,
+    const enum gp_dtype *in, enum gp_dtype cast_to, enum gp_dtype *as,
+    enum gp_dtype *out, struct gp_err *err)
+{
+	enum gp_dtype p;
+	enum gp_dtype_kind kind;
+	int first = s->rule == GP_SCALAR_SWITCH ? 1 : 0;
+
+	if (s->rule == GP_SCALAR_CAST) {
+		as[0] = *out = cast_to;
+		return (0);
+	}
+	if (s->rule == GP_SCALAR_SECOND) {
+		as[0] = GP_DTYPE__COUNT;
+		as[1] = *out = in[1];
+		return (0);
+	}
+	p = in[first];
+	for (int k = first + 1; k < n; k++)
+		p = gp_dtype_promote(p, in[k]);
+	if (s->rule == GP_SCALAR_FLOAT)
+		p = gp_dtype_to_float(p);
+	kind = gp_dtype_table[p].kind;
+	if (!(s->kinds & GP_SCALAR_KIND(kind))) {
+		if (kind != GP_KIND_BOOL || s->bool_as == GP_BOOL)
+			return (gp_err_set(err, "op '%s' is not defined for %s "
+			    "inputs (it takes %s inputs)", s->name,
+			    gp_dtype_name(p), kinds_text(s->kinds)));
+		p = s->bool_as;
+	}
+	for (int k = 0; k < n; k++)
+		as[k] = p;
+	if (s->rule == GP_SCALAR_SWITCH)
+		as[0] = GP_BOOL;
+	*out = s->rule == GP_SCALAR_COMPARE ? GP_BOOL : p;
+	return (0);
+}
+
+/*
+ * The kernel.
+ */
+#define EW_BLOCK	1024
+
+/* What prepare decides for a node (n->priv). */
+struct ew_plan {
+	const struct gp_scalar_op *s;
+	ew_loop_fn	 loop;	/* NULL: a copy (identity, cast, second) */
+	enum gp_dtype	 ct;	/* compute dtype */
+	enum gp_dtype	 out;
+	enum gp_dtype	 as[3];	/* operand k's compute dtype (n-ary: ct) */
+	int64_t		 numel;	/* of the output */
+	int		 src;	/* copies: the input copied */
+	bool		 same;	/* every input read has the output's size */
+	bool		 direct;	/* ...and its compute dtype: over
+					 * contiguous data, one loop call */
+};
+
+/* One iteration's view of the operands: 0 is the output. */
+struct ew_ctx {
+	const struct ew_plan	*p;
+	int			 nin;
+	enum gp_dtype		 dt[GP_ITER_MAX_OPS];
+};
+
+union ew_block {
+	double	d[EW_BLOCK];
+	int64_t	i[EW_BLOCK];
+	char	c[EW_BLOCK * sizeof(double)];
+};
+
+enum ew_mode {
+	EW_DIRECT,	/* read in place */
+	EW_FILLED,	/* stride 0: converted once per row */
+	EW_GATHER	/* converted block by block */
+};
+
+static void
+scatter(char *dst, int64_t step, const char *src, size_t sz, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		memcpy(dst + (int64_t)i * step, src + i * sz, sz);
+}
+
+/* Ops of arity 1 to 3, and two-input add and mul. */
+static void
+inner_fixed(char **ptrs, const int64_t *steps, int64_t n, void *vctx)
+{
+	const struct ew_ctx *c = vctx;
+	const struct ew_plan *p = c->p;
+	union ew_block buf[4];
+	const void *arg[3] = {NULL, NULL, NULL};
+	enum ew_mode mode[3];
+	int64_t osz = (int64_t)gp_dtype_size(p->out);
+	bool odirect = steps[0] == osz;
+
+	for (int k = 0; k < c->nin; k++) {
+		enum gp_dtype dt = c->dt[k + 1];
+
+		if (dt == p->as[k] &&
+		    steps[k + 1] == (int64_t)gp_dtype_size(dt)) {
+			mode[k] = EW_DIRECT;
+		} else if (steps[k + 1] == 0) {
+			mode[k] = EW_FILLED;
+			gp_dtype_convert(buf[k].c, p->as[k], ptrs[k + 1], dt, 0,
+			    (size_t)(n < EW_BLOCK ? n : EW_BLOCK));
+			arg[k] = buf[k].c;
+		} else {
+			mode[k] = EW_GATHER;
+		}
+	}
+	for (int64_t i = 0; i < n; i += EW_BLOCK) {
+		size_t len = (size_t)(n - i < EW_BLOCK ? n - i : EW_BLOCK);
+		char *dst = odirect ? ptrs[0] + i * osz : buf[3].c;
+
+		for (int k = 0; k < c->nin; k++) {
+			const char *src = ptrs[k + 1] + i * steps[k + 1];
+
+			if (mode[k] == EW_DIRECT) {
+				arg[k] = src;
+			} else if (mode[k] == EW_GATHER) {
+				gp_dtype_convert(buf[k].c, p->as[k], src,
+				    c->dt[k + 1], steps[k + 1], len);
+				arg[k] = buf[k].c;
+			}
+		}
+		p->loop(dst, arg, len);
+		if (!odirect)
+			scatter(ptrs[0] + i * steps[0], steps[0], buf[3].c,
+			    (size_t)osz, len);
+	}
+}
+
+/* Operand k's elements [i, i + len) in the compute dtype. */
+static const void *
+operand(const struct ew_ctx *c, int k, char *const *ptrs,
+    const int64_t *steps, int64_t i, size_t len, void *buf)
+{
+	enum gp_dtype dt = c->dt[k + 1];
+	const char *src = ptrs[k + 1] + i * steps[k + 1];
+
+	if (dt == c->p->ct && steps[k + 1] == (int64_t)gp_dtype_size(dt))
+		return (src);
+	gp_dtype_convert(buf, c->p->ct, src, dt, steps[k + 1], len);
+	return (buf);
+}
+
+/* add and mul of three or more inputs: each block folds every input into
+ * an accumulator, then is stored (so the output may alias any input). */
+static void
+inner_nary(char **ptrs, const int64_t *steps, int64_t n, void *vctx)
+{
+	const struct ew_ctx *c = vctx;
+	const struct ew_plan *p = c->p;
+	union ew_block acc, tmp[2];
+	int64_t osz = (int64_t)gp_dtype_size(p->out);
+
+	for (int64_t i = 0; i < n; i += EW_BLOCK) {
+		size_t len = (size_t)(n - i < EW_BLOCK ? n - i : EW_BLOCK);
+		const void *arg[2];
+
+		arg[0] = operand(c, 0, ptrs, steps, i, len, tmp[0].c);
+		arg[1] = operand(c, 1, ptrs, steps, i, len, tmp[1].c);
+		p->loop(acc.c, arg, len);
+		for (int k = 2; k < c->nin; k++) {
+			arg[0] = acc.c;
+			arg[1] = operand(c, k, ptrs, steps, i, len, tmp[1].c);
+			p->loop(acc.c, arg, len);
+		}
+		if (steps[0] == osz)
+			memcpy(ptrs[0] + i * osz, acc.c, len * (size_t)osz);
+		else
+			scatter(ptrs[0] + i * steps[0], steps[0], acc.c,
+			    (size_t)osz, len);
+	}
+}
+
+static void
+run_general(const struct ew_plan *p, int nin, struct gp_tensor *const *in,
+    struct gp_tensor *o, bool contig, int64_t numel)
+{
+	struct ew_ctx c;
+	struct gp_iter it;
+	gp_inner_fn fn;
+
+	if (nin + 1 > GP_ITER_MAX_OPS) {
+		/* more inputs than the iterator takes (add, mul): fold them
+		 * into a temporary, GP_ITER_MAX_OPS - 2 at a time */
+		struct gp_tensor acc = {0};
+		struct gp_tensor *part[GP_ITER_MAX_OPS - 1];
+		int k = GP_ITER_MAX_OPS - 1;
+
+		gp_tensor_alloc(&acc, o->dtype, o->ndim, o->shape);
+		run_general(p, k, in, &acc, false, numel);
+		while (k < nin) {
+			int m = nin - k < GP_ITER_MAX_OPS - 2 ? nin - k :
+			    GP_ITER_MAX_OPS - 2;
+
+			part[0] = &acc;
+			for (int j = 0; j < m; j++)
+				part[j + 1] = in[k + j];
+			run_general(p, m + 1, part, &acc, false, numel);
+			k += m;
+		}
+		gp_tensor_copy_into(o, &acc);
+		gp_tensor_release(&acc);
+		return;
+	}
+	c.p = p;
+	c.nin = nin;
+	c.dt[0] = o->dtype;
+	for (int k = 0; k < nin; k++)
+		c.dt[k + 1] = in[k]->dtype;
+	fn = nin > 3 || (p->s->nary && nin > 2) ? inner_nary : inner_fixed;
+	if (contig) {
+		char *ptrs[GP_ITER_MAX_OPS];
+		int64_t steps[GP_ITER_MAX_OPS];
+
+		ptrs[0] = gp_tensor_data(o);
+		steps[0] = (int64_t)gp_dtype_size(o->dtype);
+		for (int k = 0; k < nin; k++) {
+			ptrs[k + 1] = gp_tensor_data(in[k]);
+			steps[k + 1] = (int64_t)gp_dtype_size(in[k]->dtype);
+		}
+		fn(ptrs, steps, numel, &c);
+		return;
+	}
+	gp_iter_init(&it, o->ndim, o->shape, nin + 1);
+	gp_iter_add(&it, 0, o);
+	for (int k = 0; k < nin; k++)
+		gp_iter_add(&it, k + 1, in[k]);
+	gp_iter_run(&it, fn, &c);
+}
+
+/* gp_tensor_is_contiguous, inline: the per-apply cost over small tensors
+ * is mostly these checks. */
+static inline bool
+contiguous(const struct gp_tensor *t)
+{
+	int64_t s = (int64_t)gp_dtype_size(t->dtype);
+
+	for (int d = t->ndim - 1; d >= 0; d--) {
+		if (t->shape[d] != 1 && t->strides[d] != s)
+			return (false);
+		s *= t->shape[d];
+	}
+	return (true);
+}
+
+/* identity, cast, fill: a converting copy (nothing to do in place). */
+static void
+copy_kernel(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct ew_plan *p = n->priv;
+	const struct gp_tensor *s = in[p->src];
+	struct gp_tensor *o = out[0];
+
+	if (gp_tensor_data(s) == gp_tensor_data(o) && s->dtype == o->dtype)
+		return;
+	if (p->same && contiguous(s) && contiguous(o)) {
+		gp_dtype_convert(gp_tensor_data(o), o->dtype, gp_tensor_data(s),
+		    s->dtype, (ptrdiff_t)gp_dtype_size(s->dtype),
+		    (size_t)p->numel);
+		return;
+	}
+	if (p->numel > 0)
+		gp_tensor_copy_into(o, s);
+}
+
+static void __attribute__((noinline))
+ew_kernel_slow(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *o)
+{
+	const struct ew_plan *p = n->priv;
+	bool contig;
+
+	if (p->numel == 0)
+		return;
+	contig = p->same && contiguous(o);
+	for (int k = 0; contig && k < n->n_in; k++)
+		contig = contiguous(in[k]);
+	run_general(p, n->n_in, in, o, contig, p->numel);
+}
+
+/* The common case, kept small: inputs already of the compute dtype and
+ * output's size, all contiguous (or of one element, where strides do not
+ * matter), take one call of the typed loop. */
+static void
+ew_kernel(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct ew_plan *p = n->priv;
+	struct gp_tensor *o = out[0];
+	const void *arg[3];
+	bool contig = p->direct;
+
+	if (contig && p->numel != 1) {
+		contig = contiguous(o);
+		for (int k = 0; contig && k < n->n_in; k++)
+			contig = contiguous(in[k]);
+	}
+	if (!contig) {
+		ew_kernel_slow(n, in, o);
+		return;
+	}
+	for (int k = 0; k < n->n_in; k++)
+		arg[k] = gp_tensor_data(in[k]);
+	p->loop(gp_tensor_data(o), arg, (size_t)p->numel);
+}
+
+static int
+parse_cast(const struct gp_node *n, enum gp_dtype *dt, struct gp_err *err)
+{
+	json_t *v = json_object_get(n->params, "dtype");
+
+	if (v == NULL)
+		return (gp_err_set(err, "op 'cast' needs param 'dtype' (one "
+		    "of %s)", gp_dtype_names()));
+	if (!json_is_string(v) || !gp_dtype_parse(json_string_value(v), dt))
+		return (gp_err_set(err, "param 'dtype' must be one of %s, got "
+		    "%s%s%s", gp_dtype_names(), json_is_string(v) ? "'" : "",
+		    json_is_string(v) ? json_string_value(v) : "a non-string",
+		    json_is_string(v) ? "'" : ""));
+	return (0);
+}
+
+static int
+ew_prepare(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_scalar_op *s = n->op->scalar;
+	int op = (int)(s - scalars), nd, rc = -1;
+	int64_t shape[GP_MAX_DIMS], numel;
+	enum gp_dtype cast_to = GP_FLOAT64, out;
+	enum gp_dtype *dt, *as;
+	struct ew_plan *p;
+
+	if (s->rule == GP_SCALAR_CAST && parse_cast(n, &cast_to, err) < 0)
+		return (-1);
+	dt = gp_xmalloc(sizeof(*dt) * (size_t)n->n_in * 2);
+	as = dt + n->n_in;
+	for (int k = 0; k < n->n_in; k++)
+		dt[k] = gp_graph_in_type(g, n, k)->dtype;
+	if (gp_elemwise_dtypes(s, n->n_in, dt, cast_to, as, &out, err) < 0)
+		goto done;
+	nd = gp_graph_in_type(g, n, 0)->ndim;
+	memcpy(shape, gp_graph_in_type(g, n, 0)->shape,
+	    sizeof(int64_t) * (size_t)nd);
+	for (int k = 1; k < n->n_in; k++) {
+		const struct gp_type *t = gp_graph_in_type(g, n, k);
+
+		if (gp_shape_broadcast(nd, shape, t->ndim, t->shape, &nd,
+		    shape, err) < 0) {
+			gp_err_prefix(err, "input %d ('%s')", k,
+			    g->vars[n->in[k]].name);
+			goto done;
+		}
+	}
+	numel = gp_shape_numel(nd, shape);
+
+	p = gp_xcalloc(1, sizeof(*p));
+	p->s = s;
+	p->out = out;
+	p->ct = s->rule == GP_SCALAR_SWITCH || s->rule == GP_SCALAR_SECOND ?
+	    as[1] : as[0];
+	for (int k = 0; k < 3; k++)
+		p->as[k] = s->nary || k >= n->n_in ? p->ct : as[k];
+	p->numel = numel;
+	p->src = s->rule == GP_SCALAR_SECOND ? 1 : 0;
+	p->same = p->direct = true;
+	for (int k = 0; k < n->n_in; k++) {
+		const struct gp_type *t = gp_graph_in_type(g, n, k);
+
+		if (as[k] == GP_DTYPE__COUNT)
+			continue;
+		if (gp_shape_numel(t->ndim, t->shape) != numel)
+			p->same = p->direct = false;
+		if (t->dtype != as[k])
+			p->direct = false;
+	}
+	if (s->nary && n->n_in > 2)
+		p->direct = false;
+	if (op == EW_identity || op == EW_cast || op == EW_second)
+		p->direct = false;
+	if (op != EW_identity && op != EW_cast && op != EW_second) {
+		p->loop = vec_loop(op, p->ct);
+		if (p->loop == NULL)
+			p->loop = loops[op][p->ct];
+	}
+	n->priv = p;
+	n->kernel = p->loop != NULL ? ew_kernel : copy_kernel;
+	n->impl = GP_IMPL_C;
+	gp_ops_set_out(g, n, 0, out, nd, shape);
+	rc = 0;
+done:
+	free(dt);
+	return (rc);
+}
+
+enum gp_dtype
+gp_elemwise_input_dtype(const struct gp_node *n, int k)
+{
+	const struct ew_plan *p = n->priv;
+
+	if (p == NULL || k < 0 || k >= n->n_in)
+		return (GP_DTYPE__COUNT);
+	if (p->s->rule == GP_SCALAR_SECOND)
+		return (k == 1 ? p->ct : GP_DTYPE__COUNT);
+	return (k < 3 ? p->as[k] : p->ct);
+}
+
+enum gp_dtype
+gp_elemwise_compute_dtype(const struct gp_node *n)
+{
+	const struct ew_plan *p = n->priv;
+
+	return (p != NULL ? p->ct : GP_DTYPE__COUNT);
+}
+
+static double
+ew_flops(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct gp_type *t = &g->vars[n->out[0]].type;
+	const struct gp_scalar_op *s = n->op->scalar;
+	int apps = s->nary ? n->n_in - 1 : 1;
+
+	return ((double)gp_shape_numel(t->ndim, t->shape) * s->flops * apps);
+}
+
+static void
+cast_format(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	gp_buf_printf(b, "Elemwise{Cast{%s}}",
+	    gp_dtype_name(g->vars[n->out[0]].type.dtype));
+}
+
+static const char *const sfx[GP_DTYPE__COUNT] = {
+	[GP_BOOL] = "b",
+	[GP_INT8] = "i8",
+	[GP_INT16] = "i16",
+	[GP_INT32] = "i32",
+	[GP_INT64] = "i64",
+	[GP_UINT8] = "u8",
+	[GP_UINT16] = "u16",
+	[GP_UINT32] = "u32",
+	[GP_UINT64] = "u64",
+	[GP_FLOAT32] = "f32",
+	[GP_FLOAT64] = "f64",
+};
+
+void
+gp_elemwise_c_expr(struct gp_buf *b, const struct gp_scalar_op *s,
+    const char *const *args)
+{
+	const char *q = s->c_expr, *d;
+
+	while ((d = strchr(q, '$')) != NULL) {
+		gp_buf_printf(b, "%.*s%s", (int)(d - q), q, args[d[1] - '0']);
+		q = d + 2;
+	}
+	gp_buf_puts(b, q);
+}
+
+void
+gp_elemwise_c_convert(struct gp_buf *b, enum gp_dtype to, enum gp_dtype from,
+    const char *expr)
+{
+	if (to == from)
+		gp_buf_printf(b, "(%s)", expr);
+	else if (to == GP_BOOL)
+		gp_buf_printf(b, "((%s) != 0)", expr);
+	else if (gp_dtype_is_int(to) && gp_dtype_is_float(from))
+		gp_buf_printf(b, "gp_ew_f2%s((double)(%s))", sfx[to], expr);
+	else
+		gp_buf_printf(b, "((%s)(%s))", gp_dtype_table[to].ctype, expr);
+}
+
+/*
+ * The ops.  Every one broadcasts its inputs (numpy rules) and may write its
+ * output over an input of the output's type.
+ */
+#define EW_OP(id, nm, lo, hi, dc)					\
+	{								\
+		.name = nm,						\
+		.cls = "Elemwise",					\
+		.doc = dc "; broadcast; may overwrite an input of the "	\
+		    "output's type",					\
+		.min_in = lo,						\
+		.max_in = hi,						\
+		.n_out = 1,						\
+		.flags = GP_OPF_ELEMWISE | GP_OPF_INPLACE_OK,		\
+		.prepare = ew_prepare,					\
+		.flops = ew_flops,					\
+		.free_priv = free,					\
+		.scalar = &scalars[EW_##id],				\
+	}
+
+static const struct gp_op op_add = EW_OP(add, "add", 2, -1,
+    "add(x, y, ...): x + y + ..., left to right (bool: or); promoted");
+static const struct gp_op op_sub = EW_OP(sub, "sub", 2, 2,
+    "sub(x, y): x - y (not bool); promoted");
+static const struct gp_op op_mul = EW_OP(mul, "mul", 2, -1,
+    "mul(x, y, ...): x * y * ..., left to right (bool: and); promoted");
+static const struct gp_op op_true_div = EW_OP(true_div, "true_div", 2, 2,
+    "true_div(x, y): x / y; float (ints upgraded)");
+static const struct gp_op op_int_div = EW_OP(int_div, "int_div", 2, 2,
+    "int_div(x, y): floor(x / y), integer y = 0 gives 0; promoted");
+static const struct gp_op op_mod = EW_OP(mod, "mod", 2, 2,
+    "mod(x, y): x mod y with y's sign, integer y = 0 gives 0; promoted");
+static const struct gp_op op_pow = EW_OP(pow, "pow", 2, 2,
+    "pow(x, y): x ** y, integers wrap; promoted");
+static const struct gp_op op_neg = EW_OP(neg, "neg", 1, 1,
+    "neg(x): -x (not bool); x's dtype");
+static const struct gp_op op_abs = EW_OP(abs, "abs", 1, 1,
+    "abs(x): |x|; x's dtype");
+static const struct gp_op op_sqr = EW_OP(sqr, "sqr", 1, 1,
+    "sqr(x): x * x; x's dtype");
+static const struct gp_op op_sqrt = EW_OP(sqrt, "sqrt", 1, 1,
+    "sqrt(x): square root; float (ints upgraded)");
+static const struct gp_op op_exp = EW_OP(exp, "exp", 1, 1,
+    "exp(x): e ** x; float (ints upgraded)");
+static const struct gp_op op_log = EW_OP(log, "log", 1, 1,
+    "log(x): natural logarithm; float (ints upgraded)");
+static const struct gp_op op_log1p = EW_OP(log1p, "log1p", 1, 1,
+    "log1p(x): log(1 + x); float (ints upgraded)");
+static const struct gp_op op_expm1 = EW_OP(expm1, "expm1", 1, 1,
+    "expm1(x): e ** x - 1; float (ints upgraded)");
+static const struct gp_op op_sigmoid = EW_OP(sigmoid, "sigmoid", 1, 1,
+    "sigmoid(x): 1 / (1 + e ** -x); float (ints upgraded)");
+static const struct gp_op op_softplus = EW_OP(softplus, "softplus", 1, 1,
+    "softplus(x): log(1 + e ** x), stable; float (ints upgraded)");
+static const struct gp_op op_tanh = EW_OP(tanh, "tanh", 1, 1,
+    "tanh(x): hyperbolic tangent; float (ints upgraded)");
+static const struct gp_op op_sin = EW_OP(sin, "sin", 1, 1,
+    "sin(x): sine; float (ints upgraded)");
+static const struct gp_op op_cos = EW_OP(cos, "cos", 1, 1,
+    "cos(x): cosine; float (ints upgraded)");
+static const struct gp_op op_maximum = EW_OP(maximum, "maximum", 2, 2,
+    "maximum(x, y): the larger, NaN if either is; promoted");
+static const struct gp_op op_minimum = EW_OP(minimum, "minimum", 2, 2,
+    "minimum(x, y): the smaller, NaN if either is; promoted");
+static const struct gp_op op_clip = EW_OP(clip, "clip", 3, 3,
+    "clip(x, lo, hi): minimum(maximum(x, lo), hi); promoted");
+static const struct gp_op op_gt = EW_OP(gt, "gt", 2, 2,
+    "gt(x, y): x > y; bool");
+static const struct gp_op op_ge = EW_OP(ge, "ge", 2, 2,
+    "ge(x, y): x >= y; bool");
+static const struct gp_op op_lt = EW_OP(lt, "lt", 2, 2,
+    "lt(x, y): x < y; bool");
+static const struct gp_op op_le = EW_OP(le, "le", 2, 2,
+    "le(x, y): x <= y; bool");
+static const struct gp_op op_eq = EW_OP(eq, "eq", 2, 2,
+    "eq(x, y): x == y; bool");
+static const struct gp_op op_neq = EW_OP(neq, "neq", 2, 2,
+    "neq(x, y): x != y; bool");
+static const struct gp_op op_and = EW_OP(and, "and", 2, 2,
+    "and(x, y): logical on bool, bitwise on integers; promoted");
+static const struct gp_op op_or = EW_OP(or, "or", 2, 2,
+    "or(x, y): logical on bool, bitwise on integers; promoted");
+static const struct gp_op op_not = EW_OP(not, "not", 1, 1,
+    "not(x): logical on bool, bitwise on integers; x's dtype");
+static const struct gp_op op_switch = EW_OP(switch, "switch", 3, 3,
+    "switch(cond, a, b): a where cond != 0, else b; promoted a, b");
+static const struct gp_op op_identity = EW_OP(identity, "identity", 1, 1,
+    "identity(x): a copy of x");
+static const struct gp_op op_fill = EW_OP(second, "fill", 2, 2,
+    "fill(a, b): b in the shape of a and b; b's dtype");
+static const struct gp_op op_second = EW_OP(second, "second", 2, 2,
+    "second(a, b): fill under Theano's name; b's dtype");
+
+static const char *const cast_params[] = {"dtype", NULL};
+
+static const struct gp_op op_cast = {
+	.name = "cast",
+	.cls = "Elemwise",
+	.doc = "cast(x; dtype): x converted (floats to integers clamp, NaN "
+	    "gives 0); may overwrite x when of that dtype",
+	.min_in = 1,
+	.max_in = 1,
+	.n_out = 1,
+	.flags = GP_OPF_ELEMWISE | GP_OPF_INPLACE_OK,
+	.params = cast_params,
+	.prepare = ew_prepare,
+	.flops = ew_flops,
+	.format = cast_format,
+	.free_priv = free,
+	.scalar = &scalars[EW_cast],
+};
+
 const struct gp_op *const gp_ops_elemwise[] = {
+	&op_add, &op_sub, &op_mul, &op_true_div, &op_int_div, &op_mod,
+	&op_pow, &op_neg, &op_abs, &op_sqr, &op_sqrt, &op_exp, &op_log,
+	&op_log1p, &op_expm1, &op_sigmoid, &op_softplus, &op_tanh, &op_sin,
+	&op_cos, &op_maximum, &op_minimum, &op_clip, &op_gt, &op_ge, &op_lt,
+	&op_le, &op_eq, &op_neq, &op_and, &op_or, &op_not, &op_switch,
+	&op_cast, &op_identity, &op_fill, &op_second,
 	NULL,
 };
