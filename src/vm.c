@@ -38,6 +38,10 @@ struct vm_fn {
 	int		*order;	/* node of each step */
 	int		 n_end_free;
 	struct gp_tensor **end_free;	/* update sources released at the end */
+	int		 n_out;
+	struct gp_tensor *outs;	/* this function's outputs of its last call
+				 * (views: another function may recompute the
+				 * same variables) */
 };
 
 struct gp_vm {
@@ -159,6 +163,8 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 		struct vm_fn *f = &vm->fn[fi];
 
 		f->n_steps = gp_graph_schedule(g, (int)fi, &f->order);
+		f->n_out = gf->n_out;
+		f->outs = gp_xcalloc((size_t)gf->n_out + 1, sizeof(*f->outs));
 		f->steps = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->steps));
 		/* last step that reads each temp */
 		for (size_t v = 0; v < g->n_vars; v++)
@@ -303,6 +309,9 @@ gp_vm_free(struct gp_vm *vm)
 		free(f->steps);
 		free(f->order);
 		free(f->end_free);
+		for (int k = 0; k < f->n_out; k++)
+			gp_tensor_release(&f->outs[k]);
+		free(f->outs);
 	}
 	free(vm->fn);
 	for (size_t v = 0; v < vm->g->n_vars; v++)
@@ -344,6 +353,26 @@ collect(const struct step *s)
 {
 	for (int j = 0; j < s->n_free; j++)
 		gp_tensor_release(s->free[j]);
+}
+
+/* Keep this call's outputs for gp_vm_output (before the updates: outputs
+ * are the values computed, not the new state). */
+static void
+keep_outputs(struct gp_vm *vm, int fi)
+{
+	const struct gp_function *gf = &vm->g->fns[fi];
+	struct vm_fn *f = &vm->fn[fi];
+
+	for (int k = 0; k < f->n_out; k++)
+		gp_tensor_view(&f->outs[k], &vm->slots[gf->out[k]]);
+}
+
+/* Drop the last call's outputs so their buffers can be reused. */
+static inline void
+drop_outputs(struct vm_fn *f)
+{
+	for (int k = 0; k < f->n_out; k++)
+		gp_tensor_release(&f->outs[k]);
 }
 
 static void
@@ -396,6 +425,7 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 	const int n = f->n_steps;
 	struct step *steps = f->steps;
 
+	drop_outputs(f);
 	if (prof == NULL && vm->observer == NULL) {
 		for (int i = 0; i < n; i++) {
 			const struct step *s = &steps[i];
@@ -404,6 +434,7 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 			s->kernel(s->node, s->in, s->out);
 			collect(s);
 		}
+		keep_outputs(vm, fi);
 		apply_updates(vm, fi);
 		return;
 	}
@@ -416,6 +447,7 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 			collect(s);
 			vm->observer(vm->observer_ctx, fi, i);
 		}
+		keep_outputs(vm, fi);
 		apply_updates(vm, fi);
 		return;
 	}
@@ -445,6 +477,7 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 			tk[i + 1] = gp_clock_ticks();
 		}
 		v1 = tk[n];
+		keep_outputs(vm, fi);
 		apply_updates(vm, fi);
 		c1 = gp_clock_ticks();
 		gp_prof_fold(prof, fi, gp_clock_ticks_to_ns(c1 - c0),
@@ -467,7 +500,7 @@ gp_vm_step_node(const struct gp_vm *vm, int fn, int i)
 const struct gp_tensor *
 gp_vm_output(const struct gp_vm *vm, int fn, int k)
 {
-	return (&vm->slots[vm->g->fns[fn].out[k]]);
+	return (&vm->fn[fn].outs[k]);
 }
 
 void

@@ -40,8 +40,8 @@ void		 gp_vm_call(struct gp_vm *vm, int fn, struct gp_profile *prof);
 int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
 /* The graph node run at step i of function fn. */
 int		 gp_vm_step_node(const struct gp_vm *vm, int fn, int i);
-/* Output k of function fn after its last call (valid until the next call
- * of any function). */
+/* Output k of function fn as its last call computed it (kept until fn's
+ * next call, whatever other functions do meanwhile). */
 const struct gp_tensor *gp_vm_output(const struct gp_vm *vm, int fn, int k);
 
 /* Observe every step (memory tests, traces): called after step i of a call
