@@ -80,8 +80,15 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 			.max_states = f->min_peak_max_states,
 		};
 
-		for (int fi = 0; fi < prof->n_fn; fi++)
+		/* the pristine graph's values are live too: the allocator
+		 * counts them */
+		uint64_t ext = gp_memprof_graph_values(s->pristine);
+
+		for (int fi = 0; fi < prof->n_fn; fi++) {
 			prof->fn[fi].mem = gp_memprof_compute(g, vm, fi, &mo);
+			if (prof->fn[fi].mem != NULL)
+				prof->fn[fi].mem->external = ext;
+		}
 	}
 	prof->load_ns = s->load_ns;
 	/* JIT compilation inside the rewrites counts as link time */

@@ -491,6 +491,12 @@ gp_vm_n_steps(const struct gp_vm *vm, int fn)
 	return (vm->fn[fn].n_steps);
 }
 
+bool
+gp_vm_allow_gc(const struct gp_vm *vm)
+{
+	return (vm->allow_gc);
+}
+
 int
 gp_vm_step_node(const struct gp_vm *vm, int fn, int i)
 {

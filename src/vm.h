@@ -38,6 +38,8 @@ void		 gp_vm_free(struct gp_vm *vm);
 void		 gp_vm_call(struct gp_vm *vm, int fn, struct gp_profile *prof);
 
 int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
+/* Whether the VM frees intermediates after their last use. */
+bool		 gp_vm_allow_gc(const struct gp_vm *vm);
 /* The graph node run at step i of function fn. */
 int		 gp_vm_step_node(const struct gp_vm *vm, int fn, int i);
 /* Output k of function fn as its last call computed it (kept until fn's
