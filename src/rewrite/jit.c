@@ -1,0 +1,748 @@
+/*
+ * rewrite/jit.c: the JIT's compiler driver and cache (see jit.h).
+ *
+ * Once per process: find the compiler ($CC, else cc) and its identity (the
+ * first line of `$CC --version`), the cache folder, whether glibc's libmvec
+ * provides vector variants of the math functions (then the units compile
+ * with `#pragma omp declare simd` declarations of them, -fopenmp-simd and
+ * -fno-math-errno, and link with -lmvec), and which vector instructions
+ * the CPU has: AVX2 and FMA (-mavx2 -mfma), AVX-512 F, DQ, VL and BW
+ * (those too: libmvec's 8-wide double functions).  The flags name the
+ * instruction sets explicitly (not -march=native), so the cache key,
+ * which includes them, tells objects for different CPUs apart.  These are
+ * "level 0" flags; if a compiler run fails with them but succeeds with
+ * "level 1" flags (plain -O2, no vector declarations), the JIT stays at
+ * level 1 for the process.
+ *
+ * A batch: the translation unit is the prelude, each unit wrapped in
+ * `#define GP_KERNEL gp_k_<hash of the unit>`, and a version stamp
+ * `gp_jit_stamp` naming the cache key.  The key hashes that text (stamp
+ * excluded), the compiler identity and the flags.  Load: dlopen the cached
+ * object, check the stamp and every symbol.  Build: write the text to
+ * tmp-<pid>-<n>-<key>.c in the cache folder, compile to a .so beside it,
+ * dlopen and check it, then rename it to <key>.so (atomic: a concurrent
+ * process sees the old entry or the new one, never a partial file).
+ */
+#include "config.h"
+
+#include "rewrite/jit.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "ops/elemwise.h"
+
+#define JIT_ABI		"gptop-jit/1"
+#define JIT_BLOCK	256
+
+extern char **environ;
+
+struct unit {
+	uint64_t	 key;
+	char		*src;
+	gp_jit_fn	 fn;
+};
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static _Thread_local uint64_t thread_ns;
+
+static struct {
+	bool		 ok;
+	char		 why[512];
+	char		*cc;
+	char		*ccid;	/* first line of --version */
+	char		*dir;	/* cache folder, NULL: none */
+	bool		 mvec;
+	int		 isa;	/* 0 baseline, 1 AVX2 and FMA, 2 AVX-512 */
+	int		 level;
+	struct gp_buf	 vecdecl;
+	struct gp_buf	 describe;
+} J;
+
+static struct unit *units;	/* open addressing on key, 0 slots free */
+static size_t n_units, cap_units;
+static struct gp_jit_stats stats;
+static unsigned long tmp_counter;
+
+static void (*note_sink)(const char *msg);
+static char *noted[64];
+static int n_noted;
+
+/*
+ * Notes
+ */
+
+void
+gp_jit_set_note_sink(void (*sink)(const char *msg))
+{
+	pthread_mutex_lock(&mu);
+	note_sink = sink;
+	pthread_mutex_unlock(&mu);
+}
+
+void
+gp_jit_note(const char *key, const char *msg)
+{
+	bool say = true;
+
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < n_noted; i++)
+		if (strcmp(noted[i], key) == 0)
+			say = false;
+	if (say && n_noted < 64)
+		noted[n_noted++] = gp_xstrdup(key);
+	if (say) {
+		if (note_sink != NULL)
+			note_sink(msg);
+		else
+			fprintf(stderr, "gptop: %s\n", msg);
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+/*
+ * The probe
+ */
+
+static char *
+first_line_of(const char *cmd, int *status)
+{
+	FILE *fp = popen(cmd, "r");
+	char line[512];
+	char *r = NULL;
+
+	*status = -1;
+	if (fp == NULL)
+		return (NULL);
+	if (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		r = gp_xstrdup(line);
+	}
+	while (fgets(line, sizeof(line), fp) != NULL)
+		continue;
+	*status = pclose(fp);
+	return (r);
+}
+
+static int
+mkdir_one(const char *p)
+{
+	if (mkdir(p, 0700) == 0 || errno == EEXIST)
+		return (0);
+	return (-1);
+}
+
+/* The cache folder: created 0700; must be ours and not writable by
+ * others. */
+static char *
+cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct stat st;
+	char *base, *dir;
+
+	if (x != NULL && x[0] == '/')
+		base = gp_xstrdup(x);
+	else {
+		if (home == NULL || home[0] != '/') {
+			struct passwd *pw = getpwuid(getuid());
+
+			home = pw != NULL ? pw->pw_dir : NULL;
+		}
+		if (home == NULL || home[0] != '/')
+			return (NULL);
+		base = gp_xasprintf("%s/.cache", home);
+	}
+	/* create the parents too (0700, as the XDG spec asks) */
+	for (char *p = base + 1; *p != '\0'; p++)
+		if (*p == '/') {
+			*p = '\0';
+			(void)mkdir_one(base);
+			*p = '/';
+		}
+	(void)mkdir_one(base);
+	dir = gp_xasprintf("%s/gptop", base);
+	free(base);
+	if (mkdir_one(dir) < 0 || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != getuid() || (st.st_mode & 022) != 0) {
+		free(dir);
+		return (NULL);
+	}
+	return (dir);
+}
+
+/* Math functions declared `simd` when libmvec has all their variants. */
+static const struct {
+	const char	*name;
+	int		 arity;
+} vec_fns[] = {
+	{"exp", 1}, {"log", 1}, {"log1p", 1}, {"expm1", 1}, {"tanh", 1},
+	{"sin", 1}, {"cos", 1}, {"pow", 2},
+};
+
+static bool
+has_variants(void *h, const char *fn, int arity, bool f32)
+{
+	/* SSE4, AVX, AVX2, AVX-512: lanes for double; float has twice */
+	static const struct {
+		char	isa;
+		int	lanes;
+	} isas[] = {{'b', 2}, {'c', 4}, {'d', 4}, {'e', 8}};
+	char sym[64];
+
+	for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+		snprintf(sym, sizeof(sym), "_ZGV%cN%d%s_%s%s", isas[i].isa,
+		    isas[i].lanes * (f32 ? 2 : 1), arity == 2 ? "vv" : "v", fn,
+		    f32 ? "f" : "");
+		if (dlsym(h, sym) == NULL)
+			return (false);
+	}
+	return (true);
+}
+
+static void
+probe(void)
+{
+	const char *cc = getenv("CC");
+	char *cmd;
+	int status;
+
+	J.cc = gp_xstrdup(cc != NULL && cc[0] != '\0' ? cc : "cc");
+	cmd = gp_xasprintf("exec %s --version </dev/null 2>/dev/null", J.cc);
+	J.ccid = first_line_of(cmd, &status);
+	free(cmd);
+	if (J.ccid == NULL || status != 0) {
+		snprintf(J.why, sizeof(J.why), "no C compiler ('%s --version' "
+		    "failed; set CC)", J.cc);
+		free(J.ccid);
+		J.ccid = NULL;
+		return;
+	}
+	J.dir = cache_dir();
+	J.ok = true;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		J.isa = 1;
+	if (J.isa == 1 && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512dq") &&
+	    __builtin_cpu_supports("avx512vl") &&
+	    __builtin_cpu_supports("avx512bw"))
+		J.isa = 2;
+	{
+		void *h = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+
+		if (h != NULL) {
+			for (size_t i = 0; i < sizeof(vec_fns) /
+			    sizeof(vec_fns[0]); i++) {
+				const char *f = vec_fns[i].name;
+				int a = vec_fns[i].arity;
+
+				if (has_variants(h, f, a, false)) {
+					gp_buf_printf(&J.vecdecl, "#pragma omp "
+					    "declare simd notinbranch\ndouble "
+					    "%s(double%s);\n", f,
+					    a == 2 ? ", double" : "");
+					J.mvec = true;
+				}
+				if (has_variants(h, f, a, true)) {
+					gp_buf_printf(&J.vecdecl, "#pragma omp "
+					    "declare simd notinbranch\nfloat "
+					    "%sf(float%s);\n", f,
+					    a == 2 ? ", float" : "");
+					J.mvec = true;
+				}
+			}
+			/* libmvec stays loaded: the kernels will need it */
+		}
+	}
+#endif
+}
+
+static const char *
+flags_of(int level)
+{
+	if (level > 0)
+		return ("-std=gnu11 -O2 -fPIC -shared -w");
+	if (J.isa == 2)
+		return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
+		    "-ffp-contract=off -fopenmp-simd -mavx2 -mfma -mavx512f "
+		    "-mavx512dq -mavx512vl -mavx512bw");
+	if (J.isa == 1)
+		return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
+		    "-ffp-contract=off -fopenmp-simd -mavx2 -mfma");
+	return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
+	    "-ffp-contract=off -fopenmp-simd");
+}
+
+static const char *
+libs_of(int level)
+{
+	return (level == 0 && J.mvec ? "-lmvec -lm" : "-lm");
+}
+
+bool
+gp_jit_available(const char **why)
+{
+	pthread_once(&once, probe);
+	if (why != NULL)
+		*why = J.ok ? "" : J.why;
+	return (J.ok);
+}
+
+const char *
+gp_jit_cache_dir(void)
+{
+	pthread_once(&once, probe);
+	return (J.dir != NULL ? J.dir : "");
+}
+
+const char *
+gp_jit_describe(void)
+{
+	pthread_once(&once, probe);
+	pthread_mutex_lock(&mu);
+	gp_buf_clear(&J.describe);
+	if (J.ok)
+		gp_buf_printf(&J.describe, "%s (%s) %s %s; cache %s", J.cc,
+		    J.ccid, flags_of(J.level), libs_of(J.level),
+		    J.dir != NULL ? J.dir : "(none)");
+	else
+		gp_buf_printf(&J.describe, "off: %s", J.why);
+	pthread_mutex_unlock(&mu);
+	return (gp_buf_str(&J.describe));
+}
+
+/*
+ * The unit table (under mu)
+ */
+
+static uint64_t
+unit_key(const char *src)
+{
+	uint64_t h = gp_hash_bytes(GP_HASH_INIT, JIT_ABI, strlen(JIT_ABI));
+
+	h = gp_hash_bytes(h, src, strlen(src));
+	return (h != 0 ? h : 1);
+}
+
+static struct unit *
+unit_find(uint64_t key, const char *src)
+{
+	size_t i;
+
+	if (cap_units == 0)
+		return (NULL);
+	i = (size_t)key & (cap_units - 1);
+	while (units[i].key != 0) {
+		if (units[i].key == key && strcmp(units[i].src, src) == 0)
+			return (&units[i]);
+		i = (i + 1) & (cap_units - 1);
+	}
+	return (NULL);
+}
+
+static void
+unit_add(uint64_t key, const char *src, gp_jit_fn fn)
+{
+	size_t i;
+
+	if ((n_units + 1) * 2 > cap_units) {
+		struct unit *old = units;
+		size_t oc = cap_units;
+
+		cap_units = cap_units ? cap_units * 2 : 64;
+		units = gp_xcalloc(cap_units, sizeof(*units));
+		n_units = 0;
+		for (size_t j = 0; j < oc; j++)
+			if (old[j].key != 0) {
+				i = (size_t)old[j].key & (cap_units - 1);
+				while (units[i].key != 0)
+					i = (i + 1) & (cap_units - 1);
+				units[i] = old[j];
+				n_units++;
+			}
+		free(old);
+	}
+	i = (size_t)key & (cap_units - 1);
+	while (units[i].key != 0)
+		i = (i + 1) & (cap_units - 1);
+	units[i].key = key;
+	units[i].src = gp_xstrdup(src);
+	units[i].fn = fn;
+	n_units++;
+}
+
+void
+gp_jit_forget(void)
+{
+	pthread_mutex_lock(&mu);
+	for (size_t i = 0; i < cap_units; i++)
+		free(units[i].src);
+	free(units);
+	units = NULL;
+	n_units = cap_units = 0;
+	pthread_mutex_unlock(&mu);
+}
+
+void
+gp_jit_get_stats(struct gp_jit_stats *st)
+{
+	pthread_mutex_lock(&mu);
+	*st = stats;
+	pthread_mutex_unlock(&mu);
+}
+
+uint64_t
+gp_jit_thread_ns(void)
+{
+	return (thread_ns);
+}
+
+/*
+ * Building a batch (under mu)
+ */
+
+struct batch {
+	int		 n;
+	const char	**src;
+	uint64_t	*key;
+	char		 keyhex[33];
+	char		 stamp[64];
+	struct gp_buf	 tu;
+};
+
+static void
+batch_text(struct batch *b, int level)
+{
+	uint64_t h1, h2;
+	const char *fl = flags_of(level), *li = libs_of(level);
+
+	gp_buf_clear(&b->tu);
+	gp_buf_printf(&b->tu, "/* generated by gptop (%s): fused elementwise "
+	    "loops */\n#include <stdint.h>\n#include <math.h>\n", JIT_ABI);
+	if (level == 0)
+		gp_buf_puts(&b->tu, gp_buf_str(&J.vecdecl));
+	gp_buf_puts(&b->tu, gp_elemwise_c_prelude);
+	gp_buf_printf(&b->tu, "\n#define GP_JB %d\n", JIT_BLOCK);
+	for (int i = 0; i < b->n; i++)
+		gp_buf_printf(&b->tu, "\n#define GP_KERNEL gp_k_%016llx\n%s\n"
+		    "#undef GP_KERNEL\n", (unsigned long long)b->key[i],
+		    b->src[i]);
+	h1 = gp_hash_bytes(GP_HASH_INIT, b->tu.s, b->tu.len);
+	h2 = gp_hash_bytes(GP_HASH_INIT ^ 0x9e3779b97f4a7c15ULL, b->tu.s,
+	    b->tu.len);
+	h1 = gp_hash_bytes(h1, J.ccid, strlen(J.ccid));
+	h1 = gp_hash_bytes(h1, J.cc, strlen(J.cc));
+	h1 = gp_hash_bytes(h1, fl, strlen(fl));
+	h1 = gp_hash_bytes(h1, li, strlen(li));
+	h2 = gp_hash_bytes(h2, J.ccid, strlen(J.ccid));
+	h2 = gp_hash_bytes(h2, fl, strlen(fl));
+	snprintf(b->keyhex, sizeof(b->keyhex), "%016llx%016llx",
+	    (unsigned long long)h1, (unsigned long long)h2);
+	snprintf(b->stamp, sizeof(b->stamp), "%s:%s", JIT_ABI, b->keyhex);
+	gp_buf_printf(&b->tu, "\nconst char gp_jit_stamp[] = \"%s\";\n",
+	    b->stamp);
+}
+
+/* Check a loaded object and take its functions; closes it on failure. */
+static bool
+adopt(void *h, struct batch *b)
+{
+	const char *st = dlsym(h, "gp_jit_stamp");
+	gp_jit_fn *fns;
+	char sym[40];
+
+	if (st == NULL || strcmp(st, b->stamp) != 0) {
+		dlclose(h);
+		return (false);
+	}
+	fns = gp_xcalloc((size_t)b->n + 1, sizeof(*fns));
+	for (int i = 0; i < b->n; i++) {
+		void *p;
+
+		snprintf(sym, sizeof(sym), "gp_k_%016llx",
+		    (unsigned long long)b->key[i]);
+		p = dlsym(h, sym);
+		if (p == NULL) {
+			free(fns);
+			dlclose(h);
+			return (false);
+		}
+		/* POSIX: a function pointer converts through void * */
+		memcpy(&fns[i], &p, sizeof(p));
+	}
+	for (int i = 0; i < b->n; i++)
+		unit_add(b->key[i], b->src[i], fns[i]);
+	free(fns);
+	return (true);
+}
+
+static int
+write_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	size_t off = 0;
+
+	if (fd < 0)
+		return (-1);
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(path);
+			return (-1);
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) < 0) {
+		unlink(path);
+		return (-1);
+	}
+	return (0);
+}
+
+/* 'text' for a shell command line. */
+static void
+shell_quote(struct gp_buf *b, const char *s)
+{
+	gp_buf_puts(b, "'");
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			gp_buf_puts(b, "'\\''");
+		else
+			gp_buf_printf(b, "%c", *s);
+	}
+	gp_buf_puts(b, "'");
+}
+
+static int
+run_shell(const char *cmd)
+{
+	char *argv[4];
+	pid_t pid;
+	int status;
+
+	argv[0] = (char *)"sh";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)cmd;
+	argv[3] = NULL;
+	if (posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0)
+		return (-1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return (-1);
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* The first line of the compiler's messages that says "error". */
+static void
+log_error(const char *path, char *out, size_t outlen)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+
+	snprintf(out, outlen, "(no message)");
+	if (fp == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (strstr(line, "error") != NULL) {
+			snprintf(out, outlen, "%.200s", line);
+			break;
+		}
+		if (strcmp(out, "(no message)") == 0)
+			snprintf(out, outlen, "%.200s", line);
+	}
+	fclose(fp);
+}
+
+static int
+compile(struct batch *b, int level, const char *final, struct gp_err *err)
+{
+	char *dir = NULL, *base, *c_path, *so_path, *log_path;
+	struct gp_buf cmd = {0};
+	uint64_t t0;
+	int rc = -1, st;
+	void *h;
+
+	if (J.dir != NULL)
+		base = gp_xasprintf("%s/tmp-%ld-%lu-%s", J.dir, (long)getpid(),
+		    tmp_counter++, b->keyhex);
+	else {
+		const char *t = getenv("TMPDIR");
+
+		dir = gp_xasprintf("%s/gptop-jit-XXXXXX", t != NULL &&
+		    t[0] == '/' ? t : "/tmp");
+		if (mkdtemp(dir) == NULL) {
+			free(dir);
+			return (gp_err_set(err, "JIT: cannot make a temporary "
+			    "folder: %s", strerror(errno)));
+		}
+		base = gp_xasprintf("%s/k", dir);
+	}
+	c_path = gp_xasprintf("%s.c", base);
+	so_path = gp_xasprintf("%s.so", base);
+	log_path = gp_xasprintf("%s.log", base);
+	if (write_file(c_path, b->tu.s, b->tu.len) < 0) {
+		gp_err_set(err, "JIT: cannot write %s: %s", c_path,
+		    strerror(errno));
+		goto done;
+	}
+	gp_buf_printf(&cmd, "exec %s %s -o ", J.cc, flags_of(level));
+	shell_quote(&cmd, so_path);
+	gp_buf_puts(&cmd, " ");
+	shell_quote(&cmd, c_path);
+	gp_buf_printf(&cmd, " %s </dev/null >", libs_of(level));
+	shell_quote(&cmd, log_path);
+	gp_buf_puts(&cmd, " 2>&1");
+	t0 = gp_clock_ns();
+	st = run_shell(gp_buf_str(&cmd));
+	stats.compile_ns += gp_clock_ns() - t0;
+	if (st != 0) {
+		char msg[256];
+
+		log_error(log_path, msg, sizeof(msg));
+		stats.failures++;
+		gp_err_set(err, "JIT: %s failed (status %d): %s", J.cc, st,
+		    msg);
+		goto done;
+	}
+	stats.compiles++;
+	h = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		gp_err_set(err, "JIT: cannot load %s: %s", so_path, dlerror());
+		goto done;
+	}
+	if (!adopt(h, b)) {
+		gp_err_set(err, "JIT: %s lacks its symbols", so_path);
+		goto done;
+	}
+	if (J.dir != NULL && rename(so_path, final) < 0)
+		gp_jit_note("jit-rename", "JIT: cannot store compiled code in "
+		    "the cache folder");
+	rc = 0;
+done:
+	unlink(c_path);
+	unlink(log_path);
+	if (rc < 0 || J.dir == NULL)
+		unlink(so_path);
+	if (dir != NULL) {
+		rmdir(dir);
+		free(dir);
+	}
+	free(base);
+	free(c_path);
+	free(so_path);
+	free(log_path);
+	gp_buf_free(&cmd);
+	return (rc);
+}
+
+static int
+build_batch(struct batch *b, struct gp_err *err)
+{
+	for (;;) {
+		int level = J.level;
+		char *path = NULL;
+
+		batch_text(b, level);
+		if (J.dir != NULL) {
+			struct stat st;
+
+			path = gp_xasprintf("%s/%s.so", J.dir, b->keyhex);
+			if (stat(path, &st) == 0) {
+				void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+				if (h != NULL && adopt(h, b)) {
+					stats.disk_hits++;
+					free(path);
+					return (0);
+				}
+				stats.rebuilds++;
+			}
+		}
+		if (compile(b, level, path, err) == 0) {
+			free(path);
+			return (0);
+		}
+		free(path);
+		if (level > 0) {
+			/* plain flags fail too: the source is at fault, not
+			 * the flags */
+			J.level = 0;
+			return (-1);
+		}
+		/* the vector math or the flags may be what failed: plain
+		 * flags from now on, if they work */
+		J.level = 1;
+	}
+}
+
+int
+gp_jit_build(const char *const *src, gp_jit_fn *fns, int n,
+    struct gp_err *err)
+{
+	uint64_t t0 = gp_clock_ns();
+	struct batch b = {0};
+	int built = 0;
+
+	for (int i = 0; i < n; i++)
+		fns[i] = NULL;
+	if (!gp_jit_available(NULL)) {
+		gp_err_set(err, "%s", J.why);
+		thread_ns += gp_clock_ns() - t0;
+		return (0);
+	}
+	pthread_mutex_lock(&mu);
+	b.src = gp_xcalloc((size_t)n + 1, sizeof(*b.src));
+	b.key = gp_xcalloc((size_t)n + 1, sizeof(*b.key));
+	for (int i = 0; i < n; i++) {
+		uint64_t k = unit_key(src[i]);
+		struct unit *u = unit_find(k, src[i]);
+		bool dup = false;
+
+		if (u != NULL) {
+			stats.mem_hits++;
+			continue;
+		}
+		for (int j = 0; j < b.n; j++)
+			if (b.key[j] == k && strcmp(b.src[j], src[i]) == 0)
+				dup = true;
+		if (!dup) {
+			b.src[b.n] = src[i];
+			b.key[b.n++] = k;
+		}
+	}
+	if (b.n == 0 || build_batch(&b, err) == 0)
+		gp_err_set(err, "%s", "");
+	for (int i = 0; i < n; i++) {
+		struct unit *u = unit_find(unit_key(src[i]), src[i]);
+
+		if (u != NULL) {
+			fns[i] = u->fn;
+			built++;
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	gp_buf_free(&b.tu);
+	free(b.src);
+	free(b.key);
+	thread_ns += gp_clock_ns() - t0;
+	return (built);
+}

@@ -1,0 +1,402 @@
+/*
+ * rewrite/rw.c: the walk, dead-node removal and the small helpers the
+ * rewriter families share (see rw.h).
+ */
+#include "config.h"
+
+#include "rewrite/rw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "op.h"
+
+/* When every live node's producers come before it, node order is a
+ * topological order (the usual case: the loader's order, compacted). */
+static int
+topo_in_order(const struct gp_graph *g, int **order)
+{
+	int *out, n = 0;
+
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		const struct gp_node *nd = &g->nodes[i];
+
+		if (nd->dead)
+			continue;
+		for (int k = 0; k < nd->n_in; k++) {
+			int p = g->vars[nd->in[k]].producer;
+
+			if (p >= (int)i && !g->nodes[p].dead)
+				return (-1);
+		}
+	}
+	out = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
+	for (size_t i = 0; i < g->n_nodes; i++)
+		if (!g->nodes[i].dead)
+			out[n++] = (int)i;
+	*order = out;
+	return (n);
+}
+
+int
+gp_rw_topo(const struct gp_graph *g, int **order)
+{
+	size_t nn = g->n_nodes, nv = g->n_vars;
+	int *pending, *cstart, *clist, *fill, *out;
+	int head = 0, tail = 0, in_order;
+
+	if ((in_order = topo_in_order(g, order)) >= 0)
+		return (in_order);
+	pending = gp_xcalloc(nn + 1, sizeof(int));
+	cstart = gp_xcalloc(nv + 2, sizeof(int));
+	out = gp_xmalloc(sizeof(int) * (nn + 1));
+	for (size_t i = 0; i < nn; i++) {
+		const struct gp_node *n = &g->nodes[i];
+
+		if (n->dead)
+			continue;
+		for (int k = 0; k < n->n_in; k++)
+			cstart[n->in[k] + 1]++;
+	}
+	for (size_t v = 0; v < nv; v++)
+		cstart[v + 1] += cstart[v];
+	clist = gp_xmalloc(sizeof(int) * ((size_t)cstart[nv] + 1));
+	fill = gp_xmalloc(sizeof(int) * (nv + 1));
+	memcpy(fill, cstart, sizeof(int) * nv);
+	for (size_t i = 0; i < nn; i++) {
+		const struct gp_node *n = &g->nodes[i];
+
+		if (n->dead)
+			continue;
+		for (int k = 0; k < n->n_in; k++) {
+			int v = n->in[k], p = g->vars[v].producer;
+
+			clist[fill[v]++] = (int)i;
+			if (p >= 0 && !g->nodes[p].dead)
+				pending[i]++;
+		}
+	}
+	for (size_t i = 0; i < nn; i++)
+		if (!g->nodes[i].dead && pending[i] == 0)
+			out[tail++] = (int)i;
+	while (head < tail) {
+		const struct gp_node *n = &g->nodes[out[head++]];
+
+		for (int k = 0; k < n->n_out; k++) {
+			int v = n->out[k];
+
+			for (int c = cstart[v]; c < cstart[v + 1]; c++)
+				if (--pending[clist[c]] == 0)
+					out[tail++] = clist[c];
+		}
+	}
+	free(pending);
+	free(cstart);
+	free(clist);
+	free(fill);
+	*order = out;
+	return (tail);
+}
+
+int
+gp_rw_dce(struct gp_graph *g)
+{
+	bool *need = gp_xcalloc(g->n_nodes + 1, 1);
+	bool *seen = gp_xcalloc(g->n_vars + 1, 1);
+	int *stack = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	size_t sp = 0;
+	int killed = 0;
+
+	for (size_t f = 0; f < g->n_fns; f++) {
+		const struct gp_function *fn = &g->fns[f];
+
+		for (int k = 0; k < fn->n_out + fn->n_upd; k++) {
+			int v = k < fn->n_out ? fn->out[k] :
+			    fn->upd[k - fn->n_out].src;
+
+			if (!seen[v]) {
+				seen[v] = true;
+				stack[sp++] = v;
+			}
+		}
+	}
+	while (sp > 0) {
+		int v = stack[--sp], p = g->vars[v].producer;
+
+		if (p < 0 || need[p] || g->nodes[p].dead)
+			continue;
+		need[p] = true;
+		for (int k = 0; k < g->nodes[p].n_in; k++) {
+			int u = g->nodes[p].in[k];
+
+			if (!seen[u]) {
+				seen[u] = true;
+				stack[sp++] = u;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->n_nodes; i++)
+		if (!g->nodes[i].dead && !need[i]) {
+			g->nodes[i].dead = true;
+			killed++;
+		}
+	free(need);
+	free(seen);
+	free(stack);
+	return (killed);
+}
+
+void
+gp_rw_begin(struct gp_rw *w, struct gp_rewrite_ctx *c)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = c;
+	w->g = c->g;
+	w->n_order = gp_rw_topo(w->g, &w->order);
+	w->n_nodes0 = w->g->n_nodes;
+	w->n_repl = w->g->n_vars;
+	w->repl = gp_xmalloc(sizeof(int) * (w->n_repl + 1));
+	for (size_t v = 0; v < w->n_repl; v++)
+		w->repl[v] = -1;
+}
+
+int
+gp_rw_resolve(struct gp_rw *w, int v)
+{
+	int r = v;
+
+	while ((size_t)r < w->n_repl && w->repl[r] >= 0)
+		r = w->repl[r];
+	/* path compression */
+	while ((size_t)v < w->n_repl && w->repl[v] >= 0 && w->repl[v] != r) {
+		int next = w->repl[v];
+
+		w->repl[v] = r;
+		v = next;
+	}
+	return (r);
+}
+
+void
+gp_rw_replace(struct gp_rw *w, int from, int to)
+{
+	to = gp_rw_resolve(w, to);
+	if (from == to)
+		return;
+	if ((size_t)from >= w->n_repl) {
+		size_t n = w->g->n_vars;
+
+		w->repl = gp_xrealloc(w->repl, sizeof(int) * (n + 1));
+		for (size_t v = w->n_repl; v < n; v++)
+			w->repl[v] = -1;
+		w->n_repl = n;
+	}
+	w->repl[from] = to;
+	w->changes++;
+}
+
+int
+gp_rw_visit(struct gp_rw *w, int i)
+{
+	int x = w->order[i];
+	struct gp_node *n = &w->g->nodes[x];
+
+	if (n->dead)
+		return (-1);
+	for (int k = 0; k < n->n_in; k++)
+		n->in[k] = gp_rw_resolve(w, n->in[k]);
+	return (x);
+}
+
+int
+gp_rw_end(struct gp_rw *w)
+{
+	struct gp_graph *g = w->g;
+	int changes = w->changes;
+
+	if (changes > 0) {
+		for (size_t i = 0; i < g->n_nodes; i++) {
+			struct gp_node *n = &g->nodes[i];
+
+			if (n->dead)
+				continue;
+			for (int k = 0; k < n->n_in; k++)
+				n->in[k] = gp_rw_resolve(w, n->in[k]);
+		}
+		for (size_t f = 0; f < g->n_fns; f++) {
+			struct gp_function *fn = &g->fns[f];
+
+			for (int k = 0; k < fn->n_out; k++)
+				fn->out[k] = gp_rw_resolve(w, fn->out[k]);
+			for (int k = 0; k < fn->n_upd; k++)
+				fn->upd[k].src = gp_rw_resolve(w,
+				    fn->upd[k].src);
+		}
+	}
+	if (changes > 0 || g->n_nodes != w->n_nodes0)
+		gp_rw_dce(g);
+	/* a user's name moves to the variable that replaced it, when that
+	 * one only has a generated name: the function output of chain.json
+	 * stays "out" after fusion */
+	for (size_t v = 0; v < w->n_repl && changes > 0; v++) {
+		int to, p;
+		char *t;
+
+		if (w->repl[v] < 0)
+			continue;
+		to = gp_rw_resolve(w, (int)v);
+		p = g->vars[v].producer;
+		if (g->vars[v].kind != GP_VAR_TEMP || p < 0 ||
+		    !g->nodes[p].dead || g->vars[to].kind != GP_VAR_TEMP ||
+		    strncmp(g->vars[to].name, "_t", 2) != 0 ||
+		    strncmp(g->vars[v].name, "_t", 2) == 0)
+			continue;
+		t = g->vars[v].name;
+		g->vars[v].name = g->vars[to].name;
+		g->vars[to].name = t;
+	}
+	free(w->order);
+	free(w->repl);
+	memset(w, 0, sizeof(*w));
+	return (changes);
+}
+
+int
+gp_rw_apply(struct gp_graph *g, const char *opname, json_t *params, int n_in,
+    const int *in)
+{
+	const struct gp_op *op = gp_op_find(opname);
+	struct gp_err err;
+	int x;
+
+	if (op == NULL) {
+		if (params != NULL)
+			json_decref(params);
+		return (-1);
+	}
+	x = gp_graph_add_node(g, op, params, n_in, in, op->n_out > 0 ?
+	    op->n_out : 1, &err);
+	if (x < 0)
+		return (-1);
+	return (g->nodes[x].out[0]);
+}
+
+int
+gp_rw_apply1(struct gp_graph *g, const char *opname, json_t *params, int a)
+{
+	return (gp_rw_apply(g, opname, params, 1, &a));
+}
+
+int
+gp_rw_apply2(struct gp_graph *g, const char *opname, json_t *params, int a,
+    int b)
+{
+	int in[2] = {a, b};
+
+	return (gp_rw_apply(g, opname, params, 2, in));
+}
+
+bool
+gp_rw_any(const struct gp_graph *g, const char *const *ops)
+{
+	const struct gp_op *want[16];
+	int n = 0;
+
+	for (; *ops != NULL && n < 16; ops++)
+		if ((want[n] = gp_op_find(*ops)) != NULL)
+			n++;
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		if (g->nodes[i].dead)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (g->nodes[i].op == want[k])
+				return (true);
+	}
+	return (false);
+}
+
+struct gp_node *
+gp_rw_producer(const struct gp_graph *g, int v)
+{
+	int p = g->vars[v].producer;
+
+	if (p < 0 || g->nodes[p].dead)
+		return (NULL);
+	return (&g->nodes[p]);
+}
+
+bool
+gp_rw_is(const struct gp_node *n, const char *name)
+{
+	return (n != NULL && strcmp(n->op->name, name) == 0);
+}
+
+struct gp_node *
+gp_rw_producer_is(const struct gp_graph *g, int v, const char *name)
+{
+	struct gp_node *n = gp_rw_producer(g, v);
+
+	return (gp_rw_is(n, name) ? n : NULL);
+}
+
+bool
+gp_rw_same_type(const struct gp_graph *g, int a, int b)
+{
+	return (gp_type_equal(&g->vars[a].type, &g->vars[b].type));
+}
+
+bool
+gp_rw_const_value(const struct gp_graph *g, int v, double *x)
+{
+	const struct gp_var *var = &g->vars[v];
+	const struct gp_tensor *t = &var->value;
+	int64_t n;
+	double first;
+
+	if (var->kind != GP_VAR_CONSTANT || t->storage == NULL)
+		return (false);
+	n = gp_tensor_numel(t);
+	if (n < 1 || n > 4096)
+		return (false);
+	first = gp_tensor_get(t, 0);
+	for (int64_t i = 1; i < n; i++)
+		if (gp_tensor_get(t, i) != first)
+			return (false);
+	*x = first;
+	return (true);
+}
+
+bool
+gp_rw_const_is(const struct gp_graph *g, int v, double x)
+{
+	double y;
+
+	return (gp_rw_const_value(g, v, &y) && y == x);
+}
+
+int
+gp_rw_const_new(struct gp_graph *g, enum gp_dtype dt, double x)
+{
+	struct gp_type t = {.dtype = dt, .ndim = 0};
+	int v = gp_graph_add_var(g, NULL, GP_VAR_CONSTANT, &t);
+
+	gp_tensor_alloc(&g->vars[v].value, dt, 0, NULL);
+	gp_dtype_store(gp_tensor_data(&g->vars[v].value), dt, x);
+	return (v);
+}
+
+bool *
+gp_rw_escapes(const struct gp_graph *g)
+{
+	bool *e = gp_xcalloc(g->n_vars + 1, 1);
+
+	for (size_t f = 0; f < g->n_fns; f++) {
+		const struct gp_function *fn = &g->fns[f];
+
+		for (int k = 0; k < fn->n_out; k++)
+			e[fn->out[k]] = true;
+		for (int k = 0; k < fn->n_upd; k++)
+			e[fn->upd[k].src] = true;
+	}
+	return (e);
+}
