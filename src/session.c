@@ -16,6 +16,7 @@
 #include "alloc.h"
 #include "clock.h"
 #include "graph-json.h"
+#include "capture.h"
 #include "memprof.h"
 #include "rewrite.h"
 #include "vm.h"
@@ -90,6 +91,7 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 				prof->fn[fi].mem->external = ext;
 		}
 	}
+	prof->graph_hash = gp_graph_hash(s->pristine);
 	prof->load_ns = s->load_ns;
 	/* JIT compilation inside the rewrites counts as link time */
 	prof->rewrite_ns = (double)(t1 - t0) - prof->link_ns;

@@ -63,8 +63,8 @@ ui_batch_outputs(FILE *fp, struct gp_session *s)
 			    &g->vars[v].value);
 }
 
-static FILE *
-open_destination(const char *dest, bool *close_it)
+FILE *
+ui_batch_open_destination(const char *dest, bool *close_it)
 {
 	*close_it = false;
 	if (dest == NULL || strcmp(dest, "stdout") == 0)
@@ -84,13 +84,14 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 	FILE *fp;
 
 	gp_session_run(s, -1, rounds);
+	rounds = gp_session_rounds(s);
 	printf("gptop: %llu round%s of %s\n", (unsigned long long)rounds,
 	    rounds == 1 ? "" : "s", gp_session_graph(s)->path);
 	ui_batch_outputs(stdout, s);
 	if (!fl->profile)
 		return (0);
 	fflush(stdout);
-	fp = open_destination(fl->destination, &close_it);
+	fp = ui_batch_open_destination(fl->destination, &close_it);
 	if (fp == NULL) {
 		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
 		    fl->destination, strerror(errno));

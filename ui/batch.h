@@ -13,6 +13,9 @@
 /* Print each function's outputs and each shared variable: dtype, shape and
  * a checksum (sum, min, max, first elements). */
 void	ui_batch_outputs(FILE *fp, struct gp_session *s);
+/* The report's destination (profiling__destination): stdout, stderr or a
+ * file opened for writing (*close_it then says to fclose it). */
+FILE	*ui_batch_open_destination(const char *dest, bool *close_it);
 /* Run and report; returns the exit status. */
 int	ui_batch_run(struct gp_session *s, uint64_t rounds,
 	    const struct gp_report_opts *ro);

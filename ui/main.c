@@ -1,19 +1,29 @@
 /*
  * main.c: gptop's command line: options and flags, then the batch report,
- * --check, or the interactive frontend when stdout is a terminal.
+ * --check, or the interactive frontend when stdout is a terminal.  The
+ * argument is a graph or a capture (told apart by its "format" member):
+ * a capture is reported like the run that saved it.  Also: --save (a
+ * capture of the run), --diff A B, the exports, and `gptop merge`.
  *
- * Exit status: 0 success, 2 bad input (graph, data, flag or option), 1 an
- * internal failure.
+ * Exit status: 0 success, 2 bad input (graph, capture, data, flag or
+ * option, or an output that cannot be written), 1 an internal failure,
+ * 128 + the signal when SIGINT or SIGTERM cut a batch run short (after the
+ * report and the files of what was collected are written).
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "batch.h"
+#include "capture.h"
+#include "diff.h"
+#include "export.h"
 #include "flags.h"
 #include "op.h"
 #include "report.h"
@@ -29,6 +39,12 @@ enum {
 	OPT_ALLOW_EXTERN,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_SAVE,
+	OPT_DIFF,
+	OPT_EXPORT_TRACE,
+	OPT_TRACE_CALLS,
+	OPT_EXPORT_CSV,
+	OPT_EXPORT_CSV_OPS,
 };
 
 static const struct option long_options[] = {
@@ -40,6 +56,12 @@ static const struct option long_options[] = {
 	{"group-by-signature", no_argument, NULL, OPT_SIG},
 	{"allow-extern", no_argument, NULL, OPT_ALLOW_EXTERN},
 	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
+	{"save", required_argument, NULL, OPT_SAVE},
+	{"diff", no_argument, NULL, OPT_DIFF},
+	{"export-trace", required_argument, NULL, OPT_EXPORT_TRACE},
+	{"trace-calls", required_argument, NULL, OPT_TRACE_CALLS},
+	{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
+	{"export-csv-ops", required_argument, NULL, OPT_EXPORT_CSV_OPS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -49,7 +71,9 @@ static void
 usage_short(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: gptop [OPTIONS] GRAPH.json\n"
+	    "usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "       gptop --batch --diff A B\n"
+	    "       gptop merge CAPTURE... -o OUT\n"
 	    "Try: gptop data/graphs/logreg.json   (examples in data/graphs/)\n"
 	    "     gptop --help\n");
 }
@@ -58,9 +82,12 @@ static void
 usage_long(void)
 {
 	printf(
-	    "Usage: gptop [OPTIONS] GRAPH.json\n"
+	    "Usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "       gptop --batch --diff A B     (each a graph or a capture)\n"
+	    "       gptop merge CAPTURE... -o OUT\n"
 	    "Run a computation graph call after call and show where its time\n"
-	    "and memory go: live in the terminal, or as a text report.\n"
+	    "and memory go: live in the terminal, or as a text report.  A\n"
+	    "capture (--save) is reported like the run that saved it.\n"
 	    "\n"
 	    "  -n, --calls N          run N rounds (each function once per\n"
 	    "                         round); default 10 in batch mode,\n"
@@ -75,11 +102,20 @@ usage_long(void)
 	    "                         shapes\n"
 	    "      --allow-extern     allow extern ops (native code)\n"
 	    "      --list-ops         list every op with its class\n"
+	    "      --save FILE        write a capture of the run (atomically)\n"
+	    "      --diff             compare A (baseline) with B: Global,\n"
+	    "                         Class, Ops, Apply; ~ marks noise\n"
+	    "      --export-trace FILE  Chrome trace (Perfetto) of the run\n"
+	    "      --trace-calls K    calls of each function kept in the\n"
+	    "                         trace: the last K (default 20)\n"
+	    "      --export-csv FILE  the Apply table as CSV\n"
+	    "      --export-csv-ops FILE  the Ops table as CSV\n"
 	    "      --help             show this help and exit\n"
 	    "      --version          show the version and exit\n"
 	    "\n"
 	    "Environment: GPTOP_FLAGS (like THEANO_FLAGS), NO_COLOR.\n"
-	    "Exit status: 0 success, 1 internal failure, 2 bad input.\n"
+	    "Exit status: 0 success, 1 internal failure, 2 bad input;\n"
+	    "128 + N when signal N (SIGINT, SIGTERM) cut a batch run short.\n"
 	    "See gptop(1) and doc/guide.md.\n");
 }
 
@@ -113,6 +149,330 @@ list_ops(void)
 		    ops[i]->doc ? ops[i]->doc : "");
 }
 
+/* Batch runs: SIGINT and SIGTERM stop the run after the current round,
+ * so the report and the files of what was collected are still written;
+ * a second signal kills (SA_RESETHAND). */
+static struct gp_session *volatile sig_session;
+static volatile sig_atomic_t sig_caught;
+
+static void
+on_signal(int sig)
+{
+	sig_caught = sig;
+	if (sig_session != NULL)
+		gp_session_interrupt(sig_session);
+}
+
+static void
+catch_signals(struct gp_session *s)
+{
+	struct sigaction sa;
+
+	sig_session = s;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int
+exit_status(int rc)
+{
+	if (sig_caught != 0)
+		return (128 + sig_caught);
+	return (rc);
+}
+
+/* The flags: defaults, then base (a capture's, when not NULL), then
+ * GPTOP_FLAGS, then --flags. */
+static int
+make_flags(struct gp_flags *f, const char *base, const char *cli,
+    bool allow_extern)
+{
+	const char *env = getenv("GPTOP_FLAGS");
+	struct gp_err err;
+
+	gp_flags_init(f);
+	if (base != NULL && base[0] != '\0') {
+		if (gp_flags_parse(f, base, "capture flags", &err) < 0) {
+			/* a newer gptop's flags: report with the defaults */
+			fprintf(stderr, "gptop: %s (ignored)\n", err.msg);
+			gp_flags_done(f);
+			gp_flags_init(f);
+		}
+		/* never write to the file the capturing run wrote to */
+		free(f->destination);
+		f->destination = gp_xstrdup("stdout");
+	}
+	if (env != NULL && gp_flags_parse(f, env, "GPTOP_FLAGS", &err) < 0) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (-1);
+	}
+	if (cli != NULL && gp_flags_parse(f, cli, "--flags", &err) < 0) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (-1);
+	}
+	if (allow_extern)
+		f->allow_extern = true;
+	return (0);
+}
+
+struct outputs {
+	const char	*save;
+	const char	*trace;
+	const char	*csv;
+	const char	*csv_ops;
+	uint64_t	 trace_calls;
+};
+
+/* --save, --export-csv, --export-csv-ops of profile p (ci: the capture's
+ * info when p was loaded, to keep it on a re-save). */
+static int
+write_outputs(const struct outputs *out, const struct gp_profile *p,
+    const struct gp_capture_info *ci)
+{
+	struct gp_err err;
+	int rc = 0;
+
+	if (out->save != NULL && gp_capture_save_info(p, ci, out->save,
+	    &err) < 0) {
+		fprintf(stderr, "gptop: --save: %s\n", err.msg);
+		rc = 2;
+	}
+	if (out->csv != NULL && gp_export_csv_applies(p, out->csv,
+	    &err) < 0) {
+		fprintf(stderr, "gptop: --export-csv: %s\n", err.msg);
+		rc = 2;
+	}
+	if (out->csv_ops != NULL && gp_export_csv_ops(p, out->csv_ops,
+	    &err) < 0) {
+		fprintf(stderr, "gptop: --export-csv-ops: %s\n", err.msg);
+		rc = 2;
+	}
+	return (rc);
+}
+
+/* `gptop --batch CAPTURE`: the report of the run that saved it. */
+static int
+report_capture(const char *path, const char *cli, bool allow_extern,
+    bool by_sig, bool check, const struct outputs *out)
+{
+	struct gp_capture_info ci;
+	struct gp_report_opts ro;
+	struct gp_profile *p;
+	struct gp_flags flags;
+	struct gp_err err;
+	uint64_t calls = 0;
+	bool close_it;
+	FILE *fp;
+	int rc;
+
+	if (out->trace != NULL) {
+		fprintf(stderr, "gptop: --export-trace needs a run: %s is a "
+		    "capture, which keeps no per-call timeline\n", path);
+		return (2);
+	}
+	if ((p = gp_capture_load(path, &ci, &err)) == NULL) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (2);
+	}
+	for (int f = 0; f < p->n_fn; f++)
+		calls += p->fn[f].call.n;
+	if (check) {
+		printf("%s: capture of graph %s is valid (%s)\n", path,
+		    p->graph, GP_CAPTURE_FORMAT);
+		printf("  %d function%s, %llu call%s, captured %s on %s\n",
+		    p->n_fn, p->n_fn == 1 ? "" : "s",
+		    (unsigned long long)calls, calls == 1 ? "" : "s",
+		    ci.created ? ci.created : "?", ci.cpu ? ci.cpu : "?");
+		gp_capture_info_done(&ci);
+		gp_profile_free(p);
+		return (0);
+	}
+	if (make_flags(&flags, p->flags, cli, allow_extern) < 0) {
+		gp_capture_info_done(&ci);
+		gp_profile_free(p);
+		return (2);
+	}
+	gp_report_opts_from_flags(&ro, &flags);
+	ro.by_signature = by_sig;
+	printf("gptop: capture %s: graph %s (%s), %llu call%s, captured %s "
+	    "on %s\n", path, p->graph, p->path, (unsigned long long)calls,
+	    calls == 1 ? "" : "s", ci.created ? ci.created : "?",
+	    ci.cpu ? ci.cpu : "?");
+	fflush(stdout);
+	rc = 0;
+	fp = ui_batch_open_destination(flags.destination, &close_it);
+	if (fp == NULL) {
+		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
+		    flags.destination, strerror(errno));
+		rc = 2;
+	} else {
+		if (fp == stdout)
+			fprintf(fp, "\n");
+		gp_report_all(fp, p, &ro);
+		if (close_it && fclose(fp) != 0) {
+			fprintf(stderr, "gptop: profiling__destination %s: "
+			    "%s\n", flags.destination, strerror(errno));
+			rc = 2;
+		}
+	}
+	if (rc == 0)
+		rc = write_outputs(out, p, &ci);
+	gp_flags_done(&flags);
+	gp_capture_info_done(&ci);
+	gp_profile_free(p);
+	return (rc);
+}
+
+/* One side of --diff: a capture, loaded; or a graph, run `rounds` rounds. */
+static struct gp_profile *
+diff_side(const char *path, const struct gp_flags *flags, uint64_t rounds,
+    struct gp_capture_info *ci, bool *have_ci)
+{
+	struct gp_session *s;
+	struct gp_profile *p;
+	struct gp_err err;
+	int kind;
+
+	*have_ci = false;
+	if ((kind = gp_capture_detect(path, &err)) < 0) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (NULL);
+	}
+	if (kind == 1) {
+		if ((p = gp_capture_load(path, ci, &err)) == NULL)
+			fprintf(stderr, "gptop: %s\n", err.msg);
+		*have_ci = p != NULL;
+		return (p);
+	}
+	if ((s = gp_session_open(path, flags, &err)) == NULL) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (NULL);
+	}
+	catch_signals(s);
+	/* after a signal during the first side's run, run nothing more */
+	if (sig_caught == 0)
+		gp_session_run(s, -1, rounds);
+	sig_session = NULL;
+	p = gp_profile_clone(gp_session_profile(s));
+	gp_session_free(s);
+	return (p);
+}
+
+static int
+run_diff(const char *pa, const char *pb, const struct gp_flags *flags,
+    uint64_t rounds)
+{
+	struct gp_capture_info ca, cb;
+	struct gp_diff_report_opts o = {0};
+	struct gp_diff_opts dopts;
+	struct gp_profile *a, *b = NULL;
+	struct gp_diff *d;
+	bool hca = false, hcb = false;
+	int rc = 2;
+
+	if ((a = diff_side(pa, flags, rounds, &ca, &hca)) == NULL ||
+	    (b = diff_side(pb, flags, rounds, &cb, &hcb)) == NULL)
+		goto out;
+	gp_diff_opts_init(&dopts);
+	/* runs of different lengths: compare per call */
+	dopts.per_call = gp_diff_calls_differ(a, b);
+	d = gp_diff_compute(a, b, &dopts);
+	o.n_ops = (int)flags->n_ops;
+	o.n_apply = (int)flags->n_apply;
+	o.width = (int)flags->output_line_width;
+	o.label_a = pa;
+	o.label_b = pb;
+	o.info_a = hca ? &ca : NULL;
+	o.info_b = hcb ? &cb : NULL;
+	gp_diff_report(stdout, d, &o);
+	gp_diff_free(d);
+	rc = 0;
+out:
+	if (hca)
+		gp_capture_info_done(&ca);
+	if (hcb)
+		gp_capture_info_done(&cb);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	return (rc);
+}
+
+/* `gptop merge A B ... -o OUT` */
+static int
+cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	const char **paths = gp_xcalloc((size_t)argc + 1, sizeof(*paths));
+	struct gp_profile **ps = gp_xcalloc((size_t)argc + 1, sizeof(*ps));
+	struct gp_capture_info *ci = gp_xcalloc((size_t)argc + 1,
+	    sizeof(*ci));
+	struct gp_capture_info oci;
+	struct gp_profile *m = NULL;
+	struct gp_err err;
+	uint64_t calls = 0;
+	int n = 0, rc = 2;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i],
+		    "--output") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "gptop merge: %s needs a file "
+				    "name\n", argv[i]);
+				goto out;
+			}
+			out = argv[++i];
+		} else if (strncmp(argv[i], "-o", 2) == 0)
+			out = argv[i] + 2;
+		else if (strcmp(argv[i], "--help") == 0) {
+			printf("Usage: gptop merge CAPTURE... -o OUT\n"
+			    "Sum captures of one graph and rewrite set "
+			    "(calls, times, histograms) into OUT.\n");
+			rc = 0;
+			goto out;
+		} else
+			paths[n++] = argv[i];
+	}
+	if (out == NULL || n == 0) {
+		fprintf(stderr, "usage: gptop merge CAPTURE... -o OUT\n");
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		if ((ps[i] = gp_capture_load(paths[i], &ci[i], &err)) == NULL) {
+			fprintf(stderr, "gptop merge: %s\n", err.msg);
+			goto out;
+		}
+	m = gp_capture_merge(ps, ci, paths, n, &oci, &err);
+	if (m == NULL) {
+		fprintf(stderr, "gptop merge: %s\n", err.msg);
+		goto out;
+	}
+	if (gp_capture_save_info(m, &oci, out, &err) < 0)
+		fprintf(stderr, "gptop merge: %s\n", err.msg);
+	else {
+		for (int f = 0; f < m->n_fn; f++)
+			calls += m->fn[f].call.n;
+		printf("gptop: merged %d capture%s (%llu call%s) into %s\n",
+		    n, n == 1 ? "" : "s", (unsigned long long)calls,
+		    calls == 1 ? "" : "s", out);
+		rc = 0;
+	}
+	gp_capture_info_done(&oci);
+out:
+	for (int i = 0; i < n; i++) {
+		gp_profile_free(ps[i]);
+		gp_capture_info_done(&ci[i]);
+	}
+	gp_profile_free(m);
+	free(ps);
+	free(ci);
+	free(paths);
+	return (rc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -120,15 +480,18 @@ main(int argc, char **argv)
 	struct gp_err err;
 	struct gp_report_opts ro;
 	struct gp_session *s;
-	const char *env;
+	struct outputs out = {.trace_calls = GP_TRACE_CALLS_DEFAULT};
+	struct gp_trace *tr = NULL;
 	uint64_t rounds = 0, delay = 10;
 	bool have_rounds = false, batch = false, check = false;
-	bool by_sig = false, allow_extern = false;
+	bool by_sig = false, allow_extern = false, diff = false;
 	const char *cli_flags = NULL;
-	int c, rc;
+	int c, rc, kind;
 
-	gp_flags_init(&flags);
-	while ((c = getopt_long(argc, argv, "n:d:", long_options, NULL)) != -1) {
+	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+		return (cmd_merge(argc - 1, argv + 1));
+	while ((c = getopt_long(argc, argv, "n:d:", long_options,
+	    NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_count(optarg, "-n", &rounds) < 0)
@@ -166,6 +529,32 @@ main(int argc, char **argv)
 		case OPT_LIST_OPS:
 			list_ops();
 			return (0);
+		case OPT_SAVE:
+			out.save = optarg;
+			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_EXPORT_TRACE:
+			out.trace = optarg;
+			break;
+		case OPT_TRACE_CALLS:
+			if (parse_count(optarg, "--trace-calls",
+			    &out.trace_calls) < 0)
+				return (2);
+			if (out.trace_calls == 0 || out.trace_calls >
+			    1000000) {
+				fprintf(stderr, "gptop: --trace-calls: between "
+				    "1 and 1000000\n");
+				return (2);
+			}
+			break;
+		case OPT_EXPORT_CSV:
+			out.csv = optarg;
+			break;
+		case OPT_EXPORT_CSV_OPS:
+			out.csv_ops = optarg;
+			break;
 		case OPT_HELP:
 			usage_long();
 			return (0);
@@ -177,28 +566,51 @@ main(int argc, char **argv)
 			return (2);
 		}
 	}
-	env = getenv("GPTOP_FLAGS");
-	if (env != NULL && gp_flags_parse(&flags, env, "GPTOP_FLAGS",
-	    &err) < 0) {
-		fprintf(stderr, "gptop: %s\n", err.msg);
-		return (2);
-	}
-	if (cli_flags != NULL && gp_flags_parse(&flags, cli_flags, "--flags",
-	    &err) < 0) {
-		fprintf(stderr, "gptop: %s\n", err.msg);
-		return (2);
-	}
-	if (allow_extern)
-		flags.allow_extern = true;
 	if (optind >= argc) {
 		usage_short(stderr);
 		return (2);
 	}
+	if (!have_rounds)
+		rounds = 10;
+	if (diff) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "gptop: --diff compares two profiles: "
+			    "A (the baseline) and B (got %d argument%s)\n",
+			    argc - optind, argc - optind == 1 ? "" : "s");
+			return (2);
+		}
+		if (out.save != NULL || out.trace != NULL || out.csv != NULL ||
+		    out.csv_ops != NULL || check) {
+			fprintf(stderr, "gptop: --diff prints a report only "
+			    "(save or export each side on its own)\n");
+			return (2);
+		}
+		if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
+			return (2);
+		rc = run_diff(argv[optind], argv[optind + 1], &flags, rounds);
+		gp_flags_done(&flags);
+		return (exit_status(rc));
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "gptop: one graph at a time (got %d "
-		    "arguments)\n", argc - optind);
+		    "arguments; --diff compares two)\n", argc - optind);
 		return (2);
 	}
+	if ((kind = gp_capture_detect(argv[optind], &err)) < 0) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		return (2);
+	}
+	if (kind == 1) {
+		/* the interface cannot open captures yet: report instead */
+		if (!batch && !check && isatty(STDOUT_FILENO))
+			fprintf(stderr, "gptop: %s is a capture; showing its "
+			    "report (the interactive view of captures is not "
+			    "there yet)\n", argv[optind]);
+		return (report_capture(argv[optind], cli_flags, allow_extern,
+		    by_sig, check, &out));
+	}
+	if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
+		return (2);
 	s = gp_session_open(argv[optind], &flags, &err);
 	if (s == NULL) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
@@ -213,7 +625,9 @@ main(int argc, char **argv)
 	}
 	gp_report_opts_from_flags(&ro, &flags);
 	ro.by_signature = by_sig;
-	if (!batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+	if (!batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
+	    out.save == NULL && out.trace == NULL && out.csv == NULL &&
+	    out.csv_ops == NULL) {
 		struct ui_tui_opts to = {
 			.limit = have_rounds ? rounds : 0,
 			.delay_tenths = (int)delay,
@@ -225,10 +639,28 @@ main(int argc, char **argv)
 		gp_flags_done(&flags);
 		return (rc);
 	}
-	if (!have_rounds)
-		rounds = 10;
+	if (out.trace != NULL)
+		tr = gp_export_trace_new(gp_session_profile(s),
+		    gp_session_vm(s), (int)out.trace_calls);
+	catch_signals(s);
 	rc = ui_batch_run(s, rounds, &ro);
+	sig_session = NULL;
+	if (tr != NULL) {
+		gp_export_trace_stop(tr);
+		if (gp_export_trace_write(tr, out.trace, &err) < 0) {
+			fprintf(stderr, "gptop: --export-trace: %s\n",
+			    err.msg);
+			rc = 2;
+		}
+		gp_export_trace_free(tr);
+	}
+	{
+		int orc = write_outputs(&out, gp_session_profile(s), NULL);
+
+		if (rc == 0)
+			rc = orc;
+	}
 	gp_session_free(s);
 	gp_flags_done(&flags);
-	return (rc);
+	return (exit_status(rc));
 }

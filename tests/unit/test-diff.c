@@ -1,0 +1,471 @@
+/*
+ * test-diff.c: the noise test (identical, 3x slower, equal with noise, too
+ * few executions), a profile diffed with itself (every delta zero, every
+ * row "~", every apply paired by structure), structural pairing across a
+ * rewrite (two ops fused into one: the unchanged applies paired, the new
+ * one added, the two old ones removed, with signed deltas), runs of
+ * different lengths compared per call, functions on one side only, sorting by every column, the text report, and the speed
+ * of a 100,000-apply diff.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../tap.h"
+#include "../capture/fixture.h"
+#include "diff.h"
+
+static void
+stat_of(struct gp_prof_stat *s, double ns, int n, double jitter,
+    uint64_t seed)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < n; i++) {
+		double v = ns * (1 + jitter * (2 * fx_uniform(&seed) - 1));
+
+		gp_prof_stat_add(s, (uint64_t)v);
+	}
+}
+
+static void
+test_utest(void)
+{
+	struct gp_prof_stat a, b, c;
+
+	stat_of(&a, 1000, 30, 0.1, 1);
+	ok(gp_diff_utest(&a, &a) == 1, "identical histograms: p = 1");
+	stat_of(&b, 3000, 30, 0.1, 2);
+	ok(gp_diff_utest(&a, &b) < 1e-6, "3x slower: p = %.3g",
+	    gp_diff_utest(&a, &b));
+	ok(fabs(gp_diff_utest(&a, &b) - gp_diff_utest(&b, &a)) < 1e-12,
+	    "two-sided: symmetric");
+	stat_of(&c, 1000, 30, 0.1, 3);
+	ok(gp_diff_utest(&a, &c) > 0.05, "equal with noise: p = %.3g",
+	    gp_diff_utest(&a, &c));
+	memset(&c, 0, sizeof(c));
+	ok(gp_diff_utest(&a, &c) == 1, "an empty side: p = 1");
+	/* every sample in one bin on both sides: no variance */
+	stat_of(&b, 1000, 10, 0, 4);
+	stat_of(&c, 1000, 10, 0, 5);
+	ok(gp_diff_utest(&b, &c) == 1, "all tied: p = 1");
+}
+
+static const char *const chain_ops[] = {"mul", "add", "tanh", "mul", "sub",
+	"sqr"};
+static const double chain_ns[] = {1000, 1200, 5000, 900, 1100, 800};
+
+static struct gp_profile *
+chain(uint64_t seed, double slow3, int calls)
+{
+	struct gp_profile *p = fx_profile("chain", 77, "fusion");
+	double ns[6];
+
+	memcpy(ns, chain_ns, sizeof(ns));
+	ns[2] *= slow3;
+	fx_chain(p, "f", 6, chain_ops, ns, calls, 0.1, &seed);
+	return (p);
+}
+
+static bool
+all_zero_noise(const struct gp_diff_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i].delta != 0 || strcmp(gp_diff_mark(&t->rows[i]),
+		    "~") != 0 || t->rows[i].kind != GP_DIFF_PAIRED)
+			return (false);
+	return (true);
+}
+
+static void
+test_self(void)
+{
+	struct gp_profile *p = chain(1, 1, 10);
+	struct gp_diff *d = gp_diff_compute(p, p, NULL);
+	bool ok_fn = true;
+
+	ok(all_zero_noise(&d->cls) && d->cls.n == 1, "self diff: the Class "
+	    "row has delta 0 and ~");
+	ok(all_zero_noise(&d->ops) && d->ops.n == 5, "self diff: every Ops "
+	    "row has delta 0 and ~");
+	ok(all_zero_noise(&d->applies) && d->applies.n == 6, "self diff: "
+	    "every Apply row has delta 0 and ~");
+	is_int((long long)d->n_match[GP_MATCH_STRUCTURE], 6, "self diff: "
+	    "every apply paired by structure");
+	for (size_t i = 0; i < d->applies.n; i++)
+		ok_fn &= d->applies.rows[i].id_a == d->applies.rows[i].id_b;
+	ok(ok_fn, "self diff: each apply with itself");
+	ok(d->n_fn == 1 && d->fn[0].call.delta == 0 &&
+	    d->fn[0].call.verdict == GP_VERDICT_NOISE, "self diff: the "
+	    "function's calls too");
+	ok(d->same_graph && d->same_rewrites, "same graph and rewrites");
+	gp_diff_free(d);
+	gp_profile_free(p);
+}
+
+static const struct gp_diff_row *
+find(const struct gp_diff_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->rows[i].name, name) == 0)
+			return (&t->rows[i]);
+	return (NULL);
+}
+
+static void
+test_significance(void)
+{
+	struct gp_profile *a = chain(1, 1, 20), *b = chain(2, 3, 20);
+	struct gp_profile *c = chain(3, 3, 2), *e = chain(4, 3, 2);
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	const struct gp_diff_row *r;
+	bool rest = true;
+
+	r = find(&d->applies, "Elemwise{tanh}(t1)");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER &&
+	    strcmp(gp_diff_mark(r), "+") == 0 && r->p < 0.05,
+	    "3x slower: significant (p = %.3g)", r ? r->p : NAN);
+	ok(r != NULL && fabs(r->ratio - 3) < 0.3 && r->delta > 0,
+	    "its ratio is about 3 and its delta positive");
+	ok(d->applies.rows[0].verdict == GP_VERDICT_SLOWER,
+	    "sorted by |delta|, it comes first");
+	for (size_t i = 0; i < d->applies.n; i++)
+		if (&d->applies.rows[i] != r)
+			rest &= strcmp(gp_diff_mark(&d->applies.rows[i]),
+			    "~") == 0;
+	ok(rest, "the five unchanged applies (equal, with noise): ~");
+	r = find(&d->ops, "Elemwise{tanh}");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER, "and its Ops row");
+	gp_diff_free(d);
+
+	d = gp_diff_compute(b, a, NULL);
+	r = find(&d->applies, "Elemwise{tanh}(t1)");
+	ok(r != NULL && r->verdict == GP_VERDICT_FASTER && r->delta < 0 &&
+	    strcmp(gp_diff_mark(r), "-") == 0, "the other way: faster, "
+	    "negative delta");
+	gp_diff_free(d);
+
+	d = gp_diff_compute(a, c, NULL);
+	r = find(&d->applies, "Elemwise{tanh}(t1)");
+	ok(r != NULL && r->verdict == GP_VERDICT_FEW &&
+	    strcmp(gp_diff_mark(r), "?") == 0, "2 executions: too few to "
+	    "tell (?)");
+	gp_diff_free(d);
+	d = gp_diff_compute(c, e, NULL);
+	ok(d->fn[0].call.verdict == GP_VERDICT_NOISE, "equal calls with "
+	    "few samples: ~");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	gp_profile_free(c);
+	gp_profile_free(e);
+}
+
+/* B: ops 2 and 3 of the chain (tanh, mul) fused into one apply; the
+ * outputs downstream named out_name. */
+static struct gp_profile *
+fused(uint64_t seed, const char *out_name)
+{
+	struct gp_profile *p = fx_profile("chain", 78, "fusion,more");
+	struct gp_prof_fn *f = fx_function(p, "f", 8);
+	const char *in;
+
+	fx_time(fx_apply(f, "Elemwise", "mul", 1, (const char *const[]){"x"},
+	    (const int[]){-1}, "t0", 1000), 1000, 10, 0.1, &seed);
+	fx_time(fx_apply(f, "Elemwise", "add", 1, (const char *const[]){"t0"},
+	    (const int[]){0}, "t1", 1000), 1200, 10, 0.1, &seed);
+	fx_time(fx_apply(f, "Composite", "tanh,mul", 1,
+	    (const char *const[]){"t1"}, (const int[]){1}, out_name, 1000),
+	    5200, 10, 0.1, &seed);
+	in = out_name;
+	fx_time(fx_apply(f, "Elemwise", "sub", 1, &in, (const int[]){2}, "t4",
+	    1000), 1100, 10, 0.1, &seed);
+	fx_time(fx_apply(f, "Elemwise", "sqr", 1, (const char *const[]){"t4"},
+	    (const int[]){3}, "t5", 1000), 800, 10, 0.1, &seed);
+	fx_calls(f, 10, &seed);
+	return (p);
+}
+
+static void
+check_fusion(const char *out_name, enum gp_diff_match sub_how,
+    enum gp_diff_match sqr_how)
+{
+	struct gp_profile *a = chain(1, 1, 10), *b = fused(2, out_name);
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	const struct gp_diff_table *t = &d->applies;
+	const struct gp_diff_row *r;
+	char sub[64];
+	bool signs = true;
+
+	is_int((long long)t->n_paired, 4, "fusion (%s): 4 applies paired",
+	    out_name);
+	is_int((long long)t->n_added, 1, "fusion (%s): the fused apply added",
+	    out_name);
+	is_int((long long)t->n_removed, 2, "fusion (%s): the two it replaced "
+	    "removed", out_name);
+	r = find(t, "Composite{tanh,mul}(t1)");
+	ok(r != NULL && r->kind == GP_DIFF_ADDED && r->id_b == 2 &&
+	    r->id_a == -1, "the added row is B's apply 2");
+	r = find(t, "Elemwise{tanh}(t1)");
+	ok(r != NULL && r->kind == GP_DIFF_REMOVED && r->id_a == 2,
+	    "tanh is removed");
+	r = find(t, "Elemwise{mul}(t2)");
+	ok(r != NULL && r->kind == GP_DIFF_REMOVED && r->id_a == 3,
+	    "the second mul is removed");
+	for (size_t i = 0; i < t->n; i++) {
+		r = &t->rows[i];
+		if (r->kind == GP_DIFF_ADDED)
+			signs &= r->delta > 0 && r->delta == r->time_b;
+		if (r->kind == GP_DIFF_REMOVED)
+			signs &= r->delta < 0 && r->delta == -r->time_a;
+	}
+	ok(signs, "added rows count positive, removed rows negative");
+	snprintf(sub, sizeof(sub), "Elemwise{sub}(%s)", out_name);
+	r = find(t, sub);
+	ok(r != NULL && r->kind == GP_DIFF_PAIRED && r->id_a == 4 &&
+	    r->id_b == 3 && r->match == sub_how, "sub, downstream of the "
+	    "fused region, paired (how: %d)", r ? (int)r->match : -1);
+	r = find(t, "Elemwise{sqr}(t4)");
+	ok(r != NULL && r->kind == GP_DIFF_PAIRED && r->id_a == 5 &&
+	    r->id_b == 4 && r->match == sqr_how, "sqr after it paired "
+	    "(how: %d)", r ? (int)r->match : -1);
+	r = find(t, "Elemwise{add}(t0)");
+	ok(r != NULL && r->kind == GP_DIFF_PAIRED && r->match ==
+	    GP_MATCH_STRUCTURE, "add before it paired by structure");
+	r = find(&d->ops, "Composite{tanh,mul}");
+	ok(r != NULL && r->kind == GP_DIFF_ADDED, "Ops: Composite added");
+	r = find(&d->ops, "Elemwise{tanh}");
+	ok(r != NULL && r->kind == GP_DIFF_REMOVED, "Ops: tanh removed");
+	r = find(&d->ops, "Elemwise{mul}");
+	ok(r != NULL && r->kind == GP_DIFF_PAIRED && r->n_apply_a == 2 &&
+	    r->n_apply_b == 1, "Ops: mul paired by name, 2 applies then 1");
+	ok(!d->same_graph && !d->same_rewrites, "different graph and "
+	    "rewrites noted");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+/* Runs of 10 and 20 calls: totals double, times per call do not. */
+static void
+test_per_call(void)
+{
+	struct gp_profile *a = chain(1, 1, 10), *b = chain(2, 1, 20);
+	struct gp_diff_opts o;
+	struct gp_diff *d;
+	bool twice = true, same = true;
+
+	ok(gp_diff_calls_differ(a, b) && !gp_diff_calls_differ(a, a),
+	    "the call counts differ");
+	d = gp_diff_compute(a, b, NULL);
+	for (size_t i = 0; i < d->applies.n; i++)
+		twice &= fabs(d->applies.rows[i].ratio - 2) < 0.25;
+	ok(twice, "totals: every apply's ratio is about 2");
+	gp_diff_free(d);
+	gp_diff_opts_init(&o);
+	o.per_call = true;
+	d = gp_diff_compute(a, b, &o);
+	for (size_t i = 0; i < d->applies.n; i++)
+		same &= fabs(d->applies.rows[i].ratio - 1) < 0.12 &&
+		    strcmp(gp_diff_mark(&d->applies.rows[i]), "~") == 0;
+	for (size_t i = 0; i < d->ops.n; i++)
+		same &= fabs(d->ops.rows[i].ratio - 1) < 0.12;
+	ok(same, "per call: every ratio about 1, every apply ~");
+	ok(fabs(d->applies.total_a - (double)a->fn[0].thunk_ns / 10) < 1,
+	    "per call: the table's total is the thunk time per call");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+static void
+test_functions(void)
+{
+	struct gp_profile *a = chain(1, 1, 5), *b = chain(1, 1, 5);
+	static const char *const ops[] = {"exp", "neg"};
+	static const double ns[] = {100, 200};
+	uint64_t seed = 9;
+	struct gp_diff *d;
+	size_t added = 0;
+
+	fx_chain(b, "g", 2, ops, ns, 5, 0.1, &seed);
+	d = gp_diff_compute(a, b, NULL);
+	ok(d->n_fn == 2 && d->fn[1].fn_a == -1 && d->fn[1].fn_b == 1 &&
+	    d->fn[1].call.kind == GP_DIFF_ADDED, "a function only in B");
+	for (size_t i = 0; i < d->applies.n; i++)
+		if (d->applies.rows[i].kind == GP_DIFF_ADDED)
+			added++;
+	is_int((long long)added, 2, "its applies are added");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+static void
+test_sort(void)
+{
+	struct gp_profile *a = chain(1, 1, 10), *b = fused(2, "t3");
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	bool sorted = true, nan_last = true;
+
+	for (int c = 0; c < GP_DIFF_COL__COUNT; c++)
+		for (int desc = 0; desc < 2; desc++) {
+			gp_diff_sort(&d->applies, (enum gp_diff_col)c, desc);
+			for (size_t i = 1; i < d->applies.n; i++)
+				sorted &= gp_diff_row_cmp(&d->applies.rows[i -
+				    1], &d->applies.rows[i],
+				    (enum gp_diff_col)c, desc) <= 0;
+			if (c == GP_DIFF_COL_SIGNIFICANCE) {
+				bool seen_nan = false;
+
+				for (size_t i = 0; i < d->applies.n; i++) {
+					bool n = isnan(d->applies.rows[i].p);
+
+					nan_last &= !seen_nan || n;
+					seen_nan |= n;
+				}
+			}
+		}
+	ok(sorted, "sorting by each of the %d columns, both ways, orders the "
+	    "rows", GP_DIFF_COL__COUNT);
+	ok(nan_last, "untested rows (added, removed) sort last by p, both "
+	    "ways");
+	gp_diff_sort(&d->applies, GP_DIFF_COL_DELTA, true);
+	ok(d->applies.rows[0].kind == GP_DIFF_ADDED &&
+	    d->applies.rows[d->applies.n - 1].kind == GP_DIFF_REMOVED,
+	    "by signed delta: added first, removed last");
+	ok(strcmp(gp_diff_cols[GP_DIFF_COL_TIME_A].name, "time_a") == 0 &&
+	    gp_diff_cols[GP_DIFF_COL_SIGNIFICANCE].title != NULL,
+	    "column names and titles for a table widget");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+/* Does the report line ending in name (after two spaces) contain what? */
+static bool
+line_has(const char *buf, const char *name, const char *what)
+{
+	char *key = gp_xasprintf("  %s\n", name);
+	const char *at = strstr(buf, key), *bol;
+	bool r = false;
+
+	if (at != NULL) {
+		for (bol = at; bol > buf && bol[-1] != '\n'; bol--)
+			;
+		r = strstr(bol, what) != NULL && strstr(bol, what) < at + 1;
+	}
+	free(key);
+	return (r);
+}
+
+static void
+test_report(void)
+{
+	struct gp_profile *a = chain(1, 1, 10), *b = fused(2, "t3");
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	struct gp_diff_report_opts o = {.n_ops = 20, .n_apply = 20,
+	    .width = 200, .label_a = "a.json", .label_b = "b.json"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	gp_diff_report(fp, d, &o);
+	fclose(fp);
+	ok(strstr(buf, "\nGlobal\n") && strstr(buf, "\nClass\n") &&
+	    strstr(buf, "\nOps\n") && strstr(buf, "\nApply\n"),
+	    "the report has the Global, Class, Ops and Apply sections");
+	ok(strstr(buf, "A: a.json: graph chain") != NULL &&
+	    strstr(buf, "different graphs") != NULL, "it names both sides "
+	    "and says they differ");
+	ok(line_has(buf, "Composite{tanh,mul}(t1)", "  added ") &&
+	    line_has(buf, "Elemwise{tanh}(t1)", "  removed "),
+	    "added and removed rows are marked");
+	ok(line_has(buf, "Elemwise{sub}(t3)", "  ~ "), "unchanged rows: ~");
+	ok(strstr(buf, "4 paired") != NULL, "the pairing is summed up");
+	free(buf);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+/* A dag of n applies, each reading two earlier results. */
+static struct gp_profile *
+dag(int n, uint64_t seed)
+{
+	struct gp_profile *p = fx_profile("dag", 5, "");
+	struct gp_prof_fn *f = fx_function(p, "f", n);
+	static const char *const ops[] = {"add", "mul", "sub", "maximum"};
+	uint64_t r = 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < n; i++) {
+		char a[32], b[32], o[32];
+		const char *in[2] = {a, b};
+		int prod[2];
+
+		for (int k = 0; k < 2; k++) {
+			int j = i > 0 ? (int)(fx_uniform(&r) * i) : -1;
+
+			prod[k] = j;
+			snprintf(k ? b : a, 32, j >= 0 ? "v%d" : "x", j);
+		}
+		snprintf(o, sizeof(o), "v%d", i);
+		fx_time(fx_apply(f, "Elemwise", ops[i % 4], 2, in, prod, o, 1),
+		    100, 5, 0.2, &seed);
+	}
+	fx_calls(f, 5, &seed);
+	return (p);
+}
+
+/* CPU time: the machine may be busy with other work. */
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
+}
+
+static void
+test_speed(void)
+{
+	struct gp_profile *a = dag(100000, 1), *b = dag(100000, 2);
+	struct gp_diff *d;
+	double t0, ms;
+
+	t0 = now_ms();
+	d = gp_diff_compute(a, b, NULL);
+	ms = now_ms() - t0;
+	diag("diff of two 100,000-apply profiles: %.0f ms of CPU", ms);
+	is_int((long long)d->applies.n_paired, 100000, "100,000 applies "
+	    "paired");
+	ok(ms < 5000, "in reasonable time (%.0f ms; the target, 200 ms, is "
+	    "for optimized builds)", ms);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+int
+main(void)
+{
+	test_utest();
+	test_self();
+	test_significance();
+	/* the fused apply keeps the name of the output it replaced: sub
+	 * reads "t3" on both sides and pairs by name */
+	check_fusion("t3", GP_MATCH_APPLY_NAME, GP_MATCH_STRUCTURE);
+	/* a fresh name: sub pairs by position after the fused region (sqr,
+	 * whose name did not change, already by name) */
+	check_fusion("_t9", GP_MATCH_LOOSE, GP_MATCH_APPLY_NAME);
+	test_per_call();
+	test_functions();
+	test_sort();
+	test_report();
+	test_speed();
+	return (done_testing());
+}
