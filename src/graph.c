@@ -31,37 +31,45 @@ hash_str(const char *s)
 	return (gp_hash_bytes(GP_HASH_INIT, s, strlen(s)));
 }
 
-static void map_insert(struct gp_graph *g, int v);
+static void
+map_put(struct gp_varmap *m, const struct gp_graph *g, int v)
+{
+	size_t i = hash_str(g->vars[v].name) & (m->cap - 1);
 
+	while (m->slot[i] != 0)
+		i = (i + 1) & (m->cap - 1);
+	m->slot[i] = v + 1;
+	m->n++;
+}
+
+/* Rebuild the map over every named variable, sized to hold them. */
 static void
 map_rebuild(struct gp_graph *g, size_t cap)
 {
 	struct gp_varmap *m = g->map;
 
+	while (cap < 2 * (g->n_vars + 1))
+		cap *= 2;
 	free(m->slot);
 	m->cap = cap;
 	m->n = 0;
 	m->slot = gp_xcalloc(cap, sizeof(int));
 	for (size_t i = 0; i < g->n_vars; i++)
 		if (g->vars[i].name != NULL)
-			map_insert(g, (int)i);
+			map_put(m, g, (int)i);
 }
 
+/* Add variable v (the last one added) to the map. */
 static void
 map_insert(struct gp_graph *g, int v)
 {
 	struct gp_varmap *m = g->map;
-	size_t i;
 
 	if ((m->n + 1) * 2 > m->cap) {
 		map_rebuild(g, m->cap ? m->cap * 2 : 64);
-		return;		/* the rebuild inserted v already */
+		return;		/* the rebuild put v in already */
 	}
-	i = hash_str(g->vars[v].name) & (m->cap - 1);
-	while (m->slot[i] != 0)
-		i = (i + 1) & (m->cap - 1);
-	m->slot[i] = v + 1;
-	m->n++;
+	map_put(m, g, v);
 }
 
 int

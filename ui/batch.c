@@ -109,10 +109,8 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 }
 
 void
-ui_batch_check(FILE *fp, struct gp_session *s)
-{
-	struct gp_graph *g = gp_session_graph(s);
-	uint64_t in_bytes = 0, shared_bytes = 0, const_bytes = 0;
+ui_batch_check(FILE *fp, const struct gp_graph *g)
+{	uint64_t in_bytes = 0, shared_bytes = 0, const_bytes = 0;
 	size_t live = 0;
 
 	for (size_t i = 0; i < g->n_nodes; i++)

@@ -20,6 +20,6 @@ FILE	*ui_batch_open_destination(const char *dest, bool *close_it);
 int	ui_batch_run(struct gp_session *s, uint64_t rounds,
 	    const struct gp_report_opts *ro);
 /* --check: validate and summarize. */
-void	ui_batch_check(FILE *fp, struct gp_session *s);
+void	ui_batch_check(FILE *fp, const struct gp_graph *g);
 
 #endif

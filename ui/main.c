@@ -25,6 +25,7 @@
 #include "diff.h"
 #include "export.h"
 #include "flags.h"
+#include "graph-json.h"
 #include "op.h"
 #include "report.h"
 #include "session.h"
@@ -611,17 +612,29 @@ main(int argc, char **argv)
 	}
 	if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
 		return (2);
+	if (check) {
+		/* validation is the loader's: parse, resolve, infer every
+		 * type, find cycles; nothing is rewritten, linked or run */
+		struct gp_load_opts lo = {
+			.limit_bytes = (uint64_t)flags.memory_limit,
+			.allow_extern = flags.allow_extern,
+		};
+		struct gp_graph *g = gp_graph_load(argv[optind], &lo, &err);
+
+		gp_flags_done(&flags);
+		if (g == NULL) {
+			fprintf(stderr, "gptop: %s\n", err.msg);
+			return (2);
+		}
+		ui_batch_check(stdout, g);
+		gp_graph_free(g);
+		return (0);
+	}
 	s = gp_session_open(argv[optind], &flags, &err);
 	if (s == NULL) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
 		gp_flags_done(&flags);
 		return (2);
-	}
-	if (check) {
-		ui_batch_check(stdout, s);
-		gp_session_free(s);
-		gp_flags_done(&flags);
-		return (0);
 	}
 	gp_report_opts_from_flags(&ro, &flags);
 	ro.by_signature = by_sig;
