@@ -1421,6 +1421,17 @@ type_literals(struct loader *L, size_t i)
 		v->type.ndim = 0;
 		gp_tensor_release(&v->value);
 		gp_tensor_alloc(&v->value, dt, 0, NULL);
+		{
+			/* named by its value, as Theano's TensorConstant{2} */
+			char *txt = json_dumps(e, JSON_ENCODE_ANY |
+			    JSON_REAL_PRECISION(15));
+
+			if (txt != NULL) {
+				gp_graph_rename_var(g, L->lits[j].var, txt);
+				free(txt);
+			}
+			v = &g->vars[L->lits[j].var];
+		}
 		if (store_scalar(gp_tensor_data(&v->value), dt, e, why,
 		    sizeof(why)) < 0)
 			return (fail(L, w_idx(w_key(w_idx(w_key(w_root,

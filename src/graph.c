@@ -91,6 +91,21 @@ gp_graph_find_var(const struct gp_graph *g, const char *name)
 	return (-1);
 }
 
+void
+gp_graph_rename_var(struct gp_graph *g, int v, const char *name)
+{
+	char *nm = gp_xstrdup(name);
+
+	for (int k = 2; gp_graph_find_var(g, nm) >= 0; k++) {
+		free(nm);
+		nm = gp_xasprintf("%s#%d", name, k);
+	}
+	/* the old name's map entry goes stale: lookups compare names */
+	free(g->vars[v].name);
+	g->vars[v].name = nm;
+	map_insert(g, v);
+}
+
 struct gp_graph *
 gp_graph_new(const char *name)
 {

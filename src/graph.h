@@ -119,6 +119,8 @@ struct gp_graph	*gp_graph_clone(const struct gp_graph *g);
 int	gp_graph_add_var(struct gp_graph *g, const char *name,
 	    enum gp_var_kind kind, const struct gp_type *type);
 int	gp_graph_find_var(const struct gp_graph *g, const char *name);
+/* Give variable v a new name, made unique by a suffix if taken. */
+void	gp_graph_rename_var(struct gp_graph *g, int v, const char *name);
 /* Add a node applying op to inputs, with fresh temporaries as outputs,
  * then prepare it (params parsed, output types inferred).  params is
  * consumed (a reference is stolen; NULL means {}).  Returns the node index,

@@ -1010,11 +1010,11 @@ prep_extern(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	if (!g->allow_extern) {
 		const json_t *l = json_object_get(n->params, "lib");
 		const json_t *s = json_object_get(n->params, "symbol");
-		const json_t *sg = json_object_get(n->params, "signature");
+		const json_t *sig = json_object_get(n->params, "signature");
 
 		/* without a symbol param, the signature names the function */
 		if (!json_is_string(s))
-			s = sg;
+			s = sig;
 		return (gp_err_set(err, "extern op refused: it would load "
 		    "native code (%s '%s' from library '%s'), and extern "
 		    "ops are not allowed; if you trust this graph file, run "
