@@ -1019,7 +1019,7 @@ prep_extern(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		    "native code (%s '%s' from library '%s'), and extern "
 		    "ops are not allowed; if you trust this graph file, run "
 		    "with --allow-extern (or the flag allow_extern=True)",
-		    s != NULL && s == sg ? "function" : "symbol",
+		    s != NULL && s == sig ? "function" : "symbol",
 		    json_is_string(s) ? json_string_value(s) : "?",
 		    json_is_string(l) ? json_string_value(l) : "?"));
 	}
