@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonarena.h"
 #include "jsonpos.h"
 #include "npy.h"
 #include "op.h"
@@ -41,128 +42,6 @@ struct where {
 	struct gp_jsonpos_step	s[MAX_STEPS];
 	int			n;
 };
-
-/*
- * The document's arena.  Parsing and freeing a large document through
- * malloc() costs more than everything else the loader does, so while
- * json_loadb() runs, jansson allocates from a bump arena (one reservation
- * of address space, touched as it fills) and the whole document is
- * dropped at once with munmap().  jansson's allocator hooks are
- * process-wide, so they are installed once and pass through to
- * malloc()/free() on every thread not parsing: jansson_free() skips only
- * pointers inside a live arena.  Nothing allocated in an arena outlives
- * the load (params are deep-copied into the graph).
- */
-#define ARENA_SLOTS	16
-
-struct arena {
-	char		*base, *top, *end;
-	int		 slot;
-	bool		 spilled;	/* part of the document is in malloc */
-};
-
-static _Thread_local struct arena *cur_arena;
-static _Atomic uintptr_t arena_lo[ARENA_SLOTS], arena_hi[ARENA_SLOTS];
-static atomic_int n_arenas;
-static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
-
-static void *
-jansson_malloc(size_t n)
-{
-	struct arena *a = cur_arena;
-
-	if (a != NULL) {
-		n = (n + 15) & ~(size_t)15;
-		if ((size_t)(a->end - a->top) >= n) {
-			void *p = a->top;
-
-			a->top += n;
-			return (p);
-		}
-		a->spilled = true;
-	}
-	return (malloc(n));
-}
-
-static void
-jansson_free(void *p)
-{
-	uintptr_t u = (uintptr_t)p;
-
-	if (atomic_load_explicit(&n_arenas, memory_order_relaxed) > 0) {
-		for (int i = 0; i < ARENA_SLOTS; i++) {
-			uintptr_t lo = atomic_load_explicit(&arena_lo[i],
-			    memory_order_acquire);
-
-			if (lo > 1 && u >= lo && u < atomic_load_explicit(
-			    &arena_hi[i], memory_order_relaxed))
-				return;
-		}
-	}
-	free(p);
-}
-
-static void
-install_hooks(void)
-{
-	json_set_alloc_funcs(jansson_malloc, jansson_free);
-}
-
-/* Start an arena for a document of len bytes; false: parse with malloc. */
-static bool
-arena_begin(struct arena *a, size_t len)
-{
-	size_t size;
-
-	memset(a, 0, sizeof(*a));
-	a->slot = -1;
-	pthread_once(&hooks_once, install_hooks);
-	/* jansson's tree takes 10 to 60 times the text; the reservation
-	 * costs address space only, and spilling to malloc is handled */
-	if (len > (SIZE_MAX - (1 << 20)) / 64)
-		return (false);
-	size = 64 * len + (1 << 20);
-	for (int i = 0; i < ARENA_SLOTS && a->slot < 0; i++) {
-		uintptr_t zero = 0;
-
-		if (atomic_compare_exchange_strong(&arena_lo[i], &zero, 1))
-			a->slot = i;
-	}
-	if (a->slot < 0)
-		return (false);
-	a->base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (a->base == MAP_FAILED) {
-		atomic_store(&arena_lo[a->slot], 0);
-		a->slot = -1;
-		a->base = NULL;
-		return (false);
-	}
-	a->top = a->base;
-	a->end = a->base + size;
-	atomic_store_explicit(&arena_hi[a->slot], (uintptr_t)a->end,
-	    memory_order_relaxed);
-	atomic_store_explicit(&arena_lo[a->slot], (uintptr_t)a->base,
-	    memory_order_release);
-	atomic_fetch_add(&n_arenas, 1);
-	cur_arena = a;
-	return (true);
-}
-
-/* Drop the document: free its malloc'ed parts if any, then the arena. */
-static void
-arena_end(struct arena *a, json_t *root)
-{
-	cur_arena = NULL;
-	if (a->base == NULL || a->spilled)
-		json_decref(root);
-	if (a->base == NULL)
-		return;
-	atomic_store_explicit(&arena_lo[a->slot], 0, memory_order_release);
-	atomic_fetch_sub(&n_arenas, 1);
-	munmap(a->base, (size_t)(a->end - a->base));
-	a->base = NULL;
-}
 
 /* A literal node input: an anonymous 0-d constant typed at prepare. */
 struct lit {
@@ -178,7 +57,7 @@ struct part {
 	bool			 owned;	/* buf is ours to free */
 	json_t			*root;
 	json_error_t		 je;
-	struct arena		 arena;
+	struct gp_json_arena	 arena;
 };
 
 /* The parsed document and where its nodes are. */
@@ -1873,17 +1752,17 @@ parse_part(void *vp)
 {
 	struct part *p = vp;
 
-	(void)arena_begin(&p->arena, p->len);
+	(void)gp_json_arena_begin(&p->arena, 64 * p->len + (1 << 20));
 	p->root = json_loadb(p->buf, p->len, JSON_REJECT_DUPLICATES |
 	    JSON_DECODE_ANY, &p->je);
-	cur_arena = NULL;
+	gp_json_arena_leave(&p->arena);
 	return (NULL);
 }
 
 static void
 release_part(struct part *p)
 {
-	arena_end(&p->arena, p->root);
+	gp_json_arena_end(&p->arena, p->root);
 	p->root = NULL;
 	if (p->owned)
 		free((char *)p->buf);
