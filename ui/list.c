@@ -1,0 +1,753 @@
+/*
+ * list.c: the table widget (see list.h).
+ */
+#include "config.h"
+
+#include "list.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "columns.h"
+#include "crt.h"
+#include "draw.h"
+#include "sort.h"
+#include "util.h"
+
+#define NO_ID UINT64_MAX
+
+/* The interface thread's CPU time: what sorting and drawing cost it,
+ * whatever else the machine is doing. */
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ((double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6);
+}
+
+static const struct ui_column *
+col_at(const struct ui_list *l, int k)
+{
+	return (&ui_columns[l->set->cols[k]]);
+}
+
+static const void *
+row_at(const struct ui_list *l, size_t i)
+{
+	return (l->rows + i * l->stride);
+}
+
+static void
+drop_keys(struct ui_list *l)
+{
+	for (int k = 0; k < UI_LIST_MAXCOLS; k++) {
+		free(l->keys[k]);
+		l->keys[k] = NULL;
+	}
+}
+
+void
+ui_list_init(struct ui_list *l, const struct ui_colset *set)
+{
+	memset(l, 0, sizeof(*l));
+	l->set = set;
+	l->sort = ui_colset_find(set, set->sort);
+	if (l->sort < 0)
+		l->sort = 0;
+}
+
+void
+ui_list_done(struct ui_list *l)
+{
+	free(l->ids);
+	free(l->all);
+	free(l->order);
+	free(l->cum);
+	drop_keys(l);
+	for (int k = 0; k < UI_LIST_MAXCOLS; k++)
+		free(l->ranks[k]);
+	memset(l, 0, sizeof(*l));
+}
+
+struct ui_rank {
+	uint64_t	id;	/* the row's identity */
+	double		rank;	/* < 0: an empty slot */
+};
+
+static size_t
+slot_of(uint64_t id, size_t cap)
+{
+	return ((size_t)((id * 0x9e3779b97f4a7c15ULL) >> 17) & (cap - 1));
+}
+
+/* The ranks of column k's texts into kv, from the last ones computed if
+ * every row is among them (the view says when texts change). */
+static bool
+cached_ranks(struct ui_list *l, int k, double *kv)
+{
+	const struct ui_rank *tab = l->ranks[k];
+	size_t cap = l->n_ranks[k];
+
+	if (tab == NULL || cap < l->nrows)
+		return (false);
+	for (size_t i = 0; i < l->nrows; i++) {
+		size_t p = slot_of(l->ids[i], cap);
+
+		while (tab[p].rank >= 0 && tab[p].id != l->ids[i])
+			p = (p + 1) & (cap - 1);
+		if (tab[p].rank < 0)
+			return (false);
+		kv[i] = tab[p].rank;
+	}
+	return (true);
+}
+
+/* Rank column k's texts (equal texts share a rank) into kv, and keep the
+ * ranks by row identity. */
+static void
+text_ranks(struct ui_list *l, int k, double *kv)
+{
+	const struct ui_column *c = col_at(l, k);
+	size_t n = l->nrows, cap = 16;
+	const char **sv = gp_xmalloc(sizeof(*sv) * (n + 1));
+	struct ui_rank *tab;
+
+	for (size_t i = 0; i < n; i++)
+		sv[i] = c->str(row_at(l, i));
+	ui_sort_rank_strings(sv, n, kv);
+	while (cap < n * 2 + 2)
+		cap *= 2;
+	tab = gp_xmalloc(sizeof(*tab) * cap);
+	for (size_t p = 0; p < cap; p++)
+		tab[p].rank = -1;
+	for (size_t i = 0; i < n; i++) {
+		size_t p = slot_of(l->ids[i], cap);
+
+		while (tab[p].rank >= 0 && tab[p].id != l->ids[i])
+			p = (p + 1) & (cap - 1);
+		tab[p].id = l->ids[i];
+		tab[p].rank = kv[i];
+	}
+	free(l->ranks[k]);
+	l->ranks[k] = tab;
+	l->n_ranks[k] = cap;
+	free(sv);
+}
+
+/* Column k's sort key of every row (made once per set of rows): the
+ * number, or for text the rank of the string, equal strings sharing it. */
+static const double *
+keys_of(struct ui_list *l, int k)
+{
+	const struct ui_column *c = col_at(l, k);
+	size_t n = l->nrows;
+	double *kv;
+
+	if (l->keys[k] != NULL)
+		return (l->keys[k]);
+	kv = gp_xmalloc(sizeof(*kv) * (n + 1));
+	if (c->num != NULL) {
+		for (size_t i = 0; i < n; i++)
+			kv[i] = c->num(row_at(l, i));
+	} else if (c->str != NULL) {
+		if (!cached_ranks(l, k, kv))
+			text_ranks(l, k, kv);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			kv[i] = (double)i;	/* the view's order */
+	}
+	l->keys[k] = kv;
+	return (kv);
+}
+
+/* Every row in sorted order into l->all. */
+static void
+sort_all(struct ui_list *l)
+{
+	const struct ui_column *c = col_at(l, l->sort);
+	bool desc = !(c->flags & UI_COLF_ASC);
+
+	if (l->invert)
+		desc = !desc;
+	if (c->num == NULL && c->str == NULL)
+		desc = l->invert;
+	ui_sort_numbers(keys_of(l, l->sort), l->all, l->nrows, desc);
+}
+
+/* Keep the order of old_all (by identity), new rows at the end. */
+static void
+keep_order(struct ui_list *l, const uint64_t *old_ids, const uint32_t *old_all,
+    size_t old_n)
+{
+	size_t n = l->nrows, hcap = 16, k = 0;
+	int32_t *h;
+	uint8_t *used;
+
+	while (hcap < n * 2 + 2)
+		hcap *= 2;
+	h = gp_xmalloc(sizeof(*h) * hcap);
+	memset(h, -1, sizeof(*h) * hcap);
+	used = gp_xcalloc(n + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t p = (size_t)(l->ids[i] * 0x9e3779b97f4a7c15ULL >> 20) &
+		    (hcap - 1);
+
+		while (h[p] >= 0)
+			p = (p + 1) & (hcap - 1);
+		h[p] = (int32_t)i;
+	}
+	for (size_t j = 0; j < old_n; j++) {
+		uint64_t id = old_ids[old_all[j]];
+		size_t p = (size_t)(id * 0x9e3779b97f4a7c15ULL >> 20) &
+		    (hcap - 1);
+
+		for (; h[p] >= 0; p = (p + 1) & (hcap - 1)) {
+			if (l->ids[h[p]] == id && !used[h[p]]) {
+				used[h[p]] = 1;
+				l->all[k++] = (uint32_t)h[p];
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!used[i])
+			l->all[k++] = (uint32_t)i;
+	free(h);
+	free(used);
+}
+
+static bool
+matches(const struct ui_list *l, const void *row)
+{
+	if (l->scope != NULL && !l->scope(row, l->scope_arg))
+		return (false);
+	if (l->filter[0] != '\0' && l->set->name_of != NULL &&
+	    strcasestr(l->set->name_of(row), l->filter) == NULL)
+		return (false);
+	return (true);
+}
+
+/* l->all through the filter into l->order, with the running sums. */
+static void
+apply_filter(struct ui_list *l)
+{
+	int cumcol = -1;
+	double acc = 0;
+
+	for (int k = 0; k < l->set->n; k++)
+		if (col_at(l, k)->flags & UI_COLF_CUM) {
+			cumcol = k;
+			break;
+		}
+	l->n = 0;
+	if (l->scope == NULL && l->filter[0] == '\0') {
+		const double *kv = cumcol >= 0 ? keys_of(l, cumcol) : NULL;
+
+		memcpy(l->order, l->all, sizeof(*l->order) * l->nrows);
+		l->n = l->nrows;
+		for (size_t p = 0; kv != NULL && p < l->n; p++) {
+			acc += kv[l->order[p]];
+			l->cum[p] = acc;
+		}
+		return;
+	}
+	for (size_t j = 0; j < l->nrows; j++) {
+		uint32_t i = l->all[j];
+		const void *r = row_at(l, i);
+
+		if (!matches(l, r))
+			continue;
+		if (cumcol >= 0) {
+			acc += col_at(l, cumcol)->num(r);
+			l->cum[l->n] = acc;
+		}
+		l->order[l->n++] = i;
+	}
+}
+
+static void
+rows_visible(struct ui_list *l)
+{
+	size_t page = l->h > 1 ? (size_t)(l->h - 1) : 20;
+
+	if (l->n == 0) {
+		l->sel = l->top = 0;
+		return;
+	}
+	if (l->sel >= l->n)
+		l->sel = l->n - 1;
+	if (l->sel < l->top)
+		l->top = l->sel;
+	if (l->sel >= l->top + page)
+		l->top = l->sel - page + 1;
+	if (l->top + page > l->n)
+		l->top = l->n > page ? l->n - page : 0;
+}
+
+/* Re-derive the order; the selection follows its row. */
+static void
+reorder(struct ui_list *l, bool sort, uint64_t sel_id, size_t sel_off)
+{
+	double t0 = now_ms();
+
+	if (sort)
+		sort_all(l);
+	apply_filter(l);
+	if (sel_id != NO_ID) {
+		size_t r = 0;
+
+		/* two sequential scans: the row, then its position */
+		while (r < l->nrows && l->ids[r] != sel_id)
+			r++;
+		for (size_t p = 0; r < l->nrows && p < l->n; p++)
+			if (l->order[p] == r) {
+				l->sel = p;
+				l->top = p >= sel_off ? p - sel_off : 0;
+				break;
+			}
+	}
+	rows_visible(l);
+	l->sort_ms = now_ms() - t0;
+}
+
+static uint64_t
+selected_id(const struct ui_list *l, size_t *off)
+{
+	*off = l->sel >= l->top ? l->sel - l->top : 0;
+	if (l->n == 0 || l->sel >= l->n || l->ids == NULL)
+		return (NO_ID);
+	return (l->ids[l->order[l->sel]]);
+}
+
+void
+ui_list_set_rows(struct ui_list *l, const void *rows, size_t n, size_t stride)
+{
+	uint64_t *old_ids = l->ids;
+	uint32_t *old_all = l->all;
+	size_t old_n = l->nrows, off;
+	uint64_t sel = selected_id(l, &off);
+	double t0 = now_ms();
+
+	drop_keys(l);
+	l->rows = rows;
+	l->nrows = n;
+	l->stride = stride;
+	l->ids = gp_xmalloc(sizeof(*l->ids) * (n + 1));
+	l->all = gp_xmalloc(sizeof(*l->all) * (n + 1));
+	if (n + 1 > l->cap) {
+		free(l->order);
+		free(l->cum);
+		l->cap = n + 1;
+		l->order = gp_xmalloc(sizeof(*l->order) * l->cap);
+		l->cum = gp_xmalloc(sizeof(*l->cum) * l->cap);
+	}
+	for (size_t i = 0; i < n; i++)
+		l->ids[i] = l->set->ident(row_at(l, i));
+	if (l->lazy && old_all != NULL) {
+		keep_order(l, old_ids, old_all, old_n);
+		reorder(l, false, sel, off);
+	} else
+		reorder(l, true, sel, off);
+	free(old_ids);
+	free(old_all);
+	l->sort_ms = now_ms() - t0;
+}
+
+void
+ui_list_texts_changed(struct ui_list *l)
+{
+	for (int k = 0; k < UI_LIST_MAXCOLS; k++) {
+		free(l->ranks[k]);
+		l->ranks[k] = NULL;
+		l->n_ranks[k] = 0;
+	}
+}
+
+void
+ui_list_resort(struct ui_list *l)
+{
+	size_t off;
+	uint64_t sel = selected_id(l, &off);
+
+	if (l->all == NULL)
+		return;
+	reorder(l, true, sel, off);
+}
+
+void
+ui_list_sort_by(struct ui_list *l, int col, bool invert)
+{
+	if (col < 0 || col >= l->set->n)
+		return;
+	l->sort = col;
+	l->invert = invert;
+	ui_list_resort(l);
+}
+
+void
+ui_list_set_filter(struct ui_list *l, const char *f)
+{
+	size_t off;
+	uint64_t sel = selected_id(l, &off);
+
+	snprintf(l->filter, sizeof(l->filter), "%s", f);
+	if (l->all == NULL)
+		return;
+	reorder(l, false, sel, off);
+}
+
+void
+ui_list_set_scope(struct ui_list *l, bool (*scope)(const void *, void *),
+    void *arg)
+{
+	size_t off;
+	uint64_t sel = selected_id(l, &off);
+
+	l->scope = scope;
+	l->scope_arg = arg;
+	if (l->all != NULL)
+		reorder(l, false, sel, off);
+}
+
+const void *
+ui_list_row(const struct ui_list *l, size_t pos)
+{
+	if (pos >= l->n)
+		return (NULL);
+	return (row_at(l, l->order[pos]));
+}
+
+const void *
+ui_list_selected(const struct ui_list *l)
+{
+	return (ui_list_row(l, l->sel));
+}
+
+const char *
+ui_list_sort_title(const struct ui_list *l)
+{
+	return (col_at(l, l->sort)->title);
+}
+
+/* Choose the columns that fit in w: drop the lowest priority first, never
+ * the sort column or the flexible one. */
+static void
+layout(struct ui_list *l, int w)
+{
+	bool drop[UI_LIST_MAXCOLS] = {false};
+	int need, flex = -1, x = 0;
+
+	l->hidden = 0;
+	for (;;) {
+		int worst = -1;
+
+		need = 0;
+		for (int k = 0; k < l->set->n; k++) {
+			if (drop[k])
+				continue;
+			need += col_at(l, k)->width + 1;
+		}
+		if (need <= w)
+			break;
+		for (int k = 0; k < l->set->n; k++) {
+			const struct ui_column *c = col_at(l, k);
+
+			if (drop[k] || k == l->sort ||
+			    (c->flags & UI_COLF_FLEX))
+				continue;
+			if (worst < 0 || c->prio < col_at(l, worst)->prio)
+				worst = k;
+		}
+		if (worst < 0)
+			break;
+		drop[worst] = true;
+		l->hidden++;
+	}
+	l->nvis = 0;
+	for (int k = 0; k < l->set->n && l->nvis < UI_LIST_MAXCOLS; k++) {
+		const struct ui_column *c = col_at(l, k);
+
+		if (drop[k])
+			continue;
+		if (c->flags & UI_COLF_FLEX)
+			flex = l->nvis;
+		l->vis[l->nvis] = k;
+		l->vw[l->nvis] = c->width;
+		l->nvis++;
+	}
+	if (flex >= 0 && need < w)
+		l->vw[flex] += w - need;
+	for (int v = 0; v < l->nvis; v++) {
+		l->vx[v] = x;
+		x += l->vw[v] + 1;
+	}
+}
+
+static void
+draw_header(struct ui_list *l, int y, int w)
+{
+	attr_t ha = ui_crt_attr(UI_ROLE_COLHEAD);
+
+	ui_draw_blank(y, 0, w, ha);
+	for (int v = 0; v < l->nvis; v++) {
+		int k = l->vis[v];
+		const struct ui_column *c = col_at(l, k);
+		bool sorted = k == l->sort;
+		attr_t a = sorted ? ui_crt_attr(UI_ROLE_COLHEAD_SORT) : ha;
+		char t[64];
+		int vw = l->vw[v];
+
+		if (l->vx[v] >= w)
+			break;
+		if (vw > w - l->vx[v])
+			vw = w - l->vx[v];
+		if (sorted) {
+			bool down = !(c->flags & UI_COLF_ASC);
+
+			if (l->invert)
+				down = !down;
+			snprintf(t, sizeof(t), "%s%s", c->title,
+			    ui_arrow(down));
+		} else
+			snprintf(t, sizeof(t), "%s", c->title);
+		if (c->flags & (UI_COLF_LEFT | UI_COLF_BAR))
+			ui_draw_ltext(y, l->vx[v], vw, t, a);
+		else
+			ui_draw_rtext(y, l->vx[v], vw, t, a);
+	}
+}
+
+static void
+draw_row(struct ui_list *l, int y, int w, size_t p)
+{
+	const void *r = ui_list_row(l, p);
+	bool sel = p == l->sel;
+	attr_t base = sel ? ui_crt_attr(UI_ROLE_SELECTED) :
+	    ui_crt_attr(UI_ROLE_NORMAL);
+	char buf[512];
+
+	ui_draw_blank(y, 0, w, base);
+	for (int v = 0; v < l->nvis; v++) {
+		const struct ui_column *c = col_at(l, l->vis[v]);
+		int vw = l->vw[v], x = l->vx[v];
+		attr_t a = base;
+
+		if (x >= w)
+			break;
+		if (vw > w - x)
+			vw = w - x;
+		if (!sel && c->role != NULL) {
+			int role = c->role(r);
+
+			if (role >= 0)
+				a = ui_crt_attr((enum ui_role)role);
+		}
+		if (c->flags & UI_COLF_BAR) {
+			ui_draw_bar(y, x, vw, c->num(r) / 100.0, sel ? base :
+			    ui_crt_attr(UI_ROLE_BAR));
+			continue;
+		}
+		if (c->flags & UI_COLF_CUM)
+			snprintf(buf, sizeof(buf), "%.1f%%", l->cum[p]);
+		else
+			c->fmt(r, buf, sizeof(buf));
+		if (c->flags & UI_COLF_LEFT)
+			ui_draw_ltext(y, x, vw, buf, a);
+		else
+			ui_draw_rtext(y, x, vw, buf, a);
+	}
+}
+
+void
+ui_list_draw(struct ui_list *l, int y, int h, int w)
+{
+	double t0 = now_ms();
+	int rows = h - 1;
+
+	l->y = y;
+	l->h = h;
+	l->w = w;
+	if (h <= 0)
+		return;
+	layout(l, w);
+	draw_header(l, y, w);
+	rows_visible(l);
+	for (int i = 0; i < rows; i++) {
+		size_t p = l->top + (size_t)i;
+
+		if (p < l->n)
+			draw_row(l, y + 1 + i, w, p);
+		else
+			ui_draw_blank(y + 1 + i, 0, w, A_NORMAL);
+	}
+	if (l->n == 0 && rows > 0) {
+		const char *why = l->nrows == 0 ? "(no rows yet)" :
+		    "(no rows match the filter)";
+
+		ui_draw_text(y + 1, 2, w - 2, why, ui_crt_attr(UI_ROLE_DIM));
+	}
+	l->draw_ms = now_ms() - t0;
+}
+
+void
+ui_list_draw_status(const struct ui_list *l, int y, int w, const char *what)
+{
+	const struct ui_column *c = col_at(l, l->sort);
+	bool down = !(c->flags & UI_COLF_ASC);
+	struct gp_buf b = {0};
+	int x;
+
+	if (l->invert)
+		down = !down;
+	gp_buf_printf(&b, " %zu row%s", l->n, l->n == 1 ? "" : "s");
+	if (l->n != l->nrows)
+		gp_buf_printf(&b, " of %zu", l->nrows);
+	gp_buf_printf(&b, " | sorted by %s%s", c->title, ui_arrow(down));
+	if (l->lazy)
+		gp_buf_puts(&b, " | lazy order (L)");
+	if (l->filter[0] != '\0')
+		gp_buf_printf(&b, " | filter \"%s\"", l->filter);
+	if (l->hidden > 0)
+		gp_buf_printf(&b, " | +%d col%s if wider", l->hidden,
+		    l->hidden == 1 ? "" : "s");
+	x = ui_draw_text(y, 0, w, what, ui_crt_attr(UI_ROLE_TITLE));
+	ui_draw_ltext(y, x, w - x, gp_buf_str(&b), ui_crt_attr(UI_ROLE_DIM));
+	gp_buf_free(&b);
+}
+
+static int
+next_sortable(const struct ui_list *l, int from, int dir)
+{
+	int k = from;
+
+	for (int i = 0; i < l->set->n; i++) {
+		k = (k + dir + l->set->n) % l->set->n;
+		if (!(col_at(l, k)->flags & UI_COLF_NOSORT))
+			return (k);
+	}
+	return (from);
+}
+
+bool
+ui_list_action(struct ui_list *l, enum ui_action a)
+{
+	size_t page = l->h > 2 ? (size_t)(l->h - 1) : 20;
+
+	switch (a) {
+	case UI_A_UP:
+		if (l->sel > 0)
+			l->sel--;
+		break;
+	case UI_A_DOWN:
+		if (l->sel + 1 < l->n)
+			l->sel++;
+		break;
+	case UI_A_PGUP:
+		l->sel = l->sel > page ? l->sel - page : 0;
+		l->top = l->top > page ? l->top - page : 0;
+		break;
+	case UI_A_PGDN:
+		l->sel += page;
+		if (l->sel >= l->n)
+			l->sel = l->n ? l->n - 1 : 0;
+		l->top += page;
+		break;
+	case UI_A_HOME:
+		l->sel = 0;
+		break;
+	case UI_A_END:
+		l->sel = l->n ? l->n - 1 : 0;
+		break;
+	case UI_A_SORT_NEXT:
+		ui_list_sort_by(l, next_sortable(l, l->sort, 1), false);
+		break;
+	case UI_A_SORT_PREV:
+		ui_list_sort_by(l, next_sortable(l, l->sort, -1), false);
+		break;
+	case UI_A_SORT_INVERT:
+		ui_list_sort_by(l, l->sort, !l->invert);
+		break;
+	case UI_A_LAZY:
+		l->lazy = !l->lazy;
+		if (!l->lazy)
+			ui_list_resort(l);
+		break;
+	default:
+		return (false);
+	}
+	rows_visible(l);
+	return (true);
+}
+
+bool
+ui_list_search(struct ui_list *l, const char *s, int dir, bool from_sel)
+{
+	size_t n = l->n;
+
+	if (n == 0 || s[0] == '\0' || l->set->name_of == NULL)
+		return (false);
+	for (size_t i = from_sel ? 0 : 1; i <= n; i++) {
+		size_t p = dir > 0 ? (l->sel + i) % n :
+		    (l->sel + n - i % n) % n;
+
+		if (strcasestr(l->set->name_of(ui_list_row(l, p)), s) !=
+		    NULL) {
+			l->sel = p;
+			rows_visible(l);
+			return (true);
+		}
+	}
+	return (false);
+}
+
+int
+ui_list_click(struct ui_list *l, int y, int x)
+{
+	if (l->h <= 0 || y < l->y || y >= l->y + l->h)
+		return (0);
+	if (y == l->y) {
+		for (int v = 0; v < l->nvis; v++) {
+			int k = l->vis[v];
+
+			if (x < l->vx[v] || x > l->vx[v] + l->vw[v])
+				continue;
+			if (col_at(l, k)->flags & UI_COLF_NOSORT)
+				return (2);
+			if (k == l->sort)
+				ui_list_sort_by(l, k, !l->invert);
+			else
+				ui_list_sort_by(l, k, false);
+			return (2);
+		}
+		return (2);
+	}
+	if (l->top + (size_t)(y - l->y - 1) < l->n) {
+		l->sel = l->top + (size_t)(y - l->y - 1);
+		return (1);
+	}
+	return (0);
+}
+
+void
+ui_list_scroll(struct ui_list *l, int dy)
+{
+	size_t page = l->h > 2 ? (size_t)(l->h - 1) : 20;
+
+	if (dy < 0)
+		l->top = l->top > (size_t)-dy ? l->top - (size_t)-dy : 0;
+	else
+		l->top += (size_t)dy;
+	if (l->top + page > l->n)
+		l->top = l->n > page ? l->n - page : 0;
+	if (l->sel < l->top)
+		l->sel = l->top;
+	if (l->sel >= l->top + page)
+		l->sel = l->top + page - 1;
+	if (l->sel >= l->n)
+		l->sel = l->n ? l->n - 1 : 0;
+}

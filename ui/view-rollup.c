@@ -1,0 +1,229 @@
+/*
+ * view-rollup.c: the Class, Ops and Apply views: the rows of
+ * gp_prof_rollup() for the function shown, in a table with every column of
+ * the batch report and a bar of each row's share.  Enter on a Class or Op
+ * row opens the Apply view scoped to it; Enter on an Apply row opens its
+ * details.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "crt.h"
+#include "draw.h"
+#include "report.h"
+#include "view.h"
+
+struct rollup {
+	enum gp_prof_group	 grp;		/* of the view */
+	enum gp_prof_group	 built_grp;	/* of the rows */
+	struct gp_prof_table	 t;
+	struct ui_list		 list;
+	enum ui_scope		 scope;
+	char			*scope_name;
+	const struct gp_profile	*p;		/* the rows' snapshot */
+	uint64_t		 texts_gen;	/* what the names depend on */
+	int			 texts_fn;
+	int			 texts_grp;
+	struct gp_buf		 sig;		/* scratch */
+};
+
+static bool
+in_scope(const void *row, void *arg)
+{
+	const struct gp_prof_row *r = row;
+	struct rollup *ru = arg;
+	const struct gp_prof_apply *a;
+
+	if (ru->p == NULL || r->fn < 0 || r->fn >= ru->p->n_fn ||
+	    r->id < 0 || r->id >= ru->p->fn[r->fn].n_apply)
+		return (false);
+	a = &ru->p->fn[r->fn].ap[r->id];
+	switch (ru->scope) {
+	case UI_SCOPE_CLASS:
+		return (strcmp(a->cls, ru->scope_name) == 0);
+	case UI_SCOPE_OP:
+		return (strcmp(a->op, ru->scope_name) == 0);
+	case UI_SCOPE_OP_SIG:
+		gp_buf_clear(&ru->sig);
+		gp_buf_printf(&ru->sig, "%s <", a->op);
+		gp_prof_signature(a, &ru->sig);
+		gp_buf_puts(&ru->sig, ">");
+		return (strcmp(gp_buf_str(&ru->sig), ru->scope_name) == 0);
+	default:
+		return (true);
+	}
+}
+
+static void
+init_group(struct ui_view *v, const struct ui_view_arg *arg,
+    enum gp_prof_group grp, const struct ui_colset *set)
+{
+	struct rollup *ru = gp_xcalloc(1, sizeof(*ru));
+
+	ru->grp = grp;
+	ru->texts_grp = -1;
+	ui_list_init(&ru->list, set);
+	if (arg != NULL && arg->scope != UI_SCOPE_NONE) {
+		ru->scope = arg->scope;
+		ru->scope_name = gp_xstrdup(arg->name);
+		ui_list_set_scope(&ru->list, in_scope, ru);
+	}
+	v->priv = ru;
+}
+
+static void
+init_class(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
+{
+	init_group(v, a, GP_GROUP_CLASS, &ui_colset_class);
+}
+
+static void
+init_ops(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
+{
+	init_group(v, a, GP_GROUP_OP, &ui_colset_op);
+}
+
+static void
+init_apply(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
+{
+	init_group(v, a, GP_GROUP_APPLY, &ui_colset_apply);
+}
+
+static void
+rollup_free(struct ui_view *v)
+{
+	struct rollup *ru = v->priv;
+
+	ui_list_done(&ru->list);
+	gp_prof_table_free(&ru->t);
+	gp_buf_free(&ru->sig);
+	free(ru->scope_name);
+	free(ru);
+}
+
+static void
+rollup_update(struct ui_view *v, struct ui_ctx *c)
+{
+	struct rollup *ru = v->priv;
+	struct gp_prof_table t;
+	enum gp_prof_group grp = ru->grp;
+
+	if (grp == GP_GROUP_OP && c->by_sig)
+		grp = GP_GROUP_OP_SIG;
+	gp_prof_rollup(c->snap, c->fn, grp, &t);
+	if (c->snap->generation != ru->texts_gen || c->fn != ru->texts_fn ||
+	    (int)grp != ru->texts_grp) {
+		ui_list_texts_changed(&ru->list);
+		ru->texts_gen = c->snap->generation;
+		ru->texts_fn = c->fn;
+		ru->texts_grp = (int)grp;
+	}
+	ru->p = c->snap;
+	ru->built_grp = grp;
+	ui_list_set_rows(&ru->list, t.rows, t.n, sizeof(*t.rows));
+	gp_prof_table_free(&ru->t);
+	ru->t = t;
+}
+
+static void
+rollup_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
+{
+	struct rollup *ru = v->priv;
+	char what[256], tot[32];
+	static const char *const kinds[] = {
+		[GP_GROUP_CLASS] = "classes",
+		[GP_GROUP_OP] = "ops",
+		[GP_GROUP_APPLY] = "applies",
+		[GP_GROUP_OP_SIG] = "ops by input signature",
+	};
+
+	gp_fmt_time(tot, sizeof(tot), ru->t.total_ns);
+	if (ru->scope != UI_SCOPE_NONE)
+		snprintf(what, sizeof(what), "Applies of %s %s (Esc: back) | "
+		    "thunk time %s |", ru->scope == UI_SCOPE_CLASS ? "class" :
+		    "op", ru->scope_name, tot);
+	else
+		snprintf(what, sizeof(what), "%s of %s | thunk time %s |",
+		    kinds[ru->built_grp], ui_ctx_fn_name(c), tot);
+	ui_list_draw(&ru->list, y + 1, h - 1, w);
+	ui_list_draw_status(&ru->list, y, w, what);
+}
+
+static bool
+rollup_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
+{
+	struct rollup *ru = v->priv;
+	const struct gp_prof_row *r = ui_list_selected(&ru->list);
+	struct ui_view_arg arg = {0};
+
+	if (a != UI_A_ENTER)
+		return (false);
+	if (r == NULL)
+		return (true);
+	switch (ru->built_grp) {
+	case GP_GROUP_CLASS:
+		arg.scope = UI_SCOPE_CLASS;
+		arg.name = r->name;
+		ui_view_push(c, &ui_view_apply, &arg);
+		break;
+	case GP_GROUP_OP:
+		arg.scope = UI_SCOPE_OP;
+		arg.name = r->name;
+		ui_view_push(c, &ui_view_apply, &arg);
+		break;
+	case GP_GROUP_OP_SIG:
+		arg.scope = UI_SCOPE_OP_SIG;
+		arg.name = r->name;
+		ui_view_push(c, &ui_view_apply, &arg);
+		break;
+	case GP_GROUP_APPLY:
+		arg.fn = r->fn;
+		arg.id = r->id;
+		ui_view_push(c, &ui_view_detail, &arg);
+		break;
+	}
+	return (true);
+}
+
+static struct ui_list *
+rollup_list(struct ui_view *v)
+{
+	return (&((struct rollup *)v->priv)->list);
+}
+
+const struct ui_view_class ui_view_class = {
+	.name = "Class",
+	.keys = UI_K_TABLE,
+	.init = init_class,
+	.free = rollup_free,
+	.update = rollup_update,
+	.draw = rollup_draw,
+	.key = rollup_key,
+	.list = rollup_list,
+};
+
+const struct ui_view_class ui_view_ops = {
+	.name = "Ops",
+	.keys = UI_K_TABLE | UI_K_OPS,
+	.init = init_ops,
+	.free = rollup_free,
+	.update = rollup_update,
+	.draw = rollup_draw,
+	.key = rollup_key,
+	.list = rollup_list,
+};
+
+const struct ui_view_class ui_view_apply = {
+	.name = "Apply",
+	.keys = UI_K_TABLE,
+	.init = init_apply,
+	.free = rollup_free,
+	.update = rollup_update,
+	.draw = rollup_draw,
+	.key = rollup_key,
+	.list = rollup_list,
+};
