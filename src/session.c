@@ -36,6 +36,7 @@ struct gp_session {
 	pthread_t		 th;
 	bool			 running;
 	volatile sig_atomic_t	 interrupted;
+	atomic_bool		 pending;	/* a request waits for the worker */
 	/* under mu */
 	struct gp_profile	*published;
 	struct gp_profile	*baseline;
@@ -227,12 +228,14 @@ static void *
 worker(void *arg)
 {
 	struct gp_session *s = arg;
-	uint64_t last_pub = gp_clock_ns();
+	uint64_t last_pub = gp_clock_ns(), pub_every = PUBLISH_NS;
 
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		uint64_t now;
 
+		atomic_store_explicit(&s->pending, false,
+		    memory_order_relaxed);
 		if (s->quit)
 			break;
 		if (s->recompile_req != NULL) {
@@ -281,11 +284,33 @@ worker(void *arg)
 			pthread_cond_wait(&s->cv, &s->mu);
 			continue;
 		}
-		pthread_mutex_unlock(&s->mu);
-		one_round(s, -1);
-		now = gp_clock_ns();
-		pthread_mutex_lock(&s->mu);
-		s->rounds++;
+		/* run rounds without the lock until a request comes, the
+		 * limit is reached, or it is time to publish */
+		{
+			uint64_t done = 0, every = 1, want = s->limit ?
+			    s->limit - s->rounds : UINT64_MAX;
+
+			pthread_mutex_unlock(&s->mu);
+			for (;;) {
+				uint64_t t0 = gp_clock_ns();
+
+				for (uint64_t k = 0; k < every && done < want;
+				    k++) {
+					one_round(s, -1);
+					done++;
+				}
+				now = gp_clock_ns();
+				if (done >= want || atomic_load_explicit(
+				    &s->pending, memory_order_acquire) ||
+				    now - last_pub >= pub_every)
+					break;
+				/* look at the clock about every ms */
+				if (now - t0 < 1000000 && every < 4096)
+					every *= 2;
+			}
+			pthread_mutex_lock(&s->mu);
+			s->rounds += done;
+		}
 		if (now - s->rate_t0 >= 1000000000ull) {
 			if (s->rate_t0 != 0)
 				s->rate = (double)(s->rounds - s->rate_r0) *
@@ -293,13 +318,21 @@ worker(void *arg)
 			s->rate_t0 = now;
 			s->rate_r0 = s->rounds;
 		}
-		if (now - last_pub >= PUBLISH_NS) {
+		if (now - last_pub >= pub_every) {
+			uint64_t c0 = gp_clock_ns(), cost;
+
 			publish(s);
-			last_pub = now;
+			last_pub = gp_clock_ns();
+			/* publishing costs the worker: keep it under 5% */
+			cost = last_pub - c0;
+			pub_every = cost * 20 > PUBLISH_NS ? cost * 20 :
+			    PUBLISH_NS;
 		}
 	}
 	publish(s);
 	pthread_mutex_unlock(&s->mu);
+	/* this thread's allocator cache dies with it */
+	gp_alloc_trim();
 	return (NULL);
 }
 
@@ -321,6 +354,8 @@ gp_session_pause(struct gp_session *s, bool paused)
 	s->paused = paused;
 	s->rate = 0;
 	s->rate_t0 = 0;
+	atomic_store_explicit(&s->pending, true,
+	    memory_order_release);
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
@@ -341,6 +376,8 @@ gp_session_reset(struct gp_session *s)
 {
 	pthread_mutex_lock(&s->mu);
 	s->reset_req = true;
+	atomic_store_explicit(&s->pending, true,
+	    memory_order_release);
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	if (!s->running) {
@@ -358,6 +395,8 @@ gp_session_stop(struct gp_session *s)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->quit = true;
+	atomic_store_explicit(&s->pending, true,
+	    memory_order_release);
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	pthread_join(s->th, NULL);
@@ -400,6 +439,8 @@ gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
 	}
 	s->recompile_req = nf;
 	s->recompile_seq++;
+	atomic_store_explicit(&s->pending, true,
+	    memory_order_release);
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	return (0);
@@ -444,6 +485,8 @@ gp_session_status(struct gp_session *s, struct gp_session_status *st)
 	st->done = s->done;
 	st->running = s->running;
 	st->recompiles = s->recompiles;
+	st->recompile_seq = s->recompile_seq;
+	st->recompile_done = s->recompile_done;
 	memcpy(st->error, s->recompile_err, sizeof(st->error));
 	pthread_mutex_unlock(&s->mu);
 }

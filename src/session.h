@@ -69,7 +69,9 @@ struct gp_session_status {
 	uint64_t	rounds;
 	double		rounds_per_s;	/* over the last second or so */
 	bool		paused, done, running;
-	uint64_t	recompiles;
+	uint64_t	recompiles;	/* successful ones */
+	uint64_t	recompile_seq;	/* requests made */
+	uint64_t	recompile_done;	/* requests answered (ok or not) */
 	char		error[GP_ERR_MAX];	/* last failed recompile */
 };
 void	gp_session_status(struct gp_session *s, struct gp_session_status *st);

@@ -63,6 +63,7 @@ static const struct option long_options[] = {
 	{"trace-calls", required_argument, NULL, OPT_TRACE_CALLS},
 	{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
 	{"export-csv-ops", required_argument, NULL, OPT_EXPORT_CSV_OPS},
+	{"no-mouse", no_argument, NULL, 'M'},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -111,6 +112,8 @@ usage_long(void)
 	    "                         trace: the last K (default 20)\n"
 	    "      --export-csv FILE  the Apply table as CSV\n"
 	    "      --export-csv-ops FILE  the Ops table as CSV\n"
+	    "  -M, --no-mouse         the interface leaves the mouse to the\n"
+	    "                         terminal\n"
 	    "      --help             show this help and exit\n"
 	    "      --version          show the version and exit\n"
 	    "\n"
@@ -485,13 +488,14 @@ main(int argc, char **argv)
 	struct gp_trace *tr = NULL;
 	uint64_t rounds = 0, delay = 10;
 	bool have_rounds = false, batch = false, check = false;
+	bool no_mouse = false;
 	bool by_sig = false, allow_extern = false, diff = false;
 	const char *cli_flags = NULL;
 	int c, rc, kind;
 
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return (cmd_merge(argc - 1, argv + 1));
-	while ((c = getopt_long(argc, argv, "n:d:", long_options,
+	while ((c = getopt_long(argc, argv, "n:d:M", long_options,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -510,6 +514,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_BATCH:
 			batch = true;
+			break;
+		case 'M':
+			no_mouse = true;
 			break;
 		case OPT_CHECK:
 			check = true;
@@ -645,6 +652,7 @@ main(int argc, char **argv)
 			.limit = have_rounds ? rounds : 0,
 			.delay_tenths = (int)delay,
 			.by_signature = by_sig,
+			.no_mouse = no_mouse,
 		};
 
 		rc = ui_tui_run(s, &to);
