@@ -1,7 +1,7 @@
 /*
  * ops/extern.h: the extern op, which calls a C function from a shared
  * library through libffi (or, for the common scalar signatures, through a
- * typed function pointer).  See doc/ops-extern.md for the params and the
+ * typed function pointer).  See doc/graph-format.md (the extern op) for the params and the
  * calling conventions, doc/security.md for what loading code implies.
  *
  * Libraries are opened once per process and shared by every node naming
