@@ -55,7 +55,9 @@ class_of(size_t n, size_t *csize)
 			k = 0;
 			sz = p;
 		} else {
-			k = (n - p + step - 1) / step;	/* 1..4 */
+			/* (n - p) / step rounded up, by shifts: step is
+			 * 2^(lg - 2) */
+			k = (n - p + step - 1) >> (lg - 2);	/* 1..4 */
 			sz = p + k * step;
 		}
 		c = (uint32_t)((lg - 6) * 4 + k);
