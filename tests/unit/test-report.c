@@ -1,0 +1,213 @@
+/*
+ * test-report.c: the profiler on real graphs: call counts exact,
+ * percentages summing to 100, flops exact for dot and elementwise applies
+ * (against counts worked out by hand from the shapes), and an apply doing
+ * k times the work of another taking about k times as long.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "flags.h"
+#include "profile.h"
+#include "session.h"
+
+static struct gp_session *
+open_graph(const char *rel, const char *flagstr)
+{
+	char path[4096];
+	const char *top = getenv("top_srcdir");
+	struct gp_flags f;
+	struct gp_err err;
+	struct gp_session *s;
+
+	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
+	gp_flags_init(&f);
+	if (gp_flags_parse(&f, flagstr, "test", &err) < 0) {
+		diag("%s", err.msg);
+		exit(1);
+	}
+	s = gp_session_open(path, &f, &err);
+	gp_flags_done(&f);
+	if (s == NULL) {
+		diag("%s", err.msg);
+		exit(1);
+	}
+	return (s);
+}
+
+/* The nth apply of function fn of class cls (op), or NULL. */
+static const struct gp_prof_apply *
+find_apply(const struct gp_profile *p, int fn, const char *op, int nth)
+{
+	for (int i = 0; i < p->fn[fn].n_apply; i++)
+		if (strcmp(p->fn[fn].ap[i].cls, op) == 0 &&
+		    nth-- == 0)
+			return (&p->fn[fn].ap[i]);
+	return (NULL);
+}
+
+static void
+check_pct(const struct gp_profile *p, int fn, enum gp_prof_group grp,
+    const char *what)
+{
+	struct gp_prof_table t;
+	double sum = 0;
+
+	gp_prof_rollup(p, fn, grp, &t);
+	for (size_t i = 0; i < t.n; i++)
+		sum += t.rows[i].pct;
+	is_double(sum, 100, 1e-9, "%s: percentages sum to 100", what);
+	gp_prof_table_free(&t);
+}
+
+static void
+test_add3(void)
+{
+	struct gp_session *s = open_graph("data/graphs/add3.json",
+	    "optimizer=None");
+	struct gp_profile *p;
+	bool all7 = true;
+
+	gp_session_run(s, -1, 7);
+	p = gp_session_profile(s);
+	is_int((long long)p->fn[0].call.n, 7, "add3: 7 calls counted");
+	is_int(p->fn[0].n_apply, 3, "add3: 3 applies without rewrites");
+	for (int i = 0; i < p->fn[0].n_apply; i++)
+		if (p->fn[0].ap[i].st.n != 7)
+			all7 = false;
+	ok(all7, "add3: every apply ran exactly 7 times");
+	/* (x + y + z) * 2 on 10 elements: 10 flops per apply */
+	for (int i = 0; i < 3; i++)
+		is_double(p->fn[0].ap[i].flops, 10, 0, "add3: apply %d does "
+		    "10 flops", i);
+	check_pct(p, 0, GP_GROUP_CLASS, "add3 Class");
+	check_pct(p, 0, GP_GROUP_OP, "add3 Ops");
+	check_pct(p, 0, GP_GROUP_APPLY, "add3 Apply");
+	ok(p->fn[0].thunk_ns <= p->fn[0].vm_ns &&
+	    p->fn[0].vm_ns <= p->fn[0].call.total,
+	    "thunks <= VM <= call time");
+	gp_session_free(s);
+}
+
+static void
+test_logreg(void)
+{
+	struct gp_session *s = open_graph("data/graphs/logreg.json",
+	    "optimizer=None");
+	struct gp_profile *p;
+	const struct gp_prof_apply *d0, *d1;
+
+	gp_session_run(s, -1, 3);
+	p = gp_session_profile(s);
+	is_int((long long)p->fn[0].call.n, 3, "logreg train: 3 calls");
+	is_int((long long)p->fn[1].call.n, 3, "logreg predict: 3 calls");
+	d0 = find_apply(p, 0, "Dot", 0);
+	d1 = find_apply(p, 0, "Dot", 1);
+	ok(d0 != NULL && d1 != NULL, "logreg train has two dots");
+	/* x (400x784) . w (784): 2 x 400 x 784; x.T . (p - y) likewise */
+	if (d0 != NULL)
+		is_double(d0->flops, 2.0 * 400 * 784, 0, "dot(x, w) flops "
+		    "= 2*400*784");
+	if (d1 != NULL)
+		is_double(d1->flops, 2.0 * 784 * 400, 0, "dot(x.T, g) flops "
+		    "= 2*784*400");
+	check_pct(p, 0, GP_GROUP_APPLY, "logreg train Apply");
+	check_pct(p, -1, GP_GROUP_CLASS, "logreg sum of functions Class");
+	{
+		struct gp_prof_table t;
+		int n = 0;
+
+		gp_prof_rollup(p, -1, GP_GROUP_APPLY, &t);
+		n = (int)t.n;
+		is_int(n, p->fn[0].n_apply + p->fn[1].n_apply,
+		    "the summed profile keeps each function's applies apart");
+		gp_prof_table_free(&t);
+	}
+	gp_session_free(s);
+}
+
+static void
+test_mlp(void)
+{
+	struct gp_session *s = open_graph("data/graphs/mlp.json",
+	    "optimizer=None");
+	struct gp_profile *p;
+	bool found = false;
+
+	gp_session_run(s, -1, 1);
+	p = gp_session_profile(s);
+	/* the first layer: x (128x784) . W1 (784x512) */
+	for (int i = 0; i < p->fn[0].n_apply; i++) {
+		const struct gp_prof_apply *a = &p->fn[0].ap[i];
+
+		if (strcmp(a->cls, "Dot") == 0 && a->n_in == 2 &&
+		    a->in[0].ndim == 2 && a->in[0].shape[0] == 128 &&
+		    a->in[0].shape[1] == 784 && a->in[1].shape[1] == 512) {
+			is_double(a->flops, 2.0 * 128 * 784 * 512, 0,
+			    "mlp: x.W1 flops = 2*128*784*512");
+			found = true;
+		}
+	}
+	ok(found, "mlp: the first layer's dot is in the profile");
+	check_pct(p, 0, GP_GROUP_OP, "mlp Ops");
+	gp_session_free(s);
+}
+
+/* Two sqr applies, one on k times as many elements: time ratio ~ k. */
+static void
+test_k_times(void)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[4096];
+	FILE *fp;
+	struct gp_flags f;
+	struct gp_err err;
+	struct gp_session *s;
+	struct gp_profile *p;
+	double small, big, ratio;
+	const int k = 4;
+
+	snprintf(path, sizeof(path), "%s/gptop-ktimes-%d.json", tmp,
+	    (int)getpid());
+	fp = fopen(path, "w");
+	fprintf(fp, "{\"format\": \"gptop-graph/1\", \"variables\": {"
+	    "\"a\": {\"kind\": \"input\", \"dtype\": \"float64\", \"shape\": "
+	    "[4000000], \"init\": {\"fill\": 1.5}},"
+	    "\"b\": {\"kind\": \"input\", \"dtype\": \"float64\", \"shape\": "
+	    "[%d], \"init\": {\"fill\": 1.5}}},"
+	    "\"nodes\": [{\"op\": \"sqr\", \"inputs\": [\"a\"], \"outputs\": "
+	    "[\"sa\"]}, {\"op\": \"sqr\", \"inputs\": [\"b\"], \"outputs\": "
+	    "[\"sb\"]}], \"functions\": {\"f\": {\"outputs\": [\"sa\", "
+	    "\"sb\"]}}}\n", 4000000 * k);
+	fclose(fp);
+	gp_flags_init(&f);
+	(void)gp_flags_parse(&f, "optimizer=None,"
+	    "profiling__ignore_first_call=True", "test", &err);
+	s = gp_session_open(path, &f, &err);
+	gp_flags_done(&f);
+	remove(path);
+	if (!ok(s != NULL, "k-times graph loads"))
+		return;
+	gp_session_run(s, -1, 15);
+	p = gp_session_profile(s);
+	small = gp_prof_stat_quantile(&p->fn[0].ap[0].st, 0.5);
+	big = gp_prof_stat_quantile(&p->fn[0].ap[1].st, 0.5);
+	ratio = big / small;
+	ok(ratio > k * 0.6 && ratio < k * 1.6, "an apply doing %dx the work "
+	    "takes about %dx as long (median ratio %.2f)", k, k, ratio);
+	gp_session_free(s);
+}
+
+int
+main(void)
+{
+	test_add3();
+	test_logreg();
+	test_mlp();
+	test_k_times();
+	return (done_testing());
+}
