@@ -18,7 +18,7 @@
 
 #define ROW(r)	((const struct gp_prof_row *)(r))
 #define MEM(r)	((const struct ui_mem_row *)(r))
-#define DIFF(r)	((const struct ui_diff_row *)(r))
+#define DIFF(r)	((const struct gp_diff_row *)(r))
 #define RW(r)	((const struct ui_rw_row *)(r))
 
 static void
@@ -335,36 +335,31 @@ id_mem(const void *r)
 	    (uint32_t)MEM(r)->a->id);
 }
 
-/* diff rows */
-
-static const char *const status_names[] = {
-	[UI_DIFF_BOTH] = "",
-	[UI_DIFF_ADDED] = "added",
-	[UI_DIFF_REMOVED] = "removed",
-};
+/* diff rows: struct gp_diff_row */
 
 static double
 d_a(const void *r)
 {
-	return (DIFF(r)->a_ns);
+	return (DIFF(r)->time_a);
 }
 
 static double
 d_b(const void *r)
 {
-	return (DIFF(r)->b_ns);
+	return (DIFF(r)->time_b);
 }
 
 static double
 d_absdelta(const void *r)
 {
-	return (fabs(DIFF(r)->delta_ns));
+	return (fabs(DIFF(r)->delta));
 }
 
+/* NAN (both sides 0) sorts as 0; added rows (INFINITY) first */
 static double
 d_ratio(const void *r)
 {
-	return (DIFF(r)->ratio);
+	return (isnan(DIFF(r)->ratio) ? 0 : DIFF(r)->ratio);
 }
 
 static double
@@ -385,41 +380,40 @@ d_name(const void *r)
 	return (DIFF(r)->name);
 }
 
-
 static const char *
 d_status(const void *r)
 {
-	return (status_names[DIFF(r)->status]);
+	return (gp_diff_mark(DIFF(r)));
 }
 
 static void
 f_d_status(const void *r, char *b, size_t n)
 {
-	snprintf(b, n, "%s", status_names[DIFF(r)->status]);
+	snprintf(b, n, "%s", gp_diff_mark(DIFF(r)));
 }
 
 static void
 f_d_a(const void *r, char *b, size_t n)
 {
-	if (DIFF(r)->status == UI_DIFF_ADDED)
+	if (DIFF(r)->kind == GP_DIFF_ADDED)
 		snprintf(b, n, "-");
 	else
-		gp_fmt_time(b, n, DIFF(r)->a_ns);
+		gp_fmt_time(b, n, DIFF(r)->time_a);
 }
 
 static void
 f_d_b(const void *r, char *b, size_t n)
 {
-	if (DIFF(r)->status == UI_DIFF_REMOVED)
+	if (DIFF(r)->kind == GP_DIFF_REMOVED)
 		snprintf(b, n, "-");
 	else
-		gp_fmt_time(b, n, DIFF(r)->b_ns);
+		gp_fmt_time(b, n, DIFF(r)->time_b);
 }
 
 static void
 f_d_delta(const void *r, char *b, size_t n)
 {
-	double d = DIFF(r)->delta_ns;
+	double d = DIFF(r)->delta;
 
 	b[0] = d < 0 ? '-' : '+';
 	gp_fmt_time(b + 1, n - 1, fabs(d));
@@ -428,10 +422,12 @@ f_d_delta(const void *r, char *b, size_t n)
 static void
 f_d_ratio(const void *r, char *b, size_t n)
 {
-	if (DIFF(r)->ratio <= 0)
+	double x = DIFF(r)->ratio;
+
+	if (DIFF(r)->kind != GP_DIFF_PAIRED || !isfinite(x) || x <= 0)
 		snprintf(b, n, "-");
 	else
-		snprintf(b, n, "x%.2f", DIFF(r)->ratio);
+		snprintf(b, n, "x%.2f", x);
 }
 
 static void
@@ -449,31 +445,64 @@ f_d_calls_b(const void *r, char *b, size_t n)
 static void
 f_d_name(const void *r, char *b, size_t n)
 {
-	snprintf(b, n, "%s", DIFF(r)->name);
+	const struct gp_diff_row *d = DIFF(r);
+
+	if (d->name_a != NULL)
+		snprintf(b, n, "%s (A: %s)", d->name, d->name_a);
+	else
+		snprintf(b, n, "%s", d->name);
 }
 
+/* The noise verdict's colour: only changes beyond noise stand out. */
 static int
 d_role(const void *r)
 {
-	const struct ui_diff_row *d = DIFF(r);
-
-	if (d->status == UI_DIFF_ADDED)
+	switch (DIFF(r)->verdict) {
+	case GP_VERDICT_SLOWER:
 		return (UI_ROLE_WORSE);
-	if (d->status == UI_DIFF_REMOVED)
+	case GP_VERDICT_FASTER:
 		return (UI_ROLE_BETTER);
-	if (d->ratio > 1.05)
-		return (UI_ROLE_WORSE);
-	if (d->ratio > 0 && d->ratio < 0.95)
-		return (UI_ROLE_BETTER);
-	return (-1);
+	case GP_VERDICT_ONLY:
+		return (DIFF(r)->kind == GP_DIFF_ADDED ? UI_ROLE_WORSE :
+		    UI_ROLE_BETTER);
+	default:
+		return (-1);
+	}
 }
 
+/* The name, the side(s) and, for applies, their positions: apply names
+ * may repeat across functions. */
 static uint64_t
 id_diff(const void *r)
 {
-	const char *s = DIFF(r)->name;
+	const struct gp_diff_row *d = DIFF(r);
+	uint64_t h = gp_hash_bytes(GP_HASH_INIT, d->name, strlen(d->name));
+	int32_t k[5] = {(int32_t)d->kind, d->fn_a, d->id_a, d->fn_b, d->id_b};
 
-	return (gp_hash_bytes(GP_HASH_INIT, s, strlen(s)));
+	return (gp_hash_bytes(h, k, sizeof(k)));
+}
+
+enum gp_diff_col
+ui_colset_diff_col(enum ui_col c)
+{
+	switch (c) {
+	case UI_COL_DIFF_STATUS:
+		return (GP_DIFF_COL_KIND);
+	case UI_COL_DIFF_A:
+		return (GP_DIFF_COL_TIME_A);
+	case UI_COL_DIFF_B:
+		return (GP_DIFF_COL_TIME_B);
+	case UI_COL_DIFF_RATIO:
+		return (GP_DIFF_COL_RATIO);
+	case UI_COL_DIFF_CALLS_A:
+		return (GP_DIFF_COL_CALLS_A);
+	case UI_COL_DIFF_CALLS_B:
+		return (GP_DIFF_COL_CALLS_B);
+	case UI_COL_DIFF_NAME:
+		return (GP_DIFF_COL_NAME);
+	default:
+		return (GP_DIFF_COL_ABS_DELTA);
+	}
 }
 
 /* rewriter rows */
@@ -704,14 +733,14 @@ const struct ui_column ui_columns[UI_COL__COUNT] = {
 
 	[UI_COL_DIFF_STATUS] = {.title = "status", .width = 7, .prio = 80,
 	    .flags = UI_COLF_LEFT | UI_COLF_ASC,
-	    .help = "added: only in the current run; removed: only in "
-	    "the baseline", .str = d_status, .fmt = f_d_status,
-	    .role = d_role},
+	    .help = "~ within noise, + slower, - faster, ? too few "
+	    "runs; added: only in B, removed: only in A",
+	    .str = d_status, .fmt = f_d_status, .role = d_role},
 	[UI_COL_DIFF_A] = {.title = "time A", .width = 8, .prio = 85,
-	    .help = "baseline: time per call of the function",
+	    .help = "A (baseline): time per call of the function",
 	    .num = d_a, .fmt = f_d_a},
 	[UI_COL_DIFF_B] = {.title = "time B", .width = 8, .prio = 85,
-	    .help = "current: time per call of the function",
+	    .help = "B (current): time per call of the function",
 	    .num = d_b, .fmt = f_d_b},
 	[UI_COL_DIFF_DELTA] = {.title = "delta", .width = 9, .prio = 90,
 	    .help = "B - A (sorts by its size)",
@@ -727,7 +756,7 @@ const struct ui_column ui_columns[UI_COL__COUNT] = {
 	    .num = d_calls_b, .fmt = f_d_calls_b},
 	[UI_COL_DIFF_NAME] = {.title = "name", .width = 16, .prio = 100,
 	    .flags = UI_COLF_LEFT | UI_COLF_ASC | UI_COLF_FLEX,
-	    .help = "class, op or apply (matched by name)",
+	    .help = "class, op or apply (applies paired by structure)",
 	    .str = d_name, .fmt = f_d_name},
 
 	[UI_COL_RW_STATE] = {.title = "on", .width = 4, .prio = 90,

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "list.h"
+#include "diff.h"
 #include "profile.h"
 
 enum ui_col {
@@ -45,7 +46,7 @@ enum ui_col {
 	UI_COL_MEM_OUTPUTS,
 	UI_COL_MEM_ID,
 	UI_COL_MEM_APPLY,
-	/* diff rows: struct ui_diff_row */
+	/* diff rows: struct gp_diff_row (diff.h) */
 	UI_COL_DIFF_STATUS,
 	UI_COL_DIFF_A,
 	UI_COL_DIFF_B,
@@ -101,21 +102,12 @@ struct ui_mem_row {
 	uint64_t			 after;	/* and after it */
 };
 
-enum ui_diff_status {
-	UI_DIFF_BOTH,
-	UI_DIFF_ADDED,		/* only in the current profile */
-	UI_DIFF_REMOVED		/* only in the baseline */
-};
-
-/* A Diff row: one class, op or apply matched by name. */
-struct ui_diff_row {
-	char			*name;
-	enum ui_diff_status	 status;
-	double			 a_ns, b_ns;	/* per call of the function */
-	double			 delta_ns;	/* b - a */
-	double			 ratio;		/* b / a, 0 when undefined */
-	uint64_t		 calls_a, calls_b;	/* executions */
-};
+/*
+ * A Diff row is a struct gp_diff_row (diff.h) of the table
+ * gp_diff_compute() made; gp_diff_sort column of a Diff column (the order
+ * the view hands the list, so ties fall as in the batch report).
+ */
+enum gp_diff_col ui_colset_diff_col(enum ui_col c);
 
 /* A Rewrites row: one rewriter (or a name or tag of the flags). */
 struct ui_rw_row {

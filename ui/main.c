@@ -74,6 +74,7 @@ usage_short(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "       gptop A B        (the Diff view: A the baseline)\n"
 	    "       gptop --batch --diff A B\n"
 	    "       gptop merge CAPTURE... -o OUT\n"
 	    "Try: gptop data/graphs/logreg.json   (examples in data/graphs/)\n"
@@ -85,11 +86,13 @@ usage_long(void)
 {
 	printf(
 	    "Usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "       gptop A B                    (the Diff view, A the baseline)\n"
 	    "       gptop --batch --diff A B     (each a graph or a capture)\n"
 	    "       gptop merge CAPTURE... -o OUT\n"
 	    "Run a computation graph call after call and show where its time\n"
 	    "and memory go: live in the terminal, or as a text report.  A\n"
-	    "capture (--save) is reported like the run that saved it.\n"
+	    "capture (--save) opens in the interface without running, or\n"
+	    "is reported like the run that saved it (--batch).\n"
 	    "\n"
 	    "  -n, --calls N          run N rounds (each function once per\n"
 	    "                         round); default 10 in batch mode,\n"
@@ -366,6 +369,66 @@ diff_side(const char *path, const struct gp_flags *flags, uint64_t rounds,
 	return (p);
 }
 
+/*
+ * The interface over captures: `gptop CAPTURE` shows pa (nothing runs);
+ * `gptop A B` opens the Diff view with A (a capture, or a graph run
+ * `rounds` rounds) as the baseline and B, a capture or a graph then run
+ * live, as the current profile.
+ */
+static int
+tui_captures(const char *pa, const char *pb, const struct gp_flags *flags,
+    uint64_t rounds, struct ui_tui_opts *to)
+{
+	struct gp_capture_info ca, cb;
+	struct gp_profile *a, *b = NULL;
+	struct gp_session *s = NULL;
+	struct gp_err err;
+	bool hca = false;
+	int kind, rc = 2;
+
+	if (pb == NULL) {
+		if ((a = gp_capture_load(pa, &ca, &err)) == NULL) {
+			fprintf(stderr, "gptop: %s\n", err.msg);
+			return (2);
+		}
+		to->capture = a;
+		rc = ui_tui_run(NULL, to);
+		gp_capture_info_done(&ca);
+		gp_profile_free(a);
+		return (rc);
+	}
+	if ((a = diff_side(pa, flags, rounds, &ca, &hca)) == NULL)
+		return (2);
+	if (sig_caught != 0) {
+		rc = 128 + sig_caught;
+		goto out;
+	}
+	if ((kind = gp_capture_detect(pb, &err)) < 0) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		goto out;
+	}
+	to->baseline = a;
+	if (kind == 1) {
+		if ((b = gp_capture_load(pb, &cb, &err)) == NULL) {
+			fprintf(stderr, "gptop: %s\n", err.msg);
+			goto out;
+		}
+		gp_capture_info_done(&cb);
+		to->capture = b;
+	} else if ((s = gp_session_open(pb, flags, &err)) == NULL) {
+		fprintf(stderr, "gptop: %s\n", err.msg);
+		goto out;
+	}
+	rc = ui_tui_run(s, to);
+	gp_session_free(s);
+out:
+	if (hca)
+		gp_capture_info_done(&ca);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	return (rc);
+}
+
 static int
 run_diff(const char *pa, const char *pb, const struct gp_flags *flags,
     uint64_t rounds)
@@ -488,7 +551,8 @@ main(int argc, char **argv)
 	struct gp_trace *tr = NULL;
 	uint64_t rounds = 0, delay = 10;
 	bool have_rounds = false, batch = false, check = false;
-	bool no_mouse = false;
+	bool no_mouse = false, interactive;
+	struct ui_tui_opts to = {0};
 	bool by_sig = false, allow_extern = false, diff = false;
 	const char *cli_flags = NULL;
 	int c, rc, kind;
@@ -599,6 +663,22 @@ main(int argc, char **argv)
 		gp_flags_done(&flags);
 		return (exit_status(rc));
 	}
+	interactive = !batch && !check && isatty(STDOUT_FILENO) &&
+	    isatty(STDIN_FILENO) && out.save == NULL && out.trace == NULL &&
+	    out.csv == NULL && out.csv_ops == NULL;
+	to.limit = have_rounds ? rounds : 0;
+	to.delay_tenths = (int)delay;
+	to.by_signature = by_sig;
+	to.no_mouse = no_mouse;
+	if (argc - optind == 2 && interactive) {
+		/* A (baseline) and B on a terminal: the Diff view */
+		if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
+			return (2);
+		rc = tui_captures(argv[optind], argv[optind + 1], &flags,
+		    rounds, &to);
+		gp_flags_done(&flags);
+		return (rc);
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "gptop: one graph at a time (got %d "
 		    "arguments; --diff compares two)\n", argc - optind);
@@ -609,11 +689,9 @@ main(int argc, char **argv)
 		return (2);
 	}
 	if (kind == 1) {
-		/* the interface cannot open captures yet: report instead */
-		if (!batch && !check && isatty(STDOUT_FILENO))
-			fprintf(stderr, "gptop: %s is a capture; showing its "
-			    "report (the interactive view of captures is not "
-			    "there yet)\n", argv[optind]);
+		if (interactive)
+			return (tui_captures(argv[optind], NULL, NULL, 0,
+			    &to));
 		return (report_capture(argv[optind], cli_flags, allow_extern,
 		    by_sig, check, &out));
 	}
@@ -645,16 +723,7 @@ main(int argc, char **argv)
 	}
 	gp_report_opts_from_flags(&ro, &flags);
 	ro.by_signature = by_sig;
-	if (!batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
-	    out.save == NULL && out.trace == NULL && out.csv == NULL &&
-	    out.csv_ops == NULL) {
-		struct ui_tui_opts to = {
-			.limit = have_rounds ? rounds : 0,
-			.delay_tenths = (int)delay,
-			.by_signature = by_sig,
-			.no_mouse = no_mouse,
-		};
-
+	if (interactive) {
 		rc = ui_tui_run(s, &to);
 		gp_session_free(s);
 		gp_flags_done(&flags);

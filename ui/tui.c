@@ -252,6 +252,8 @@ status_tick(struct tui *t, uint64_t now)
 	struct ui_ctx *c = &t->c;
 	struct gp_session_status old = c->st;
 
+	if (c->s == NULL)
+		return;
 	gp_session_status(c->s, &c->st);
 	if (c->st.rounds != old.rounds || c->st.paused != old.paused ||
 	    c->st.done != old.done || c->st.rounds_per_s != old.rounds_per_s ||
@@ -286,8 +288,8 @@ data_tick(struct tui *t)
 	bool stopped = c->st.paused || c->st.done;
 	double cost, c0;
 
-	if (stopped && t->stopped_snap && t->stopped_rounds == c->st.rounds &&
-	    c->snap != NULL)
+	if (c->s == NULL || (stopped && t->stopped_snap &&
+	    t->stopped_rounds == c->st.rounds && c->snap != NULL))
 		return;
 	c0 = cpu_ms();
 	rounds = gp_session_snapshot(c->s, &c->snap);
@@ -311,8 +313,9 @@ static const char *
 state_word(const struct tui *t, char *buf, size_t n)
 {
 	const struct ui_ctx *c = &t->c;
-	const char *w = t->pending ? "recompiling" : c->st.paused ? "paused" :
-	    c->st.done ? "done" : "running";
+	const char *w = c->s == NULL ? "capture" : t->pending ?
+	    "recompiling" : c->st.paused ? "paused" : c->st.done ? "done" :
+	    "running";
 
 	if (t->data_interval > t->delay_ms && !c->st.paused && !c->st.done)
 		snprintf(buf, n, "%s (refresh %.1fs)", w,
@@ -422,12 +425,25 @@ do_search(struct tui *t, const char *s, int dir, bool from_sel)
 		message_not_found(t, s);
 }
 
+/* A capture: nothing runs, nothing to pause, reset or recompile. */
+static bool
+not_running(struct ui_ctx *c)
+{
+	if (c->s != NULL)
+		return (false);
+	ui_ctx_msg(c, UI_ROLE_MSG, "a capture is not running");
+	return (true);
+}
+
 static void
 toggle_rewriter(struct tui *t, const char *name)
 {
 	struct ui_ctx *c = &t->c;
-	bool on = ui_rewriters_toggle(&c->flags, name);
+	bool on;
 
+	if (not_running(c))
+		return;
+	on = ui_rewriters_toggle(&c->flags, name);
 	c->cfg_serial++;
 	ui_ctx_msg(c, UI_ROLE_MSG, "%s: %s in the edited flags (press %s to "
 	    "recompile and re-run)", name, on ? "on" : "off",
@@ -440,6 +456,8 @@ recompile(struct tui *t)
 	struct ui_ctx *c = &t->c;
 	struct gp_err err;
 
+	if (not_running(c))
+		return;
 	if (t->pending) {
 		ui_ctx_msg(c, UI_ROLE_MSG, "a recompile is already on its way");
 		return;
@@ -614,8 +632,11 @@ action(struct tui *t, enum ui_action a)
 		    "split by input signature" : "not split by signature");
 		break;
 	case UI_A_PAUSE: {
-		bool p = !gp_session_paused(c->s);
+		bool p;
 
+		if (not_running(c))
+			break;
+		p = !gp_session_paused(c->s);
 		gp_session_pause(c->s, p);
 		gp_session_status(c->s, &c->st);
 		ui_ctx_msg(c, UI_ROLE_MSG, "runtime %s", p ? "paused" :
@@ -623,6 +644,8 @@ action(struct tui *t, enum ui_action a)
 		break;
 	}
 	case UI_A_RESET:
+		if (not_running(c))
+			break;
 		gp_session_reset(c->s);
 		t->next_data = 0;
 		ui_ctx_msg(c, UI_ROLE_MSG, "statistics reset");
@@ -837,7 +860,7 @@ bench_measure(struct tui *t, FILE *fp)
 	fprintf(fp, "screen %dx%d\n", COLS, LINES);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c0 = cpu_ms();
-	for (int i = 0; i < reps; i++)
+	for (int i = 0; c->s != NULL && i < reps; i++)
 		gp_session_snapshot(c->s, &c->snap);
 	fprintf(fp, "snapshot wall_ms %.3f cpu_ms %.3f\n", ms_since(&t0) /
 	    reps, (cpu_ms() - c0) / reps);
@@ -936,14 +959,16 @@ bench_step(struct tui *t, struct bench *b)
 		b->phase = 1;
 		b->t0_ms = ui_crt_now_ms();
 		b->cpu0 = thread_cpu_ms();
-		gp_session_status(c->s, &c->st);
+		if (c->s != NULL)
+			gp_session_status(c->s, &c->st);
 		b->rounds0 = c->st.rounds;
 		return;
 	}
 	if (now - b->t0_ms >= b->idle_ms) {
 		double wall = (double)(now - b->t0_ms);
 
-		gp_session_status(c->s, &c->st);
+		if (c->s != NULL)
+			gp_session_status(c->s, &c->st);
 		fprintf(b->fp, "idle_s %.1f\n", wall / 1e3);
 		fprintf(b->fp, "idle_ui_cpu_pct %.2f\n", 100.0 *
 		    (thread_cpu_ms() - b->cpu0) / wall);
@@ -962,12 +987,31 @@ static void
 ctx_init(struct tui *t, struct gp_session *s, const struct ui_tui_opts *o)
 {
 	struct ui_ctx *c = &t->c;
-	const struct gp_flags *f = gp_session_flags(s);
+	struct gp_flags cf;
+	const struct gp_flags *f;
+	struct gp_err err;
 
 	memset(t, 0, sizeof(*t));
 	c->s = s;
 	c->opts = o;
 	c->by_sig = o->by_signature;
+	if (s != NULL)
+		f = gp_session_flags(s);
+	else {
+		/* a capture: its flags, shown in the Rewrites view */
+		gp_flags_init(&cf);
+		if (o->capture->flags != NULL)
+			(void)gp_flags_parse(&cf, o->capture->flags,
+			    "capture flags", &err);
+		f = &cf;
+		c->snap = gp_profile_clone(o->capture);
+		c->serial++;
+		c->st.done = true;
+	}
+	if (o->baseline != NULL) {
+		c->base = gp_profile_clone(o->baseline);
+		c->base_serial++;
+	}
 	/* the session's flags are read before its worker starts: a
 	 * recompile replaces them under the worker */
 	ui_rewriters_copy_flags(&c->flags, f);
@@ -975,6 +1019,8 @@ ctx_init(struct tui *t, struct gp_session *s, const struct ui_tui_opts *o)
 	    f->optimizer_excluding : "");
 	c->running_incl = gp_xstrdup(f->optimizer_including ?
 	    f->optimizer_including : "");
+	if (s == NULL)
+		gp_flags_done(&cf);
 	t->delay_ms = (uint64_t)(o->delay_tenths > 0 ? o->delay_tenths : 10) *
 	    100;
 	t->data_interval = t->delay_ms;
@@ -1022,7 +1068,7 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 	}
 	/* the worker must not take the signals the loop waits for */
 	ui_crt_block();
-	rc = gp_session_start(s, o->limit, &err);
+	rc = s != NULL ? gp_session_start(s, o->limit, &err) : 0;
 	ui_crt_unblock();
 	if (rc < 0) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
@@ -1030,7 +1076,8 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		return (1);
 	}
 	if (ui_crt_init(!o->no_mouse) < 0) {
-		gp_session_stop(s);
+		if (s != NULL)
+			gp_session_stop(s);
 		fprintf(stderr, "gptop: cannot start the terminal interface "
 		    "(TERM=%s); use --batch\n", getenv("TERM") ?
 		    getenv("TERM") : "");
@@ -1044,7 +1091,7 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 	data_tick(&t);
 	if (c->snap != NULL && c->snap->n_fn != 1)
 		c->fn = -1;	/* several functions (or none): their sum */
-	t.cur = TOP_CLASS;
+	t.cur = c->base != NULL ? TOP_DIFF : TOP_CLASS;
 	t.dirty = true;
 	while (!t.quit && ui_crt_quit_signal() == 0) {
 		uint64_t now = ui_crt_now_ms(), wake;
@@ -1084,7 +1131,8 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		t.dirty = true;
 	}
 	sig = ui_crt_quit_signal();
-	gp_session_stop(s);
+	if (s != NULL)
+		gp_session_stop(s);
 	ui_crt_done();
 	if (b.fp != NULL)
 		fclose(b.fp);

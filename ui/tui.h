@@ -20,13 +20,20 @@
 
 struct ui_tui_opts {
 	uint64_t	 limit;		/* rounds to run, 0: until quit */
+	/* with no session: the profile shown (a loaded capture; nothing
+	 * runs, pause, reset and recompile say so) */
+	const struct gp_profile *capture;
+	/* the Diff view's baseline A, opened first (a recompile replaces
+	 * it), or NULL */
+	const struct gp_profile *baseline;
 	int		 delay_tenths;	/* refresh interval */
 	bool		 by_signature;	/* Ops rows by input signature */
 	bool		 no_mouse;	/* leave the mouse to the terminal */
 };
 
-/* Run the interface until the user quits; returns the exit status (128 +
- * the signal when a signal ended it). */
+/* Run the interface over session s (NULL: over o->capture, borrowed)
+ * until the user quits; returns the exit status (128 + the signal when a
+ * signal ended it). */
 int	ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o);
 
 #endif

@@ -1,11 +1,16 @@
 /*
- * view-diff.c: the Diff view: the baseline profile (the one live before
- * the last recompile) against the current one, per class, op or apply
- * (d cycles the level).  Rows are matched by name (the n-th apply of a
- * name to the n-th of the same name); rows on one side only are marked
- * added or removed.  Times are per call of the function, so runs of
- * different lengths compare; the table sorts by the size of the change.
- * Structural matching and noise marks come with the runtime's diff API.
+ * view-diff.c: the Diff view: the baseline profile A (the one live before
+ * the last recompile, or the first capture of `gptop A B`) against the
+ * current one B, per class, op or apply (d cycles the level), as
+ * gp_diff_compute() pairs them: applies by structure, so a rewrite shows
+ * as the applies it added and removed; classes and ops by name.  Times
+ * are per call of the function (opts.per_call), so runs of different
+ * lengths compare; the mark column is the noise verdict (gp_diff_mark).
+ *
+ * The diff is computed again only when the snapshot or the baseline
+ * changed (at most once per refresh interval); the level, the function
+ * and the sort only pick and order its rows.  The view keeps its own
+ * copies of A and B: the diff's rows point into them.
  */
 #include "config.h"
 
@@ -15,6 +20,7 @@
 
 #include "columns.h"
 #include "crt.h"
+#include "diff.h"
 #include "draw.h"
 #include "report.h"
 #include "view.h"
@@ -23,13 +29,12 @@ static const char *const level_names[] = {"classes", "ops", "applies"};
 
 struct diff {
 	int			 level;
-	struct ui_diff_row	*rows;
+	struct gp_diff		*gd;
+	struct gp_profile	*a, *b;		/* the diff's, owned */
+	uint64_t		 gd_serial, gd_base;	/* computed from */
+	struct gp_diff_row	*rows;		/* the level's, filtered */
 	size_t			 n;
 	struct ui_list		 list;
-	struct gp_prof_table	 ta, tb;
-	uint64_t		 ta_key;	/* base serial of ta */
-	int			 ta_fn, ta_grp;
-	uint64_t		 calls_a, calls_b;
 };
 
 static void
@@ -38,9 +43,18 @@ diff_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 	struct diff *d = gp_xcalloc(1, sizeof(*d));
 
 	d->level = 1;
-	d->ta_grp = -1;
 	ui_list_init(&d->list, &ui_colset_diff);
 	v->priv = d;
+}
+
+static void
+drop_diff(struct diff *d)
+{
+	gp_diff_free(d->gd);
+	gp_profile_free(d->a);
+	gp_profile_free(d->b);
+	d->gd = NULL;
+	d->a = d->b = NULL;
 }
 
 static void
@@ -50,122 +64,96 @@ diff_free(struct ui_view *v)
 
 	ui_list_done(&d->list);
 	free(d->rows);
-	gp_prof_table_free(&d->ta);
-	gp_prof_table_free(&d->tb);
+	drop_diff(d);
 	free(d);
 }
 
-static double
-per_call(double ns, uint64_t calls)
+static struct gp_diff_table *
+level_table(struct diff *d)
 {
-	return (calls > 0 ? ns / (double)calls : 0);
+	if (d->level == 0)
+		return (&d->gd->cls);
+	if (d->level == 1)
+		return (&d->gd->ops);
+	return (&d->gd->applies);
 }
 
+/* Order the rows by the list's sort column through gp_diff_sort, so the
+ * list's own (stable) sort keeps gp_diff_row_cmp's ties. */
 static void
-match(struct diff *d)
+presort(struct diff *d)
 {
-	size_t na = d->ta.n, nb = d->tb.n, hcap = 16, k = 0;
-	int32_t *head, *next;
-	uint8_t *used;
-	struct ui_diff_row *rows = gp_xcalloc(na + nb + 1, sizeof(*rows));
+	const struct ui_list *l = &d->list;
+	enum ui_col col = l->set->cols[l->sort];
+	bool desc = !(ui_columns[col].flags & UI_COLF_ASC);
+	struct gp_diff_table t = {.rows = d->rows, .n = d->n};
 
-	while (hcap < na * 2 + 2)
-		hcap *= 2;
-	head = gp_xmalloc(sizeof(*head) * hcap);
-	memset(head, -1, sizeof(*head) * hcap);
-	next = gp_xmalloc(sizeof(*next) * (na + 1));
-	used = gp_xcalloc(na + 1, 1);
-	/* chains of equal names, in table order */
-	for (size_t i = na; i-- > 0;) {
-		const char *s = d->ta.rows[i].name;
-		size_t h = gp_hash_bytes(GP_HASH_INIT, s, strlen(s)) &
-		    (hcap - 1);
+	if (l->invert)
+		desc = !desc;
+	gp_diff_sort(&t, ui_colset_diff_col(col), desc);
+}
 
-		while (head[h] >= 0 && strcmp(d->ta.rows[head[h]].name,
-		    s) != 0)
-			h = (h + 1) & (hcap - 1);
-		next[i] = head[h];
-		head[h] = (int32_t)i;
-	}
-	for (size_t j = 0; j < nb; j++) {
-		const struct gp_prof_row *b = &d->tb.rows[j];
-		size_t h = gp_hash_bytes(GP_HASH_INIT, b->name,
-		    strlen(b->name)) & (hcap - 1);
-		struct ui_diff_row *r = &rows[k++];
-		int32_t i;
+/* The level's rows (applies: of the function shown) to the list. */
+static void
+pick_rows(struct diff *d, struct ui_ctx *c)
+{
+	const struct gp_diff_table *t;
+	const char *fn = NULL;
+	size_t k = 0;
 
-		while (head[h] >= 0 && strcmp(d->ta.rows[head[h]].name,
-		    b->name) != 0)
-			h = (h + 1) & (hcap - 1);
-		for (i = head[h]; i >= 0 && used[i]; i = next[i])
-			;
-		r->name = b->name;
-		r->b_ns = per_call(b->time_ns, d->calls_b);
-		r->calls_b = b->calls;
-		if (i >= 0) {
-			used[i] = 1;
-			r->status = UI_DIFF_BOTH;
-			r->a_ns = per_call(d->ta.rows[i].time_ns, d->calls_a);
-			r->calls_a = d->ta.rows[i].calls;
-		} else
-			r->status = UI_DIFF_ADDED;
-	}
-	for (size_t i = 0; i < na; i++) {
-		struct ui_diff_row *r;
-
-		if (used[i])
-			continue;
-		r = &rows[k++];
-		r->name = d->ta.rows[i].name;
-		r->status = UI_DIFF_REMOVED;
-		r->a_ns = per_call(d->ta.rows[i].time_ns, d->calls_a);
-		r->calls_a = d->ta.rows[i].calls;
-	}
-	for (size_t i = 0; i < k; i++) {
-		rows[i].delta_ns = rows[i].b_ns - rows[i].a_ns;
-		rows[i].ratio = rows[i].a_ns > 0 && rows[i].status ==
-		    UI_DIFF_BOTH ? rows[i].b_ns / rows[i].a_ns : 0;
-	}
-	ui_list_texts_changed(&d->list);	/* statuses come and go */
-	ui_list_set_rows(&d->list, rows, k, sizeof(*rows));
 	free(d->rows);
-	d->rows = rows;
-	d->n = k;
-	free(head);
-	free(next);
-	free(used);
+	d->rows = NULL;
+	d->n = 0;
+	if (d->gd != NULL) {
+		t = level_table(d);
+		if (d->level == 2 && c->fn >= 0 && c->snap != NULL &&
+		    c->fn < c->snap->n_fn)
+			fn = c->snap->fn[c->fn].name;
+		d->rows = gp_xcalloc(t->n + 1, sizeof(*d->rows));
+		for (size_t i = 0; i < t->n; i++) {
+			const struct gp_diff_row *r = &t->rows[i];
+
+			if (fn != NULL && r->fn_name != NULL &&
+			    strcmp(r->fn_name, fn) != 0)
+				continue;
+			d->rows[k++] = *r;
+		}
+		d->n = k;
+		presort(d);
+	}
+	ui_list_texts_changed(&d->list);	/* marks come and go */
+	ui_list_set_rows(&d->list, d->rows, d->n, sizeof(*d->rows));
 }
 
 static void
 diff_update(struct ui_view *v, struct ui_ctx *c)
 {
 	struct diff *d = v->priv;
-	enum gp_prof_group grps[] = {GP_GROUP_CLASS, c->by_sig ?
-	    GP_GROUP_OP_SIG : GP_GROUP_OP, GP_GROUP_APPLY};
-	enum gp_prof_group grp = grps[d->level];
-	int fa;
+	struct gp_diff_opts o;
 
-	if (c->base == NULL) {
-		ui_list_set_rows(&d->list, NULL, 0, sizeof(*d->rows));
-		free(d->rows);
-		d->rows = NULL;
-		d->n = 0;
+	if (c->base == NULL || c->snap == NULL) {
+		drop_diff(d);
+		pick_rows(d, c);
 		return;
 	}
-	fa = c->fn >= 0 && c->fn < c->base->n_fn ? c->fn : -1;
-	if (d->ta_key != c->base_serial || d->ta_fn != fa ||
-	    d->ta_grp != (int)grp) {
-		gp_prof_table_free(&d->ta);
-		gp_prof_rollup(c->base, fa, grp, &d->ta);
-		d->ta_key = c->base_serial;
-		d->ta_fn = fa;
-		d->ta_grp = (int)grp;
+	if (d->gd == NULL || d->gd_serial != c->serial ||
+	    d->gd_base != c->base_serial) {
+		/* rows point into the old diff: off the list first */
+		ui_list_set_rows(&d->list, NULL, 0, sizeof(*d->rows));
+		if (d->a == NULL || d->gd_base != c->base_serial) {
+			gp_profile_free(d->a);
+			d->a = gp_profile_clone(c->base);
+		}
+		gp_diff_free(d->gd);
+		gp_profile_free(d->b);
+		d->b = gp_profile_clone(c->snap);
+		gp_diff_opts_init(&o);
+		o.per_call = true;
+		d->gd = gp_diff_compute(d->a, d->b, &o);
+		d->gd_serial = c->serial;
+		d->gd_base = c->base_serial;
 	}
-	gp_prof_table_free(&d->tb);
-	gp_prof_rollup(c->snap, c->fn, grp, &d->tb);
-	d->calls_a = ui_ctx_calls(c->base, fa);
-	d->calls_b = ui_ctx_calls(c->snap, c->fn);
-	match(d);
+	pick_rows(d, c);
 }
 
 static void
@@ -181,7 +169,8 @@ draw_no_baseline(int y, int h, int w)
 		"the baseline, and this view compares baseline -> new for",
 		"every class, op and apply.",
 		"",
-		"(Comparing two saved captures comes with capture files.)",
+		"To compare two captures: gptop A.json B.json (A is the",
+		"baseline); gptop A.json GRAPH runs GRAPH against A.",
 	};
 
 	for (int i = 0; i < h; i++) {
@@ -197,33 +186,28 @@ static void
 diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 {
 	struct diff *d = v->priv;
-	char ta[32], tb[32], what[128];
-	double pa, pb;
+	const struct gp_diff_table *t;
+	char ta[32], tb[32], what[160];
 
-	if (c->base == NULL) {
+	if (d->gd == NULL) {
 		draw_no_baseline(y, h, w);
 		return;
 	}
-	pa = per_call(d->ta.total_ns, d->calls_a);
-	pb = per_call(d->tb.total_ns, d->calls_b);
+	t = level_table(d);
 	ui_draw_printf(y, 0, w, ui_crt_attr(UI_ROLE_NORMAL),
-	    "A baseline: %s, %llu calls  ->  B current: %s, %llu calls",
-	    c->base->flags && c->base->flags[0] ? c->base->flags :
-	    "(default flags)", (unsigned long long)d->calls_a,
-	    c->snap->flags && c->snap->flags[0] ? c->snap->flags :
-	    "(default flags)", (unsigned long long)d->calls_b);
-	gp_fmt_time(ta, sizeof(ta), pa);
-	gp_fmt_time(tb, sizeof(tb), pb);
-	if (pa > 0 && pb > 0)
-		ui_draw_printf(y + 1, 0, w, ui_crt_attr(UI_ROLE_VALUE),
-		    "thunk time per call of %s: A %s -> B %s (x%.2f)",
-		    ui_ctx_fn_name(c), ta, tb, pb / pa);
-	else
-		ui_draw_printf(y + 1, 0, w, ui_crt_attr(UI_ROLE_VALUE),
-		    "thunk time per call of %s: A %s -> B %s",
-		    ui_ctx_fn_name(c), ta, tb);
-	snprintf(what, sizeof(what), "Diff of %s (d: classes/ops/applies), "
-	    "per call, matched by name |", level_names[d->level]);
+	    "A baseline: %s  ->  B current: %s",
+	    d->a->flags && d->a->flags[0] ? d->a->flags : "(default flags)",
+	    d->b->flags && d->b->flags[0] ? d->b->flags : "(default flags)");
+	gp_fmt_time(ta, sizeof(ta), t->total_a);
+	gp_fmt_time(tb, sizeof(tb), t->total_b);
+	ui_draw_printf(y + 1, 0, w, ui_crt_attr(UI_ROLE_VALUE),
+	    "per call: A %s -> B %s | %zu paired, %zu added, %zu removed, "
+	    "%zu beyond noise", ta, tb, t->n_paired, t->n_added,
+	    t->n_removed, t->n_significant);
+	snprintf(what, sizeof(what), "Diff of %s%s (d: classes/ops/applies), "
+	    "%s |", level_names[d->level], d->level == 2 ? (c->fn >= 0 ?
+	    " of the function" : " of all functions") : "", d->level == 2 ?
+	    "paired by structure" : "paired by name");
 	ui_list_draw(&d->list, y + 3, h - 3, w);
 	ui_list_draw_status(&d->list, y + 2, w, what);
 }
@@ -233,11 +217,21 @@ diff_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 {
 	struct diff *d = v->priv;
 
-	if (a != UI_A_DIFF_LEVEL)
+	switch (a) {
+	case UI_A_DIFF_LEVEL:
+		d->level = (d->level + 1) % 3;
+		pick_rows(d, c);	/* the diff has every level */
+		return (true);
+	case UI_A_SORT_NEXT:
+	case UI_A_SORT_PREV:
+	case UI_A_SORT_INVERT:
+		ui_list_action(&d->list, a);
+		presort(d);
+		ui_list_set_rows(&d->list, d->rows, d->n, sizeof(*d->rows));
+		return (true);
+	default:
 		return (a == UI_A_ENTER);
-	d->level = (d->level + 1) % 3;
-	ui_view_refresh(v, c, true);
-	return (true);
+	}
 }
 
 static struct ui_list *

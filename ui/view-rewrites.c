@@ -285,6 +285,10 @@ rw_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 
 	if (a != UI_A_RW_TOGGLE && a != UI_A_ENTER)
 		return (false);
+	if (c->s == NULL) {
+		ui_ctx_msg(c, UI_ROLE_MSG, "a capture is not running");
+		return (true);
+	}
 	r = ui_list_selected(&w->list);
 	if (r == NULL)
 		return (true);
