@@ -38,6 +38,8 @@
 #include "op.h"
 #include "ops/ops.h"
 
+#include "ops-helpers.h"
+
 static const double want_sm[12] = {0.025507814878654368, 0.8447028181852957,
     0.11431809514987193, 0.015471271786177958, 0.5681232040593226,
     0.07688711473466031, 0.010405539449861192, 0.344584141756156,
@@ -73,16 +75,8 @@ static const double want_smi[12] = {0.0008943851241441664, 0.9808123835416462,
     0.01713319824948431};
 
 /*
- * Helpers: a graph, input variables with values, nodes, running a kernel.
+ * Helpers of this test; the shared ones are in ops-helpers.h.
  */
-
-static struct gp_graph *g;
-
-static double
-fa(int i)
-{
-	return (((i * 7 + 3) % 11 - 5) * 0.25);
-}
 
 static double
 fb(int i)
@@ -90,138 +84,10 @@ fb(int i)
 	return (((i * 5 + 1) % 9 - 4) * 0.5);
 }
 
-/* An input variable of the given type whose element i (C order) is f(i). */
-static int
-var_fn(enum gp_dtype dt, int ndim, const int64_t *shape, double (*f)(int))
-{
-	struct gp_type t = {.dtype = dt, .ndim = ndim};
-	struct gp_tensor *v;
-	int64_t n = gp_shape_numel(ndim, shape);
-	int idx;
-
-	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
-	idx = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
-	v = &g->vars[idx].value;
-	gp_tensor_alloc(v, dt, ndim, shape);
-	for (int64_t i = 0; i < n; i++)
-		gp_dtype_store(gp_tensor_data(v) + i * (int64_t)
-		    gp_dtype_size(dt), dt, f != NULL ? f((int)i) : 0);
-	return (idx);
-}
-
-/* A matrix input (rows x cols) stored transposed: its value is a view of a
- * (cols x rows) contiguous block with the strides swapped. */
-static int
-var_transposed(enum gp_dtype dt, int64_t rows, int64_t cols,
-    double (*f)(int))
-{
-	int64_t shape[2] = {rows, cols};
-	int idx = var_fn(dt, 2, shape, NULL);
-	struct gp_tensor *v = &g->vars[idx].value;
-	size_t isz = gp_dtype_size(dt);
-
-	v->strides[0] = (int64_t)isz;
-	v->strides[1] = rows * (int64_t)isz;
-	for (int64_t i = 0; i < rows; i++)
-		for (int64_t j = 0; j < cols; j++)
-			gp_dtype_store(gp_tensor_data(v) + i * v->strides[0] +
-			    j * v->strides[1], dt, f((int)(i * cols + j)));
-	return (idx);
-}
-
-static int
-node(const char *op, const char *params, int nin, const int *in,
-    struct gp_err *err)
-{
-	const struct gp_op *o = gp_op_find(op);
-	json_t *p = NULL;
-
-	if (o == NULL) {
-		gp_err_set(err, "no op %s", op);
-		return (-1);
-	}
-	if (params != NULL && (p = json_loads(params, 0, NULL)) == NULL)
-		abort();
-	return (gp_graph_add_node(g, o, p, nin, in, 1, err));
-}
-
-/* Add a node that must prepare; on failure report and return -1. */
-static int
-node_ok(const char *op, const char *params, int nin, const int *in)
-{
-	struct gp_err err;
-	int ni = node(op, params, nin, in, &err);
-
-	if (ni < 0)
-		ok(false, "prepare %s: %s", op, err.msg);
-	return (ni);
-}
-
-/* Run node ni into *out (allocated here unless the output is a view). */
-static void
-run(int ni, struct gp_tensor *out)
-{
-	struct gp_node *n = &g->nodes[ni];
-	struct gp_tensor *in[8], *outs[1] = {out};
-	const struct gp_type *t = &g->vars[n->out[0]].type;
-
-	for (int k = 0; k < n->n_in; k++)
-		in[k] = &g->vars[n->in[k]].value;
-	memset(out, 0, sizeof(*out));
-	if (n->view[0] < 0)
-		gp_tensor_alloc(out, t->dtype, t->ndim, t->shape);
-	n->kernel(n, in, outs);
-}
-
-/* Every element of t against want, within tol (relative above 1). */
-static bool
-check(const struct gp_tensor *t, const double *want, int64_t n, double tol,
-    const char *what)
-{
-	if (gp_tensor_numel(t) != n)
-		return (ok(false, "%s: %lld elements, want %lld", what,
-		    (long long)gp_tensor_numel(t), (long long)n));
-	for (int64_t i = 0; i < n; i++) {
-		double got = gp_tensor_get(t, i);
-		double sc = fabs(want[i]) > 1 ? fabs(want[i]) : 1;
-
-		if (isnan(want[i]) ? !isnan(got) : !(fabs(got - want[i]) <=
-		    tol * sc)) {
-			diag("  %s: element %lld is %.17g, want %.17g", what,
-			    (long long)i, got, want[i]);
-			return (ok(false, "%s", what));
-		}
-	}
-	return (ok(true, "%s", what));
-}
-
 static double
 tol_of(enum gp_dtype dt)
 {
 	return (dt == GP_FLOAT32 ? 2e-6 : 1e-13);
-}
-
-/* Prepare must fail with a message containing each of the strings. */
-static void
-expect_err(const char *op, const char *params, int nin, const int *in,
-    const char *s1, const char *s2, const char *what)
-{
-	struct gp_err err = {{0}};
-	int ni = node(op, params, nin, in, &err);
-
-	ok(ni < 0 && strstr(err.msg, s1) != NULL && (s2 == NULL ||
-	    strstr(err.msg, s2) != NULL), "%s: %s", what, err.msg);
-}
-
-static void
-format_is(int ni, const char *want)
-{
-	struct gp_buf b = {0};
-
-	gp_node_format_op(g, &g->nodes[ni], &b);
-	ok(strcmp(gp_buf_str(&b), want) == 0, "op name %s (got %s)", want,
-	    gp_buf_str(&b));
-	gp_buf_free(&b);
 }
 
 /*
@@ -253,17 +119,10 @@ nn(const char *op, int nin, const int *in, enum gp_dtype dt,
 {
 	int ni = node_ok(op, NULL, nin, in);
 	struct gp_tensor o;
-	struct gp_buf b = {0};
 
 	if (ni < 0)
 		return;
-	run(ni, &o);
-	gp_shape_format(&b, o.ndim, o.shape);
-	ok(o.dtype == dt && strcmp(gp_buf_str(&b), shape) == 0,
-	    "%s: %s%s (got %s%s)", what, gp_dtype_name(dt), shape,
-	    gp_dtype_name(o.dtype), gp_buf_str(&b));
-	check(&o, want, gp_tensor_numel(&o), tol, what);
-	gp_buf_free(&b);
+	run_check(ni, &o, dt, shape, want, tol, what);
 	gp_tensor_release(&o);
 }
 
