@@ -12,9 +12,10 @@
  * and column.  Both run jansson on an arena (below): a 100,000-apply
  * capture is written in about 0.7 s and read in about 0.9 s.
  *
- * The memory profile (struct gp_memprof) is not saved yet: the two spots
- * marked MEMPROF-JSON take gp_memprof_to_json() and gp_memprof_from_json()
- * (and #include "memprof.h") once memprof.c has them.
+ * Each function's memory profile (struct gp_memprof) is its "memory"
+ * member, written and read by memprof.c (gp_memprof_to_json(),
+ * gp_memprof_from_json(), at the two spots marked MEMPROF-JSON) against
+ * the function's applies, which give the outputs it refers to.
  */
 #include "config.h"
 
@@ -24,7 +25,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,7 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonarena.h"
 #include "jsonpos.h"
+#include "memprof.h"
 #include "op.h"
 
 /* Sanity bounds for what a capture may declare. */
@@ -48,156 +50,29 @@
  * jansson's memory while a capture is read or written.  A 100,000-apply
  * capture parses into millions of values that all die together, so
  * malloc and free would take a third of the time: instead they come from
- * a bump allocator that is dropped whole.  jansson's allocator is global,
- * so the functions installed route by thread: only a thread inside a
- * capture load or save (tl_arena set) allocates from its arena; any other
- * jansson use, in any thread, gets malloc and free, and a free of memory
- * that is not the arena's goes to free() (values made before the switch).
- * Nothing allocated in an arena outlives it.
+ * a bump arena (jsonarena.h, which owns jansson's allocator hooks) that is
+ * dropped whole after a load, and started again at the bottom after each
+ * apply a save writes.  The load's arena asks for huge pages: its tree is
+ * hundreds of MiB, and faulting it in 4 KiB pages costs a quarter of the
+ * load.  Nothing allocated in an arena outlives it.
  */
-struct chunk {
-	struct chunk	*next;
-	size_t		 used, cap;
-	max_align_t	 data[];
-};
+#define READ_ARENA(len)	((size_t)64 * (len) + ((size_t)1 << 20))
+#define WRITE_ARENA	((size_t)1 << 30)
 
-struct arena {
-	struct chunk	*head;
-	size_t		 next_cap;
-};
-
-static _Thread_local struct arena *tl_arena;
-static pthread_once_t alloc_once = PTHREAD_ONCE_INIT;
-
-#define HUGE_PAGE	((size_t)2 << 20)
-
-/* A chunk of sizeof(struct chunk) + cap bytes (cap + the header a
- * multiple of 2 MiB), 2 MiB-aligned, and on huge pages where the kernel
- * gives them: a large capture's tree is hundreds of MiB, and faulting it
- * in 4 KiB pages costs a quarter of the load. */
-static struct chunk *
-chunk_new(size_t cap)
+/* Route this thread's jansson allocations to a fresh arena of size bytes
+ * (when there is none, they go to malloc: slower, as correct). */
+static void
+arena_begin(struct gp_json_arena *a, size_t size, bool huge)
 {
-	size_t len = sizeof(struct chunk) + cap;
-	char *m, *p;
-	struct chunk *c;
-
-	m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) {
-		/* out of memory aborts, as gp_xmalloc does */
-		fprintf(stderr, "gptop: out of memory (%zu bytes)\n", len);
-		abort();
-	}
-	p = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-	/* give back the unaligned head and the tail */
-	if (p > m)
-		munmap(m, (size_t)(p - m));
-	if (m + len + HUGE_PAGE > p + len)
-		munmap(p + len, (size_t)(m + len + HUGE_PAGE - (p + len)));
+	if (!gp_json_arena_begin(a, size))
+		return;
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, len, MADV_HUGEPAGE);
+	if (huge)
+		(void)madvise(a->base, (size_t)(a->end - a->base),
+		    MADV_HUGEPAGE);
+#else
+	(void)huge;
 #endif
-	c = (struct chunk *)p;
-	c->used = 0;
-	c->cap = cap;
-	return (c);
-}
-
-static void
-chunk_free(struct chunk *c)
-{
-	munmap(c, sizeof(*c) + c->cap);
-}
-
-static void *
-arena_alloc(struct arena *a, size_t n)
-{
-	struct chunk *c = a->head;
-	void *p;
-
-	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	if (c == NULL || c->cap - c->used < n) {
-		size_t cap = a->next_cap;
-
-		while (cap < n + sizeof(*c))
-			cap *= 2;
-		c = chunk_new(cap - sizeof(*c));
-		c->next = a->head;
-		a->head = c;
-		if (a->next_cap < ((size_t)64 << 20))
-			a->next_cap *= 2;
-	}
-	p = (char *)c->data + c->used;
-	c->used += n;
-	return (p);
-}
-
-static bool
-arena_owns(const struct arena *a, const void *p)
-{
-	for (const struct chunk *c = a->head; c != NULL; c = c->next)
-		if ((const char *)p >= (const char *)c->data &&
-		    (const char *)p < (const char *)c->data + c->cap)
-			return (true);
-	return (false);
-}
-
-/* Drop every chunk but the newest, and empty that one. */
-static void
-arena_reset(struct arena *a)
-{
-	struct chunk *c = a->head != NULL ? a->head->next : NULL;
-
-	while (c != NULL) {
-		struct chunk *n = c->next;
-
-		chunk_free(c);
-		c = n;
-	}
-	if (a->head != NULL) {
-		a->head->next = NULL;
-		a->head->used = 0;
-	}
-}
-
-static void *
-json_alloc(size_t n)
-{
-	return (tl_arena != NULL ? arena_alloc(tl_arena, n) : malloc(n));
-}
-
-static void
-json_release(void *p)
-{
-	if (p != NULL && (tl_arena == NULL || !arena_owns(tl_arena, p)))
-		free(p);
-}
-
-static void
-install_alloc(void)
-{
-	json_set_alloc_funcs(json_alloc, json_release);
-}
-
-/* Route this thread's jansson allocations to a; NULL: back to malloc. */
-static void
-arena_begin(struct arena *a)
-{
-	pthread_once(&alloc_once, install_alloc);
-	a->head = NULL;
-	a->next_cap = HUGE_PAGE;
-	tl_arena = a;
-}
-
-static void
-arena_end(struct arena *a)
-{
-	tl_arena = NULL;
-	arena_reset(a);
-	if (a->head != NULL)
-		chunk_free(a->head);
-	a->head = NULL;
 }
 
 /* An output's alias mark ('c', 'v', 'i') as written in captures. */
@@ -672,7 +547,7 @@ struct wr {
 	char		*buf;	/* jansson encodes into it; one fwrite */
 	size_t		 cap;
 	int		 rc;
-	struct arena	 arena;
+	struct gp_json_arena arena;
 	struct gp_buf	 name;	/* an apply's default name */
 	struct table	 ops, types;
 	int		*op_of;		/* per apply, in function order */
@@ -945,12 +820,17 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 	set(o, "recent", rec);
 	set(o, "mem_peak_measured", jint(f->mem_peak_measured));
 	/*
-	 * MEMPROF-JSON: the predicted memory profile.  Until memprof.c has
-	 * gp_memprof_to_json(), captures leave "memory" out (readers treat
-	 * it as absent: no prediction).  Then this becomes:
-	 *	if (f->mem != NULL)
-	 *		set(o, "memory", gp_memprof_to_json(f->mem));
+	 * MEMPROF-JSON: the predicted memory profile, when there is one that
+	 * describes these applies (gp_memprof_to_json() says NULL for one
+	 * that does not, which a profile never holds): left out otherwise,
+	 * which readers take as no prediction.
 	 */
+	if (f->mem != NULL) {
+		json_t *mem = gp_memprof_to_json(f->mem, f);
+
+		if (mem != NULL)
+			set(o, "memory", mem);
+	}
 	set(o, "n_applies", json_integer(f->n_apply));
 	/* the object without its closing brace, then the applies */
 	fputs("  ", w->fp);
@@ -961,7 +841,7 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 		wr_json(w, apply_to_json(w, &f->ap[i], *(*op)++, io));
 		fputs(i + 1 < f->n_apply ? ",\n" : "\n", w->fp);
 		/* every value of that apply is dead: reuse the memory */
-		arena_reset(&w->arena);
+		gp_json_arena_reset(&w->arena);
 	}
 	fprintf(w->fp, "  ]}%s\n", last ? "" : ",");
 }
@@ -976,7 +856,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	char hash[24];
 
 	w.buf = gp_xmalloc(w.cap);
-	arena_begin(&w.arena);
+	arena_begin(&w.arena, WRITE_ARENA, false);
 	wr_tables(&w, p);
 	fputs("{\n", fp);
 	member(&w, "format", json_string(GP_CAPTURE_FORMAT), false);
@@ -1055,7 +935,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	for (int f = 0; f < p->n_fn; f++)
 		write_function(&w, &p->fn[f], f + 1 == p->n_fn, &op, &io);
 	fputs(" ]\n}\n", fp);
-	arena_end(&w.arena);
+	gp_json_arena_end(&w.arena, NULL);
 	gp_buf_free(&w.name);
 	table_free(&w.ops);
 	table_free(&w.types);
@@ -1145,6 +1025,21 @@ rd_pop(struct rd *r)
 	r->depth--;
 }
 
+/* The current path, "functions[0].applies[3].calls", appended to b. */
+static void
+rd_path(const struct rd *r, struct gp_buf *b)
+{
+	int n = r->depth < RD_DEPTH ? r->depth : RD_DEPTH;
+
+	for (int i = 0; i < n; i++) {
+		if (r->path[i].key != NULL)
+			gp_buf_printf(b, "%s%s", i ? "." : "",
+			    r->path[i].key);
+		else
+			gp_buf_printf(b, "[%zu]", r->path[i].index);
+	}
+}
+
 /* "FILE:LINE:COL: PATH: message", the position of the current path. */
 static int __attribute__((format(printf, 2, 3)))
 rd_fail(struct rd *r, const char *fmt, ...)
@@ -1158,13 +1053,7 @@ rd_fail(struct rd *r, const char *fmt, ...)
 		gp_jsonpos_find(r->text, r->len, r->path, n, false, &line,
 		    &col);
 	gp_buf_printf(&b, "%s:%d:%d: ", r->name, line, col);
-	for (int i = 0; i < n; i++) {
-		if (r->path[i].key != NULL)
-			gp_buf_printf(&b, "%s%s", i ? "." : "",
-			    r->path[i].key);
-		else
-			gp_buf_printf(&b, "[%zu]", r->path[i].index);
-	}
+	rd_path(r, &b);
 	if (n > 0)
 		gp_buf_puts(&b, ": ");
 	va_start(ap, fmt);
@@ -1685,8 +1574,67 @@ rd_apply(struct rd *r, const json_t *o, struct gp_prof_apply *a, int idx)
 	return (0);
 }
 
+/*
+ * The optional "memory" member of function fn (of n_fn), for f whose
+ * applies are read.  memprof.c checks it and says "PATH: what" with the
+ * path below this member's; its steps are pushed here so that the message
+ * gets the line and column of the bad value like every other.
+ */
 static int
-rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f)
+rd_memory(struct rd *r, const json_t *v, struct gp_prof_fn *f, int fn,
+    int n_fn)
+{
+	struct gp_buf pre = {0};
+	struct gp_err e;
+	char keys[RD_DEPTH][32];
+	const char *s;
+	int depth = r->depth, nk = 0, rc = 0;
+
+	rd_key(r, "memory");
+	rd_path(r, &pre);
+	f->mem = gp_memprof_from_json(v, f, fn, n_fn, gp_buf_str(&pre), &e);
+	if (f->mem == NULL) {
+		s = strncmp(e.msg, gp_buf_str(&pre), pre.len) == 0 ?
+		    e.msg + pre.len : "";
+		while ((*s == '.' || *s == '[') && nk < RD_DEPTH) {
+			size_t n;
+
+			if (*s == '[') {
+				char *end;
+				unsigned long long i = strtoull(s + 1, &end,
+				    10);
+
+				if (end == s + 1 || *end != ']')
+					break;
+				rd_index(r, (size_t)i);
+				s = end + 1;
+				continue;
+			}
+			n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (n == 0 || n >= sizeof(keys[0]))
+				break;
+			memcpy(keys[nk], s + 1, n);
+			keys[nk][n] = '\0';
+			rd_key(r, keys[nk++]);
+			s += 1 + n;
+		}
+		if (s[0] == ':' && s[1] == ' ')
+			rc = rd_fail(r, "%s", s + 2);
+		else {
+			/* not the form expected: the message as it is */
+			r->depth = depth + 1;
+			rc = rd_fail(r, "%s", e.msg);
+		}
+	}
+	r->depth = depth;
+	gp_buf_free(&pre);
+	return (rc);
+}
+
+static int
+rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
+    int n_fn)
 {
 	json_t *v, *e;
 	uint64_t rec[GP_PROF_RECENT];
@@ -1732,18 +1680,6 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f)
 	}
 	recent_set(f, rec, (int)json_array_size(v));
 	rd_pop(r);
-	/*
-	 * MEMPROF-JSON: when memprof.c has gp_memprof_from_json(), read the
-	 * optional "memory" member here:
-	 *	v = json_object_get(o, "memory");
-	 *	if (v != NULL && !json_is_null(v)) {
-	 *		rd_key(r, "memory");
-	 *		f->mem = gp_memprof_from_json(v, &e2);
-	 *		if (f->mem == NULL)
-	 *			return (rd_fail(r, "%s", e2.msg));
-	 *		rd_pop(r);
-	 *	}
-	 */
 	if (rd_int(r, o, "n_applies", 0, MAX_APPLIES, &n) < 0)
 		return (-1);
 	if ((v = rd_container(r, o, "applies", true, false)) == NULL)
@@ -1762,6 +1698,10 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f)
 		rd_pop(r);
 	}
 	rd_pop(r);
+	/* MEMPROF-JSON: the memory profile, which refers to the applies */
+	v = json_object_get(o, "memory");
+	if (v != NULL && !json_is_null(v) && rd_memory(r, v, f, fn, n_fn) < 0)
+		return (-1);
 	return (0);
 }
 
@@ -1967,7 +1907,8 @@ rd_profile(struct rd *r, const json_t *top, struct gp_profile *p)
 	json_array_foreach(v, i, e) {
 		rd_index(r, i);
 		p->n_fn++;
-		if (rd_function(r, e, &p->fn[i]) < 0)
+		if (rd_function(r, e, &p->fn[i], (int)i,
+		    (int)json_array_size(v)) < 0)
 			return (-1);
 		rd_pop(r);
 	}
@@ -1982,7 +1923,7 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 	struct rd r = {.name = name, .text = text, .len = len, .err = err};
 	struct gp_capture_info local = {0};
 	struct gp_profile *p = NULL;
-	struct arena arena;
+	struct gp_json_arena arena;
 	json_error_t je;
 	json_t *top;
 
@@ -1991,8 +1932,9 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		return (NULL);
 	}
 	/* the tree is never freed value by value: the arena goes whole */
-	arena_begin(&arena);
+	arena_begin(&arena, READ_ARENA(len), true);
 	top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	gp_json_arena_leave(&arena);
 	if (top == NULL) {
 		size_t at = (size_t)je.position;
 
@@ -2026,7 +1968,7 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 out:
 	free(r.ops);
 	free(r.types);
-	arena_end(&arena);
+	gp_json_arena_end(&arena, top);
 	return (p);
 }
 
@@ -2283,6 +2225,13 @@ gp_capture_merge(struct gp_profile *const *p,
 		uint64_t *rec = gp_xmalloc(sizeof(uint64_t) * GP_PROF_RECENT *
 		    (size_t)n);
 		int nrec = recent_list(d, rec);
+
+		/* the memory prediction is the graph's, the same in every
+		 * capture: the earliest's, or the first that has one (the
+		 * measured peak, below, is the largest) */
+		for (int j = 1; j < n && d->mem == NULL; j++)
+			if (p[ord[j]]->fn[f].mem != NULL)
+				d->mem = gp_memprof_clone(p[ord[j]]->fn[f].mem);
 
 		for (int j = 1; j < n; j++) {
 			const struct gp_prof_fn *s = &p[ord[j]]->fn[f];

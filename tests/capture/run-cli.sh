@@ -6,7 +6,9 @@
 # change and lists the fused apply as added and the ones it replaced as
 # removed; traces and CSV files have the events and rows they should; an
 # interrupted batch run still writes its report and capture, and exits
-# 128 + the signal; the examples of doc/capture-format.md load.  TAP output; skips while gptop is not built.
+# 128 + the signal; the examples of doc/capture-format.md load; the Memory
+# Profile section of a capture is the run's, and merge keeps it.  TAP
+# output; skips while gptop is not built.
 # Environment (set by make check): top_srcdir, GPTOP.
 
 srcdir=${top_srcdir:-$(dirname "$0")/../..}
@@ -182,6 +184,44 @@ for ex in minimal full; do
 	    grep -q '^Apply$' "$tmp/out"
 	check $? "the $ex capture of doc/capture-format.md loads"
 done
+
+# 30-34. the memory profile: a run's Memory Profile section comes back from
+# its capture (times masked), and a merge keeps it
+memory() {
+	sed -n '/^Memory Profile/,/^$/p' "$1" |
+	    sed 's/took [^ ]* to compute/took T to compute/'
+}
+memflags=--flags=optimizer_excluding=fusion,profile_memory=True
+memflags=$memflags,profiling__min_peak_memory=True
+"$GPTOP" --batch -n 5 $memflags --save "$tmp/mem.json" "$partial" \
+    >"$tmp/mem.out" 2>"$tmp/err" && grep -q '"memory":{' "$tmp/mem.json"
+check $? "a run with profile_memory saves its memory profile"
+"$GPTOP" --batch "$tmp/mem.json" >"$tmp/memload.out" 2>"$tmp/err"
+check $? "and reports from its capture"
+memory "$tmp/mem.out" >"$tmp/a"
+memory "$tmp/memload.out" >"$tmp/b"
+grep -q "Minimum peak from all valid" "$tmp/a" &&
+    grep -q "Predicted total peak" "$tmp/a" && cmp -s "$tmp/a" "$tmp/b"
+check $? "the Memory Profile section from the capture is the run's, to the byte (times masked)"
+for c in h1 h2 m; do
+	"$GPTOP" --batch --flags=profile_memory=True "$tmp/$c.json" \
+	    >"$tmp/$c.mem" 2>"$tmp/err" || break
+done
+check $? "the two halves and their merge report their memory profiles"
+# the measured peak's bytes: "...run): 48.3KiB (49432 B): ..." or "656 B: ..."
+peak() {
+	memory "$1" | grep 'Measured peak' | sed 's/^[^)]*)//' |
+	    grep -o '[0-9][0-9]* B' | head -1 | sed 's/ B$//'
+}
+memory "$tmp/h1.mem" | grep -v "Measured peak" >"$tmp/a"
+memory "$tmp/m.mem" | grep -v "Measured peak" >"$tmp/b"
+p1=$(peak "$tmp/h1.mem")
+p2=$(peak "$tmp/h2.mem")
+pm=$(peak "$tmp/m.mem")
+grep -q "Predicted total peak" "$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+    [ -n "$p1" ] && [ -n "$p2" ] &&
+    [ "$pm" = "$(printf '%s\n%s\n' "$p1" "$p2" | sort -n | tail -1)" ]
+check $? "merge keeps the prediction and the larger measured peak ($p1, $p2: $pm)"
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

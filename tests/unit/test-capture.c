@@ -2,7 +2,10 @@
  * test-capture.c: captures (save, load, every field back equal, the same
  * report; the recent-call ring; each kind of bad capture refused with its
  * file:line:col and JSON path; every truncation refused), capture
- * detection, atomic writing, merging and its refusals, the graph hash, and
+ * detection, atomic writing, merging and its refusals, the graph hash, the
+ * memory profile in captures (real runs' back field by field with the same
+ * Memory Profile section; each kind of bad memory object refused with its
+ * path; random corruptions refused or harmless; kept by merge), and
  * the exports (CSV quoting and tables; a Chrome trace of a real run parsed
  * back and checked for nesting and counts).
  */
@@ -21,6 +24,7 @@
 #include "capture.h"
 #include "export.h"
 #include "graph-json.h"
+#include "memprof.h"
 #include "report.h"
 #include "session.h"
 
@@ -506,6 +510,829 @@ test_bad(void)
 	gp_profile_free(p);
 }
 
+/*
+ * The memory profile in captures.
+ */
+
+/* m and n field by field (names by their strings); false with the first
+ * difference in why. */
+static bool
+memprof_equal(const struct gp_memprof *a, const struct gp_memprof *b,
+    char *why, size_t n)
+{
+	if (a == NULL || b == NULL)
+		return (a == b ? true : fx_fail(why, n, "one has no memory "
+		    "profile"));
+	if (a->fn != b->fn || a->n_fn != b->n_fn || a->n_apply != b->n_apply ||
+	    a->allow_gc != b->allow_gc || a->external != b->external ||
+	    strcmp(gp_memprof_str(a, a->fn_name), gp_memprof_str(b,
+	    b->fn_name)) != 0)
+		return (fx_fail(why, n, "identity"));
+	if (a->val_input != b->val_input || a->val_shared != b->val_shared ||
+	    a->val_const != b->val_const || a->val_used != b->val_used ||
+	    memcmp(a->inter, b->inter, sizeof(a->inter)) != 0 ||
+	    a->sum_out != b->sum_out || a->sum_view != b->sum_view ||
+	    a->sum_inplace != b->sum_inplace)
+		return (fx_fail(why, n, "totals"));
+	for (int i = 0; i < a->n_apply; i++) {
+		const struct gp_mem_apply *x = &a->ap[i], *y = &b->ap[i];
+
+		if (x->out_bytes != y->out_bytes || x->alloc_bytes !=
+		    y->alloc_bytes || x->first_out != y->first_out ||
+		    x->n_out != y->n_out || x->inter_after != y->inter_after ||
+		    x->inter_during != y->inter_during)
+			return (fx_fail(why, n, "apply %d", i));
+	}
+	if (a->n_outs != b->n_outs)
+		return (fx_fail(why, n, "output count"));
+	for (uint32_t i = 0; i < a->n_outs; i++) {
+		const struct gp_mem_out *x = &a->outs[i], *y = &b->outs[i];
+
+		if (x->bytes != y->bytes || x->ndim != y->ndim ||
+		    x->dtype != y->dtype || x->alias != y->alias ||
+		    x->src != y->src || strcmp(gp_memprof_str(a, x->var),
+		    gp_memprof_str(b, y->var)) != 0)
+			return (fx_fail(why, n, "output %u", i));
+		for (int d = 0; d < x->ndim; d++)
+			if (x->shape[d] != y->shape[d])
+				return (fx_fail(why, n, "output %u shape", i));
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct gp_mem_sim *x = &a->sim[k], *y = &b->sim[k];
+
+		if (x->peak != y->peak || x->peak_first != y->peak_first ||
+		    x->peak_steady != y->peak_steady || x->base_first !=
+		    y->base_first || x->base_steady != y->base_steady ||
+		    x->values != y->values || x->held != y->held ||
+		    x->fresh_peak != y->fresh_peak || x->peak_call !=
+		    y->peak_call || x->peak_step != y->peak_step ||
+		    x->peak_fresh != y->peak_fresh || x->n_bufs != y->n_bufs)
+			return (fx_fail(why, n, "sim %d figures", k));
+		for (int i = 0; i < a->n_apply; i++)
+			if (x->after[i].live != y->after[i].live ||
+			    x->after[i].fresh != y->after[i].fresh ||
+			    x->during[i].live != y->during[i].live ||
+			    x->during[i].fresh != y->during[i].fresh)
+				return (fx_fail(why, n, "sim %d timeline %d",
+				    k, i));
+		for (int i = 0; i < x->n_bufs; i++) {
+			const struct gp_mem_buf *s = &x->bufs[i];
+			const struct gp_mem_buf *t = &y->bufs[i];
+
+			if (s->bytes != t->bytes || s->kind != t->kind ||
+			    s->fn != t->fn || s->step != t->step ||
+			    s->n_ref != t->n_ref || strcmp(gp_memprof_str(a,
+			    s->var), gp_memprof_str(b, t->var)) != 0)
+				return (fx_fail(why, n, "sim %d storage %d",
+				    k, i));
+		}
+	}
+	if (a->min_done != b->min_done || a->min_optimal != b->min_optimal ||
+	    a->min_peak != b->min_peak || a->min_lower != b->min_lower ||
+	    a->min_states != b->min_states || a->min_ms != b->min_ms)
+		return (fx_fail(why, n, "minimum peak"));
+	for (int i = 0; a->min_done && i < a->n_apply; i++)
+		if (a->min_order[i] != b->min_order[i])
+			return (fx_fail(why, n, "minimum peak order %d", i));
+	return (true);
+}
+
+/* A run of graph (under data/graphs) with flags: 3 rounds, copied. */
+static struct gp_profile *
+run_profile(const char *graph, const char *flags)
+{
+	const char *top = getenv("top_srcdir");
+	char *path = gp_xasprintf("%s/data/graphs/%s", top != NULL ? top :
+	    "..", graph);
+	struct gp_flags fl;
+	struct gp_session *s;
+	struct gp_profile *p = NULL;
+	struct gp_err err;
+
+	gp_flags_init(&fl);
+	if (gp_flags_parse(&fl, flags, "test", &err) < 0 ||
+	    (s = gp_session_open(path, &fl, &err)) == NULL) {
+		diag("%s: %s", graph, err.msg);
+		gp_flags_done(&fl);
+		free(path);
+		return (NULL);
+	}
+	gp_session_run(s, -1, 3);
+	p = gp_profile_clone(gp_session_profile(s));
+	gp_session_free(s);
+	gp_flags_done(&fl);
+	free(path);
+	return (p);
+}
+
+/* The Memory Profile sections: every function's, then each one's. */
+static char *
+memory_text(const struct gp_profile *p)
+{
+	struct gp_report_opts ro = {.n_ops = 20, .n_apply = 1000,
+	    .width = 512, .memory = true};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	gp_memprof_report(fp, p, -1, &ro);
+	for (int f = 0; f < p->n_fn; f++)
+		gp_memprof_report(fp, p, f, &ro);
+	fclose(fp);
+	return (buf);
+}
+
+static const struct gp_capture_info fixed_info = {
+	.version = 1, .created = "2025-01-01T00:00:00.000Z", .gptop = "0.1.0",
+	.cpu = "Example CPU", .cores = 2, .os = "Linux", .cc = "cc",
+	.cc_version = "1", .blas = "OpenBLAS"
+};
+
+static void
+test_memory_roundtrip(void)
+{
+	static const struct {
+		const char	*graph, *flags;
+	} runs[] = {
+		{"logreg.json", "profiling__min_peak_memory=True"},
+		{"logreg.json", "allow_gc=False,optimizer_excluding=inplace"},
+		{"mlp.json", "profiling__min_peak_memory=True,"
+		    "optimizer_excluding=fusion"},
+	};
+
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		struct gp_profile *p = run_profile(runs[r].graph,
+		    runs[r].flags), *q;
+		char *path = tmp_path("mem.json"), *path2 = tmp_path(
+		    "mem2.json");
+		char *t1, *t2, *f1, *f2;
+		char why[256] = "";
+		struct gp_err err;
+		bool same = true;
+		size_t l1 = 0, l2 = 0;
+
+		if (!ok(p != NULL && p->fn[0].mem != NULL, "%s (%s): a run "
+		    "with a memory profile", runs[r].graph, runs[r].flags)) {
+			gp_profile_free(p);
+			free(path);
+			free(path2);
+			continue;
+		}
+		if (!ok(gp_capture_save_info(p, &fixed_info, path, &err) == 0,
+		    "save it"))
+			diag("%s", err.msg);
+		q = gp_capture_load(path, NULL, &err);
+		if (!ok(q != NULL, "load it back")) {
+			diag("%s", err.msg);
+			gp_profile_free(p);
+			free(path);
+			free(path2);
+			continue;
+		}
+		for (int f = 0; f < p->n_fn && same; f++)
+			same = memprof_equal(p->fn[f].mem, q->fn[f].mem, why,
+			    sizeof(why));
+		ok(same, "every field of the %d functions' memory profiles "
+		    "comes back %s", p->n_fn, why);
+		ok(fx_profile_equal(p, q, why, sizeof(why)), "and the rest of "
+		    "the profile %s", why);
+		t1 = memory_text(p);
+		t2 = memory_text(q);
+		ok(strstr(t1, "Memory Profile") != NULL && strstr(t1,
+		    "(no memory profile") == NULL && strcmp(t1, t2) == 0,
+		    "the Memory Profile sections of the capture are the run's, "
+		    "byte for byte");
+		if (!ok(gp_capture_save_info(q, &fixed_info, path2, &err) ==
+		    0, "save the loaded capture"))
+			diag("%s", err.msg);
+		f1 = slurp(path, &l1);
+		f2 = slurp(path2, &l2);
+		ok(f1 != NULL && f2 != NULL && l1 == l2 && memcmp(f1, f2,
+		    l1) == 0 && strstr(f1, "\"memory\":{") != NULL,
+		    "and it is written back the same, to the byte");
+		free(f1);
+		free(f2);
+		free(t1);
+		free(t2);
+		gp_profile_free(q);
+		gp_profile_free(p);
+		free(path);
+		free(path2);
+	}
+}
+
+/* The memory object of function f in a parsed capture. */
+static json_t *
+mem_at(json_t *j, int f)
+{
+	return (json_object_get(json_array_get(json_object_get(j,
+	    "functions"), (size_t)f), "memory"));
+}
+
+static json_t *
+sim_at(json_t *j, int k)
+{
+	return (json_array_get(json_object_get(mem_at(j, 0), "sim"),
+	    (size_t)k));
+}
+
+static json_t *
+bufs_at(json_t *j, int k)
+{
+	return (json_object_get(sim_at(j, k), "bufs"));
+}
+
+/* Column key of o decoded: its values (n of them), malloc'ed. */
+static int64_t *
+col_get(json_t *o, const char *key, size_t *n)
+{
+	const char *c = json_string_value(json_object_get(o, key));
+	int64_t *v = gp_xmalloc(sizeof(*v) * 4096), cur = 0;
+	char *end;
+
+	*n = 0;
+	while (c != NULL && *c != '\0') {
+		long long d = strtoll(c, &end, 10), k = 1;
+
+		if (*end == '*')
+			k = strtoll(end + 1, &end, 10);
+		while (k-- > 0 && *n < 4096)
+			v[(*n)++] = cur += d;
+		c = *end == ' ' ? end + 1 : end;
+	}
+	return (v);
+}
+
+/* Write column key of o: v, n values (no runs). */
+static void
+col_set(json_t *o, const char *key, const int64_t *v, size_t n)
+{
+	struct gp_buf b = {0};
+
+	for (size_t i = 0; i < n; i++)
+		gp_buf_printf(&b, "%s%lld", i ? " " : "", (long long)(v[i] -
+		    (i ? v[i - 1] : 0)));
+	json_object_set_new(o, key, json_string(gp_buf_str(&b)));
+	gp_buf_free(&b);
+}
+
+/* Column key of o with entry i set to x (i == n: appended; x ==
+ * INT64_MIN: the last entry dropped). */
+static void
+col_edit(json_t *o, const char *key, size_t i, int64_t x)
+{
+	size_t n;
+	int64_t *v = col_get(o, key, &n);
+
+	if (x == INT64_MIN)
+		n--;
+	else {
+		v[i] = x;
+		if (i == n)
+			n++;
+	}
+	col_set(o, key, v, n);
+	free(v);
+}
+
+static void
+m_not_object(json_t *j)
+{
+	json_object_set_new(json_array_get(json_object_get(j, "functions"),
+	    0), "memory", json_string("yes"));
+}
+
+static void
+m_ext_type(json_t *j)
+{
+	json_object_set_new(mem_at(j, 0), "external", json_string("12"));
+}
+
+static void
+m_short(json_t *j)
+{
+	col_edit(mem_at(j, 0), "inter_after", 0, INT64_MIN);
+}
+
+static void
+m_long(json_t *j)
+{
+	col_edit(mem_at(j, 0), "inter_after", 17, 5);
+}
+
+static void
+m_negative(json_t *j)
+{
+	col_edit(json_object_get(sim_at(j, 0), "after"), "live", 3, -5);
+}
+
+static void
+m_run(json_t *j)
+{
+	json_object_set_new(json_object_get(sim_at(j, 1), "during"), "fresh",
+	    json_string("0 1*17"));
+}
+
+static void
+m_token(json_t *j)
+{
+	json_object_set_new(mem_at(j, 0), "inter_during", json_string("1 2 x"));
+}
+
+static void
+m_overflow(json_t *j)
+{
+	json_object_set_new(mem_at(j, 0), "inter_during",
+	    json_string("9223372036854775807 1 0*15"));
+}
+
+static void
+m_col_type(json_t *j)
+{
+	json_object_set_new(json_object_get(sim_at(j, 0), "after"), "live",
+	    json_pack("[ii]", 1, 2));
+}
+
+static void
+m_kinds(json_t *j)
+{
+	json_object_set_new(bufs_at(j, 0), "kind", json_string("ii"));
+}
+
+static void
+m_kind(json_t *j)
+{
+	char *s = gp_xstrdup(json_string_value(json_object_get(bufs_at(j, 1),
+	    "kind")));
+
+	s[2] = 'z';
+	json_object_set_new(bufs_at(j, 1), "kind", json_string(s));
+	free(s);
+}
+
+static void
+m_out(json_t *j)
+{
+	/* storage 0 (x, a graph input) said to be an output */
+	col_edit(bufs_at(j, 0), "out", 0, 0);
+}
+
+static void
+m_names(json_t *j)
+{
+	json_array_append_new(json_object_get(bufs_at(j, 0), "names"),
+	    json_string("extra"));
+}
+
+static void
+m_name_type(json_t *j)
+{
+	json_array_set_new(json_object_get(bufs_at(j, 1), "names"), 0,
+	    json_integer(7));
+}
+
+static void
+m_fn(json_t *j)
+{
+	col_edit(bufs_at(j, 0), "fn", 0, 2);
+}
+
+static void
+m_alias(json_t *j)
+{
+	col_edit(mem_at(j, 0), "alias_of", 0, 0);
+}
+
+static void
+m_step(json_t *j)
+{
+	json_object_set_new(sim_at(j, 0), "peak_step", json_integer(17));
+}
+
+static void
+m_inter(json_t *j)
+{
+	json_array_remove(json_object_get(mem_at(j, 0), "inter"), 1);
+}
+
+static void
+m_order(json_t *j)
+{
+	col_edit(json_object_get(mem_at(j, 0), "min"), "order", 1, 0);
+}
+
+static void
+m_missing(json_t *j)
+{
+	json_object_del(sim_at(j, 1), "held");
+}
+
+static void
+m_nbufs(json_t *j)
+{
+	json_object_set_new(sim_at(j, 0), "n_bufs", json_integer(-1));
+}
+
+static void
+m_sims(json_t *j)
+{
+	json_array_remove(json_object_get(mem_at(j, 0), "sim"), 0);
+}
+
+static void
+m_second(json_t *j)
+{
+	/* function 1's first storage named after an output said to be
+	 * named after the apply's output 1, which it does not have */
+	json_t *b = json_object_get(json_array_get(json_object_get(mem_at(j,
+	    1), "sim"), 0), "bufs");
+	size_t n, i = 0;
+	int64_t *v = col_get(b, "out", &n);
+
+	while (i < n && v[i] < 0)
+		i++;
+	col_edit(b, "out", i, 1);
+	free(v);
+}
+
+static void
+m_null(json_t *j)
+{
+	json_object_set_new(json_array_get(json_object_get(j, "functions"),
+	    0), "memory", json_null());
+}
+
+static void
+test_memory_bad(void)
+{
+	struct gp_profile *p = run_profile("logreg.json",
+	    "profiling__min_peak_memory=True");
+	struct gp_err err;
+	char *path = tmp_path("mem-good.json");
+	size_t len = 0;
+	char *good, *s;
+	static const struct {
+		void		(*fn)(json_t *);
+		const char	*want;
+		const char	*what;
+	} cases[] = {
+		{m_not_object, "functions[0].memory: expected an object, got a "
+		    "string", "memory not an object"},
+		{m_ext_type, "functions[0].memory.external: expected a "
+		    "non-negative integer, got a string", "a figure of "
+		    "another type"},
+		{m_short, "functions[0].memory.inter_after: 16 entries, "
+		    "expected 17 (one per apply)", "a column too short"},
+		{m_long, "functions[0].memory.inter_after: more than 17 "
+		    "entries (one per apply)", "a column too long"},
+		{m_negative, "functions[0].memory.sim[0].after.live[3]: "
+		    "expected a non-negative integer, got -5", "a timeline "
+		    "going below zero"},
+		{m_run, "functions[0].memory.sim[1].during.fresh[1]: a run of "
+		    "17 entries goes past the end (17 entries, one per apply)",
+		    "a run past the end"},
+		{m_token, "functions[0].memory.inter_during[2]: expected a "
+		    "difference D or a run of N differences D*N", "a bad "
+		    "token"},
+		{m_overflow, "functions[0].memory.inter_during[1]: the value "
+		    "overflows", "an overflow"},
+		{m_col_type, "functions[0].memory.sim[0].after.live: expected "
+		    "a column (a string of numbers), got an array",
+		    "a column of another type"},
+		{m_kinds, "functions[0].memory.sim[0].bufs.kind: 2 kinds, but "
+		    "n_bufs says", "kinds and n_bufs disagree"},
+		{m_kind, "functions[0].memory.sim[1].bufs.kind[2]: expected a "
+		    "kind", "an unknown kind"},
+		{m_out, "functions[0].memory.sim[0].bufs.out[0]: output 0 of "
+		    "apply -1 of function -1: not an output of this "
+		    "function's applies", "a storage named after no output"},
+		{m_names, "functions[0].memory.sim[0].bufs.names: ",
+		    "names and storages disagree"},
+		{m_name_type, "functions[0].memory.sim[1].bufs.names[0]: "
+		    "expected a string, got an integer", "a name of another "
+		    "type"},
+		{m_fn, "functions[0].memory.sim[0].bufs.fn[0]: 2 is out of "
+		    "range (-1 to 1)", "a function out of range"},
+		{m_alias, "functions[0].memory.alias_of[0]: output 0 of apply "
+		    "0 is created: expected -1, got 0", "an alias the apply "
+		    "does not have"},
+		{m_step, "functions[0].memory.sim[0].peak_step: 17 is out of "
+		    "range (-1 to 16)", "the peak's apply out of range"},
+		{m_inter, "functions[0].memory.inter: expected 2 arrays",
+		    "intermediates short"},
+		{m_order, "functions[0].memory.min.order[1]: apply 0 comes "
+		    "twice", "an order that is no order"},
+		{m_missing, "functions[0].memory.sim[1]: missing \"held\" (a "
+		    "non-negative integer)", "a missing figure"},
+		{m_nbufs, "functions[0].memory.sim[0].n_bufs: expected a "
+		    "non-negative integer, got -1", "a negative count"},
+		{m_sims, "functions[0].memory.sim: expected 2 objects (GC on, "
+		    "GC off), got 1", "one simulation"},
+		{m_second, "functions[1].memory.sim[0].bufs.out[", "the "
+		    "second function's"},
+	};
+
+	if (!ok(p != NULL && p->n_fn == 2, "a two-function run to corrupt")) {
+		gp_profile_free(p);
+		free(path);
+		return;
+	}
+	ok(gp_capture_save(p, path, &err) == 0, "save the good capture");
+	good = slurp(path, &len);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s = edit(good, cases[i].fn);
+		bad(s, cases[i].want, cases[i].what);
+		free(s);
+	}
+	/* the line and column of a bad figure in the memory object */
+	s = edit(good, m_ext_type);
+	{
+		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
+		    "bad.json", NULL, &err);
+		const char *at = strstr(s, "\"external\": \"12\"");
+		int line = 1, col = 1 + (int)strlen("\"external\": ");
+		char want[64];
+
+		for (const char *c = s; at != NULL && c < at; c++) {
+			if (*c == '\n') {
+				line++;
+				col = 1 + (int)strlen("\"external\": ");
+			} else
+				col++;
+		}
+		snprintf(want, sizeof(want), "bad.json:%d:%d: ", line, col);
+		ok(q == NULL && strncmp(err.msg, want, strlen(want)) == 0,
+		    "a memory error points at the value: %s", want);
+		gp_profile_free(q);
+	}
+	free(s);
+	s = edit(good, m_null);
+	{
+		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
+		    "null.json", NULL, &err);
+
+		ok(q != NULL && q->fn[0].mem == NULL && q->fn[1].mem != NULL,
+		    "\"memory\": null is no memory profile");
+		gp_profile_free(q);
+	}
+	free(s);
+	free(good);
+	free(path);
+	gp_profile_free(p);
+}
+
+/* Random edits of the memory objects: each capture is refused with one
+ * line naming a path under memory, or loads, reports and saves. */
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (*s);
+}
+
+struct node {
+	json_t		*parent;
+	const char	*key;
+	size_t		 index;
+	json_t		*v;
+};
+
+static void
+collect(json_t *v, json_t *parent, const char *key, size_t index,
+    struct node **nodes, size_t *n, size_t *cap)
+{
+	const char *k;
+	json_t *e;
+	size_t i;
+
+	gp_grow(nodes, cap, *n + 1, sizeof(**nodes));
+	(*nodes)[(*n)++] = (struct node){parent, key, index, v};
+	if (json_is_object(v))
+		json_object_foreach(v, k, e)
+			collect(e, v, k, 0, nodes, n, cap);
+	else if (json_is_array(v))
+		json_array_foreach(v, i, e)
+			collect(e, v, NULL, i, nodes, n, cap);
+}
+
+static json_t *
+random_value(uint64_t *s, const char *old)
+{
+	static const char *const tokens[] = {"-1", "0", "1", "7", "8",
+	    "100000", "9223372036854775807", "-9223372036854775807",
+	    "0*5", "1*3", "-1*2", "1*1000000000", "x", "3*0", "--1", "1*",
+	    "*3", "2147483647", "-2147483648", "16", "0*1"};
+	const size_t nt = sizeof(tokens) / sizeof(tokens[0]);
+
+	switch (rnd(s) % 8) {
+	case 0:
+		return (json_integer((json_int_t)(rnd(s) % 40) - 2));
+	case 1:
+		return (json_integer(rnd(s) % 2 ? INT64_MAX : INT64_MIN));
+	case 2:
+		return (json_real(1.5));
+	case 3:
+		return (rnd(s) % 2 ? json_null() : json_true());
+	case 4:
+		return (rnd(s) % 2 ? json_array() : json_object());
+	default: {
+		/* a column with one token changed, cut or lengthened */
+		struct gp_buf b = {0};
+		size_t n = 0, at;
+		const char *c = old != NULL ? old : "";
+		json_t *j;
+
+		for (const char *p = c; *p != '\0'; p++)
+			if (*p != ' ' && (p == c || p[-1] == ' '))
+				n++;
+		at = n > 0 ? rnd(s) % (n + 1) : 0;
+		n = 0;
+		for (const char *p = c; *p != '\0'; p++) {
+			if (*p != ' ' && (p == c || p[-1] == ' ') && n++ ==
+			    at) {
+				gp_buf_puts(&b, tokens[rnd(s) % nt]);
+				while (p[1] != '\0' && p[1] != ' ')
+					p++;
+				continue;
+			}
+			gp_buf_printf(&b, "%c", *p);
+		}
+		if (at >= n)
+			gp_buf_printf(&b, " %s", tokens[rnd(s) % nt]);
+		j = json_string(gp_buf_str(&b));
+		gp_buf_free(&b);
+		return (j);
+	}
+	}
+}
+
+static void
+test_memory_fuzz(void)
+{
+	struct gp_profile *p = run_profile("logreg.json",
+	    "profiling__min_peak_memory=True");
+	struct gp_report_opts ro = {.n_ops = 5, .n_apply = 50, .width = 100,
+	    .memory = true};
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	int loaded = 0, refused = 0, badmsg = 0, iters = 1500;
+	char *path = tmp_path("fuzz.json");
+	struct gp_err err;
+	size_t len = 0;
+	char *good;
+	json_t *top;
+
+	if (!ok(p != NULL, "a run to fuzz")) {
+		free(path);
+		return;
+	}
+	ok(gp_capture_save(p, path, &err) == 0, "save it");
+	good = slurp(path, &len);
+	top = json_loads(good, 0, NULL);
+	for (int it = 0; it < iters; it++) {
+		json_t *j = json_deep_copy(top);
+		struct node *nodes = NULL;
+		size_t n = 0, cap = 0;
+		struct gp_profile *q;
+		char *s;
+
+		for (int f = 0; f < 2; f++)
+			collect(mem_at(j, f), NULL, NULL, 0, &nodes, &n, &cap);
+		for (int e = 0; e < 1 + (int)(rnd(&seed) % 3); e++) {
+			struct node *x = &nodes[1 + rnd(&seed) % (n - 1)];
+			json_t *v;
+
+			if (x->parent == NULL)
+				continue;
+			v = random_value(&seed, json_string_value(x->v));
+			if (json_is_object(x->parent) && rnd(&seed) % 10 == 0)
+				json_object_del(x->parent, x->key);
+			else if (json_is_object(x->parent))
+				json_object_set(x->parent, x->key, v);
+			else
+				json_array_set(x->parent, x->index, v);
+			json_decref(v);
+			/* the tree changed: find the nodes again */
+			n = 0;
+			for (int f = 0; f < 2; f++)
+				collect(mem_at(j, f), NULL, NULL, 0, &nodes,
+				    &n, &cap);
+			if (n < 2)
+				break;
+		}
+		s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		q = gp_capture_load_buf(s, strlen(s), "fuzz.json", NULL, &err);
+		if (q == NULL) {
+			refused++;
+			if (strncmp(err.msg, "fuzz.json:", 10) != 0 ||
+			    strchr(err.msg, '\n') != NULL ||
+			    strstr(err.msg, "functions[") == NULL ||
+			    strstr(err.msg, "].memory") == NULL) {
+				if (badmsg++ == 0)
+					diag("message: %s", err.msg);
+			}
+		} else {
+			FILE *fp = fopen("/dev/null", "w");
+
+			loaded++;
+			gp_report_all(fp, q, &ro);
+			gp_memprof_report(fp, q, -1, &ro);
+			fclose(fp);
+			for (int f = 0; f < q->n_fn; f++)
+				json_decref(gp_memprof_to_json(q->fn[f].mem,
+				    &q->fn[f]));
+		}
+		gp_profile_free(q);
+		free(s);
+		free(nodes);
+		json_decref(j);
+	}
+	ok(refused > iters / 2 && badmsg == 0, "%d random corruptions of the "
+	    "memory objects: %d refused, each with one line naming its "
+	    "path; %d still valid, reported and written", iters, refused,
+	    loaded);
+	json_decref(top);
+	free(good);
+	free(path);
+	gp_profile_free(p);
+}
+
+static void
+test_memory_merge(void)
+{
+	struct gp_profile *a = run_profile("logreg.json", ""), *b, *m;
+	struct gp_profile *q = NULL;
+	struct gp_profile *ps[2];
+	struct gp_capture_info info[2] = {{0}};
+	const char *paths[2] = {"a.json", "b.json"};
+	char *path = tmp_path("merged.json");
+	char why[256] = "";
+	struct gp_err err;
+
+	if (!ok(a != NULL, "a run to merge")) {
+		free(path);
+		return;
+	}
+	b = gp_profile_clone(a);
+	/* the earliest, a, lost function 0's prediction (an older capture) */
+	gp_memprof_free(a->fn[0].mem);
+	a->fn[0].mem = NULL;
+	b->fn[0].mem_peak_measured = a->fn[0].mem_peak_measured + 4096;
+	info[0].created = gp_xstrdup("2024-05-01T00:00:00.000Z");
+	info[1].created = gp_xstrdup("2024-05-02T00:00:00.000Z");
+	ps[0] = a;
+	ps[1] = b;
+	m = gp_capture_merge(ps, info, paths, 2, NULL, &err);
+	ok(m != NULL && memprof_equal(m->fn[0].mem, b->fn[0].mem, why,
+	    sizeof(why)) && memprof_equal(m->fn[1].mem, a->fn[1].mem, why,
+	    sizeof(why)), "merge keeps each function's memory profile: the "
+	    "earliest capture's, else the first that has one %s", why);
+	ok(m != NULL && m->fn[0].mem_peak_measured ==
+	    b->fn[0].mem_peak_measured, "and the largest measured peak");
+	ok(m != NULL && gp_capture_save(m, path, &err) == 0 &&
+	    (q = gp_capture_load(path, NULL, &err)) != NULL,
+	    "the merged capture saves and loads");
+	if (m != NULL && q != NULL) {
+		ok(memprof_equal(m->fn[0].mem, q->fn[0].mem, why,
+		    sizeof(why)) && memprof_equal(m->fn[1].mem, q->fn[1].mem,
+		    why, sizeof(why)), "with its memory profiles %s", why);
+		gp_profile_free(q);
+	}
+	gp_profile_free(m);
+	gp_capture_info_done(&info[0]);
+	gp_capture_info_done(&info[1]);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	free(path);
+}
+
+/* A memory profile that does not describe its function's applies is left
+ * out of the capture (the capture stays valid). */
+static void
+test_memory_mismatch(void)
+{
+	struct gp_profile *p = run_profile("logreg.json", ""), *q = NULL;
+	char *path = tmp_path("mismatch.json");
+	struct gp_err err;
+
+	if (!ok(p != NULL, "a run")) {
+		free(path);
+		return;
+	}
+	free(p->fn[0].ap[1].out[0].var);
+	p->fn[0].ap[1].out[0].var = gp_xstrdup("renamed");
+	ok(gp_memprof_to_json(p->fn[0].mem, &p->fn[0]) == NULL,
+	    "gp_memprof_to_json refuses a profile of other applies");
+	ok(gp_capture_save(p, path, &err) == 0 && (q = gp_capture_load(path,
+	    NULL, &err)) != NULL && q->fn[0].mem == NULL &&
+	    q->fn[1].mem != NULL, "the capture leaves that one out and keeps "
+	    "the other");
+	gp_profile_free(q);
+	gp_profile_free(p);
+	free(path);
+}
+
 static void
 test_detect(void)
 {
@@ -909,6 +1736,11 @@ main(void)
 	test_roundtrip();
 	test_recent_ring();
 	test_bad();
+	test_memory_roundtrip();
+	test_memory_bad();
+	test_memory_fuzz();
+	test_memory_merge();
+	test_memory_mismatch();
 	test_detect();
 	test_atomic();
 	test_merge();
