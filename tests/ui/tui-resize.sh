@@ -12,7 +12,17 @@ fits() {
 	[ "$widest" -le "$1" ]
 }
 bar_on_line() {
-	tui_wait 'F10Quit' && [ "$(tui_line_of 'F10Quit')" = "$1" ]
+	# poll: the resize reaches the program a moment after tmux applies it
+	tries=$((TUI_TIMEOUT * 10))
+	while [ "$tries" -gt 0 ]; do
+		if tui_has 'F10Quit' &&
+		    [ "$(tui_line_of 'F10Quit')" = "$1" ]; then
+			return 0
+		fi
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
 }
 
 views_back() {
