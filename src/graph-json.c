@@ -415,41 +415,7 @@ int_range(enum gp_dtype dt, int64_t *lo, int64_t *hi)
 static void
 store_int(void *p, enum gp_dtype dt, int64_t v)
 {
-	switch (dt) {
-	case GP_BOOL:
-		*(bool *)p = v != 0;
-		break;
-	case GP_INT8:
-		*(int8_t *)p = (int8_t)v;
-		break;
-	case GP_INT16:
-		*(int16_t *)p = (int16_t)v;
-		break;
-	case GP_INT32:
-		*(int32_t *)p = (int32_t)v;
-		break;
-	case GP_INT64:
-		*(int64_t *)p = v;
-		break;
-	case GP_UINT8:
-		*(uint8_t *)p = (uint8_t)v;
-		break;
-	case GP_UINT16:
-		*(uint16_t *)p = (uint16_t)v;
-		break;
-	case GP_UINT32:
-		*(uint32_t *)p = (uint32_t)v;
-		break;
-	case GP_UINT64:
-		*(uint64_t *)p = (uint64_t)v;
-		break;
-	case GP_FLOAT32:
-		*(float *)p = (float)v;
-		break;
-	default:
-		*(double *)p = (double)v;
-		break;
-	}
+	gp_dtype_convert(p, dt, &v, GP_INT64, 0, 1);
 }
 
 /* Store the JSON scalar v as one element of dtype dt at p.  A problem is
