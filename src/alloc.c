@@ -129,15 +129,61 @@ gp_alloc_storage_zero(size_t n)
 	return (s);
 }
 
+static void recycle(struct gp_storage *s);
+
 void
 gp_alloc_unref(struct gp_storage *s)
 {
-	size_t csize;
-
-	if (--s->refcount > 0)
+	if (--s->refcount > 0) {
+		/* back in its pool, idle */
+		if (s->refcount == 1 && (s->flags & GP_STORAGE_POOLED)) {
+			st.live -= (int64_t)s->nbytes;
+			st.nfree++;
+		}
 		return;
+	}
 	st.live -= (int64_t)s->nbytes;
 	st.nfree++;
+	recycle(s);
+}
+
+struct gp_storage *
+gp_alloc_pool_new(size_t n)
+{
+	struct gp_storage *s = gp_alloc_storage(n);
+
+	/* not a use: the pool's own reference does not count as live */
+	st.live -= (int64_t)n;
+	st.nalloc--;
+	s->flags |= GP_STORAGE_POOLED;
+	return (s);
+}
+
+void
+gp_alloc_pool_take(struct gp_storage *s)
+{
+	s->refcount++;
+	st.nalloc++;
+	stat_add_live(s->nbytes);
+}
+
+void
+gp_alloc_pool_drop(struct gp_storage *s)
+{
+	s->flags &= ~GP_STORAGE_POOLED;
+	/* in use elsewhere: counted live, freed by its last user */
+	if (--s->refcount > 0)
+		return;
+	recycle(s);
+}
+
+/* Put an unreferenced block back in its class's cache, or give it back to
+ * the system when the cache is full. */
+static void
+recycle(struct gp_storage *s)
+{
+	size_t csize;
+
 	csize = s->csize;
 	if (s->cls < GP_NCLASS && st.cached + (int64_t)csize <=
 	    (int64_t)GP_CACHE_MAX) {

@@ -24,9 +24,13 @@ struct gp_storage {
 	size_t		 nbytes;	/* requested size */
 	size_t		 csize;		/* its size class's size */
 	uint32_t	 cls;		/* size class */
-	uint32_t	 flags;
+	uint32_t	 flags;		/* GP_STORAGE_* */
 	char		*data;		/* GP_ALIGN-aligned */
 };
+
+/* The storage belongs to a VM's buffer pool: the pool holds one reference
+ * and the storage counts as live only while somebody else holds one. */
+#define GP_STORAGE_POOLED 1u
 
 struct gp_alloc_stats {
 	uint64_t	live;		/* bytes of storages in use */
@@ -48,6 +52,20 @@ gp_alloc_ref(struct gp_storage *s)
 }
 /* Drop one reference; the last one recycles the block. */
 void	gp_alloc_unref(struct gp_storage *s);
+
+/*
+ * Pooled storages, for buffers a VM reuses call after call at the same
+ * point of its schedule.  The counters see the same allocations and frees
+ * as with gp_alloc_storage()/gp_alloc_unref(): a take is an allocation, the
+ * drop of the last reference other than the pool's is a free.
+ */
+/* A new pooled storage of n bytes held only by the pool (not live). */
+struct gp_storage	*gp_alloc_pool_new(size_t n);
+/* Hand out pooled storage s (refcount 1: nobody else holds it). */
+void	gp_alloc_pool_take(struct gp_storage *s);
+/* The pool lets go of s: freed now if idle, else when its last user
+ * lets go. */
+void	gp_alloc_pool_drop(struct gp_storage *s);
 
 void	gp_alloc_get_stats(struct gp_alloc_stats *st);
 /* Restart the peak at the current live bytes. */

@@ -815,6 +815,8 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 	set(o, "thunk_ns", jint(f->thunk_ns));
 	set(o, "first_call_ns", jint(f->first_call_ns));
 	set(o, "calls_seen", jint(f->calls_seen));
+	set(o, "timed_calls", jint(f->timed));
+	set(o, "sample_every", jint(f->every));
 	for (int i = 0; i < m; i++)
 		json_array_append_new(rec, jint(v[i]));
 	set(o, "recent", rec);
@@ -1637,6 +1639,7 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
     int n_fn)
 {
 	json_t *v, *e;
+	int every;
 	uint64_t rec[GP_PROF_RECENT];
 	size_t i;
 	int n;
@@ -1656,6 +1659,22 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
 	    rd_u64(r, o, "calls_seen", &f->calls_seen) < 0 ||
 	    rd_u64(r, o, "mem_peak_measured", &f->mem_peak_measured) < 0)
 		return (-1);
+	/* sampling came later: a capture without it timed every call */
+	f->timed = f->call.n;
+	f->every = 1;
+	if ((json_object_get(o, "timed_calls") != NULL &&
+	    rd_u64(r, o, "timed_calls", &f->timed) < 0) ||
+	    (json_object_get(o, "sample_every") != NULL &&
+	    rd_int(r, o, "sample_every", 1, 1 << 20, &every) < 0))
+		return (-1);
+	if (json_object_get(o, "sample_every") != NULL)
+		f->every = (uint32_t)every;
+	if (f->timed > f->call.n) {
+		rd_key(r, "timed_calls");
+		return (rd_fail(r, "%llu calls timed, more than the %llu "
+		    "counted", (unsigned long long)f->timed,
+		    (unsigned long long)f->call.n));
+	}
 	if (f->calls_seen < f->call.n) {
 		rd_key(r, "calls_seen");
 		return (rd_fail(r, "%llu calls seen, fewer than the %llu "
@@ -2240,6 +2259,9 @@ gp_capture_merge(struct gp_profile *const *p,
 			d->vm_ns += s->vm_ns;
 			d->thunk_ns += s->thunk_ns;
 			d->calls_seen += s->calls_seen;
+			d->timed += s->timed;
+			if (s->every > d->every)
+				d->every = s->every;
 			if (s->mem_peak_measured > d->mem_peak_measured)
 				d->mem_peak_measured = s->mem_peak_measured;
 			nrec += recent_list(s, rec + nrec);

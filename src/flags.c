@@ -49,6 +49,10 @@ const struct gp_flag_info gp_flag_table[] = {
 	{.name = "profiling__ignore_first_call", .type = GP_FLAG_BOOL,
 	    .offset = OFF(ignore_first_call), .def = "False",
 	    .help = "leave the first call out of the totals"},
+	{.name = "profiling__sample", .type = GP_FLAG_INT,
+	    .offset = OFF(sample), .def = "0", .min = 0,
+	    .help = "time the applies of 1 call in N (0: every call unless "
+	    "the probes would cost over 2% of a call)"},
 	{.name = "profiling__destination", .type = GP_FLAG_STRING,
 	    .offset = OFF(destination), .def = "stdout",
 	    .help = "where the report goes: stdout, stderr or a file"},

@@ -25,6 +25,7 @@ struct gp_flags {
 	int64_t	 min_peak_max_states;	/* profiling__min_peak_max_states */
 	int64_t	 output_line_width;	/* profiling__output_line_width */
 	bool	 ignore_first_call;	/* profiling__ignore_first_call */
+	int64_t	 sample;		/* profiling__sample */
 	char	*destination;		/* profiling__destination */
 	bool	 allow_gc;
 	char	*optimizer;		/* fast_run, fast_compile, None */

@@ -19,6 +19,20 @@ gp_prof_bin_lo(int b)
 	return (ldexp(b & 1 ? 1.5 : 1.0, b / 2 + 3));
 }
 
+/* Add w to bin b.  The bins hold a distribution's shape, not its count
+ * (n does): a bin about to wrap halves them all, which keeps the shape and
+ * the quantiles. */
+static void
+hist_add(struct gp_prof_stat *s, int b, uint64_t w)
+{
+	while (w > (uint64_t)(UINT32_MAX - s->hist[b])) {
+		for (int i = 0; i < GP_PROF_BINS; i++)
+			s->hist[i] = (s->hist[i] + 1) / 2;
+		w = (w + 1) / 2;
+	}
+	s->hist[b] += (uint32_t)w;
+}
+
 void
 gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns)
 {
@@ -28,7 +42,24 @@ gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns)
 		s->max = ns;
 	s->n++;
 	s->total += ns;
-	s->hist[gp_prof_bin(ns)]++;
+	if (__builtin_expect(s->hist[gp_prof_bin(ns)] == UINT32_MAX, 0))
+		hist_add(s, gp_prof_bin(ns), 1);
+	else
+		s->hist[gp_prof_bin(ns)]++;
+}
+
+void
+gp_prof_stat_add_n(struct gp_prof_stat *s, uint64_t ns, uint64_t w)
+{
+	if (w == 0)
+		return;
+	if (s->n == 0 || ns < s->min)
+		s->min = ns;
+	if (ns > s->max)
+		s->max = ns;
+	s->n += w;
+	s->total += ns * w;
+	hist_add(s, gp_prof_bin(ns), w);
 }
 
 void
@@ -43,7 +74,7 @@ gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s)
 	d->n += s->n;
 	d->total += s->total;
 	for (int b = 0; b < GP_PROF_BINS; b++)
-		d->hist[b] += s->hist[b];
+		hist_add(d, b, s->hist[b]);
 }
 
 double
@@ -230,6 +261,8 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 		d->thunk_ns = s->thunk_ns;
 		d->first_call_ns = s->first_call_ns;
 		d->calls_seen = s->calls_seen;
+		d->every = s->every;
+		d->timed = s->timed;
 		d->mem_peak_measured = s->mem_peak_measured;
 		memcpy(d->recent, s->recent, sizeof(d->recent));
 		for (int i = 0; i < s->n_apply && i < d->n_apply; i++) {
@@ -262,6 +295,7 @@ gp_profile_reset(struct gp_profile *p)
 
 		memset(&d->call, 0, sizeof(d->call));
 		d->vm_ns = d->thunk_ns = 0;
+		d->pending = d->timed = 0;
 		d->mem_peak_measured = 0;
 		memset(d->recent, 0, sizeof(d->recent));
 		for (int i = 0; i < d->n_apply; i++)
@@ -277,17 +311,15 @@ gp_prof_calls(const struct gp_prof_fn *f)
 	return (f->call.n);
 }
 
-void
-gp_prof_fold(struct gp_profile *p, int fi, uint64_t call_ns, uint64_t vm_ns)
+/* Give every apply w more samples of its time in the last timed call;
+ * returns the sum of those times (one call's thunk time). */
+static uint64_t
+fold_applies(struct gp_profile *p, struct gp_prof_fn *f, uint64_t w,
+    bool first)
 {
-	struct gp_prof_fn *f = &p->fn[fi];
 	uint64_t probe = (uint64_t)p->clock.probe_ns;
-	bool first = f->calls_seen == 0;
-	bool count = !(first && p->ignore_first);
 	uint64_t thunk = 0;
 
-	if (p->tracer != NULL)
-		p->tracer(p->tracer_ctx, p, fi, f->ticks, call_ns);
 	for (int i = 0; i < f->n_apply; i++) {
 		uint64_t ns = gp_clock_ticks_to_ns(f->ticks[i + 1] -
 		    f->ticks[i]);
@@ -296,18 +328,91 @@ gp_prof_fold(struct gp_profile *p, int fi, uint64_t call_ns, uint64_t vm_ns)
 		thunk += ns;
 		if (first)
 			f->ap[i].first_ns = ns;
-		if (count)
+		if (w == 1)
 			gp_prof_stat_add(&f->ap[i].st, ns);
+		else
+			gp_prof_stat_add_n(&f->ap[i].st, ns, w);
 	}
+	return (thunk);
+}
+
+/* The sampling period after a timed call that took call_ns: every call
+ * while the probes cost at most 2% of a call, else as few as keep them
+ * there (at most 1 call in 1024). */
+static uint32_t
+period(const struct gp_profile *p, const struct gp_prof_fn *f,
+    uint64_t call_ns)
+{
+	double probes = p->clock.probe_ns * (double)(f->n_apply + 1);
+	double base = (double)call_ns - probes;
+	double k;
+
+	if (p->tracer != NULL)
+		return (1);
+	if (p->sample > 0)
+		return (p->sample < 1 << 20 ? (uint32_t)p->sample : 1 << 20);
+	if (base < 1)
+		base = 1;
+	k = ceil(probes / (0.02 * base));
+	return (k < 1 ? 1 : k > 1024 ? 1024 : (uint32_t)k);
+}
+
+static void
+count_call(struct gp_prof_fn *f, uint64_t call_ns, uint64_t vm_ns)
+{
+	gp_prof_stat_add(&f->call, call_ns);
+	f->vm_ns += vm_ns;
+	f->recent[f->call.n % GP_PROF_RECENT] = call_ns;
+}
+
+void
+gp_prof_fold(struct gp_profile *p, int fi, uint64_t call_ns, uint64_t vm_ns)
+{
+	struct gp_prof_fn *f = &p->fn[fi];
+	bool first = f->calls_seen == 0;
+	bool count = !(first && p->ignore_first);
+	uint64_t w = (count ? 1 : 0) + f->pending;
+	uint64_t thunk;
+
+	if (p->tracer != NULL)
+		p->tracer(p->tracer_ctx, p, fi, f->ticks, call_ns);
+	thunk = fold_applies(p, f, w, first);
+	f->thunk_ns += thunk * w;
+	f->pending = 0;
 	if (first)
 		f->first_call_ns = call_ns;
 	if (count) {
-		gp_prof_stat_add(&f->call, call_ns);
-		f->vm_ns += vm_ns;
-		f->thunk_ns += thunk;
-		f->recent[f->call.n % GP_PROF_RECENT] = call_ns;
+		count_call(f, call_ns, vm_ns);
+		f->timed++;
 	}
 	f->calls_seen++;
+	f->every = period(p, f, call_ns);
+	f->skip = f->every;
+}
+
+void
+gp_prof_fold_untimed(struct gp_profile *p, int fi, uint64_t call_ns,
+    uint64_t vm_ns)
+{
+	struct gp_prof_fn *f = &p->fn[fi];
+
+	count_call(f, call_ns, vm_ns);
+	f->pending++;
+	f->calls_seen++;
+}
+
+void
+gp_prof_flush(struct gp_profile *p)
+{
+	for (int fi = 0; fi < p->n_fn; fi++) {
+		struct gp_prof_fn *f = &p->fn[fi];
+
+		if (f->pending == 0 || f->ticks == NULL)
+			continue;
+		f->thunk_ns += fold_applies(p, f, f->pending, false) *
+		    f->pending;
+		f->pending = 0;
+	}
 }
 
 void

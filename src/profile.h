@@ -55,6 +55,8 @@ gp_prof_bin(uint64_t ns)
 /* The lower edge of bin b in ns. */
 double	gp_prof_bin_lo(int b);
 void	gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns);
+/* Add w samples of ns at once. */
+void	gp_prof_stat_add_n(struct gp_prof_stat *s, uint64_t ns, uint64_t w);
 void	gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s);
 /* Quantile q in [0,1] from the histogram, interpolated inside its bin and
  * clamped to [min, max]. */
@@ -107,6 +109,13 @@ struct gp_prof_fn {
 	/* scratch the VM writes during a call: ticks[i], ticks[i+1] are
 	 * apply i's start and end */
 	uint64_t		*ticks;
+	/* sampling (profiling__sample): the applies are timed on one call
+	 * in `every`; the untimed calls between are counted with the times
+	 * of the timed call after them (or, when flushed, before them) */
+	uint32_t		 every;		/* the period now, >= 1 */
+	uint32_t		 skip;		/* calls left until a timed one */
+	uint64_t		 pending;	/* untimed calls not attributed */
+	uint64_t		 timed;		/* counted calls that were timed */
 };
 
 /* The rewriter profile (profile_optimizer). */
@@ -150,6 +159,7 @@ struct gp_profile {
 	int			 n_nodes;	/* apply nodes after rewriting */
 	struct gp_clock_info	 clock;
 	bool			 ignore_first;
+	int64_t		 sample;	/* 0: auto, else time 1 call in N */
 	uint64_t		 generation;	/* changes when the shape does */
 	gp_prof_tracer		 tracer;	/* NULL: none */
 	void			*tracer_ctx;
@@ -170,6 +180,21 @@ void			 gp_profile_reset(struct gp_profile *p);
 /* After a call: fold the VM's tick stamps into the counters. */
 void	gp_prof_fold(struct gp_profile *p, int fn, uint64_t call_ns,
 	    uint64_t vm_ns);
+/* After a call whose applies were not timed (sampling): count it. */
+void	gp_prof_fold_untimed(struct gp_profile *p, int fn, uint64_t call_ns,
+	    uint64_t vm_ns);
+/* Is the next call of fn to be timed apply by apply? */
+static inline bool
+gp_prof_time_next(struct gp_prof_fn *f)
+{
+	if (f->skip <= 1)
+		return (true);
+	f->skip--;
+	return (false);
+}
+/* Give the untimed calls not yet attributed the times of the last timed
+ * call, so the counters are complete (before a report or a snapshot). */
+void	gp_prof_flush(struct gp_profile *p);
 
 /* Counted calls of function fn (the first is left out when ignore_first). */
 uint64_t gp_prof_calls(const struct gp_prof_fn *f);

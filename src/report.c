@@ -71,7 +71,8 @@ print_name(FILE *fp, const char *name, int room)
 static void
 global_section(FILE *fp, const struct gp_profile *p, int fn)
 {
-	uint64_t calls = 0, call_ns = 0, vm_ns = 0, thunk_ns = 0;
+	uint64_t calls = 0, call_ns = 0, vm_ns = 0, thunk_ns = 0, timed = 0;
+	uint32_t every = 1;
 	struct gp_prof_stat cs = {0};
 	int n_apply = 0;
 	const char *name;
@@ -85,6 +86,9 @@ global_section(FILE *fp, const struct gp_profile *p, int fn)
 		call_ns += pf->call.total;
 		vm_ns += pf->vm_ns;
 		thunk_ns += pf->thunk_ns;
+		timed += pf->timed;
+		if (pf->every > every)
+			every = pf->every;
 		n_apply += pf->n_apply;
 		gp_prof_stat_merge(&cs, &pf->call);
 	}
@@ -105,6 +109,14 @@ global_section(FILE *fp, const struct gp_profile *p, int fn)
 		fprintf(fp, "  Time in thunks: %es (%.3f%%)\n",
 		    sec((double)thunk_ns), 100.0 * (double)thunk_ns /
 		    (double)call_ns);
+		if (timed < calls)
+			fprintf(fp, "  Applies timed in %llu of %llu calls (1 in "
+			    "%u: a probe costs %.1fns; the others are counted "
+			    "with the nearest timed call's times; "
+			    "profiling__sample=1 times every call)\n",
+			    (unsigned long long)timed,
+			    (unsigned long long)calls, every,
+			    p->clock.probe_ns);
 		fprintf(fp, "  Time per call: mean %es, median %es, p95 %es, "
 		    "min %es, max %es\n", sec((double)call_ns / (double)calls),
 		    sec(gp_prof_stat_quantile(&cs, 0.5)),

@@ -98,6 +98,7 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 	prof->rewrite_ns = (double)(t1 - t0) - prof->link_ns;
 	prof->link_ns += (double)(t2 - t1);
 	prof->ignore_first = f->ignore_first_call;
+	prof->sample = f->sample;
 	free(prof->flags);
 	prof->flags = gp_flags_string(f);
 	gp_vm_free(s->vm);
@@ -196,6 +197,7 @@ gp_session_run(struct gp_session *s, int fn, uint64_t rounds)
 		one_round(s, fn);
 		s->rounds++;
 	}
+	gp_prof_flush(s->prof);
 	gp_profile_copy_counters(s->published, s->prof);
 }
 
@@ -215,6 +217,7 @@ gp_session_rounds(struct gp_session *s)
 static void
 publish(struct gp_session *s)
 {
+	gp_prof_flush(s->prof);
 	if (s->published == NULL ||
 	    s->published->generation != s->prof->generation ||
 	    s->published->n_fn != s->prof->n_fn) {

@@ -67,8 +67,9 @@ check_pct(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 static void
 test_add3(void)
 {
+	/* every call timed: the measured parts nest exactly */
 	struct gp_session *s = open_graph("data/graphs/add3.json",
-	    "optimizer=None");
+	    "optimizer=None,profiling__sample=1");
 	struct gp_profile *p;
 	bool all7 = true;
 
@@ -91,6 +92,59 @@ test_add3(void)
 	    p->fn[0].vm_ns <= p->fn[0].call.total,
 	    "thunks <= VM <= call time");
 	gp_session_free(s);
+}
+
+/* Sampling: 1 call in 3 timed, the others counted with a timed call's
+ * times, so the counts stay exact and the totals are the timed calls'
+ * per-call times scaled by the calls. */
+static void
+test_sampling(void)
+{
+	struct gp_session *s = open_graph("data/graphs/add3.json",
+	    "optimizer=None,profiling__sample=3");
+	struct gp_profile *p;
+	bool exact = true, scaled = true;
+
+	gp_session_run(s, -1, 10);
+	p = gp_session_profile(s);
+	is_int((long long)p->fn[0].call.n, 10, "sampled: 10 calls counted");
+	/* calls 1, 4, 7 and 10 */
+	is_int((long long)p->fn[0].timed, 4, "sampled: 4 of them timed");
+	is_int((long long)p->fn[0].every, 3, "sampled: the period is 3");
+	for (int i = 0; i < p->fn[0].n_apply; i++) {
+		const struct gp_prof_stat *st = &p->fn[0].ap[i].st;
+		uint64_t h = 0;
+
+		for (int b = 0; b < GP_PROF_BINS; b++)
+			h += st->hist[b];
+		if (st->n != 10 || h != 10)
+			exact = false;
+		/* every sample is one of 4 timed values: the total is at
+		 * least 10 x the smallest, at most 10 x the largest */
+		if (st->total < 10 * st->min || st->total > 10 * st->max)
+			scaled = false;
+	}
+	ok(exact, "sampled: every apply counted 10 times, in its histogram "
+	    "too");
+	ok(scaled, "sampled: totals within 10 x [min, max]");
+	gp_session_free(s);
+
+	/* a histogram bin about to wrap halves the bins, n stays exact */
+	{
+		struct gp_prof_stat st = {0};
+
+		gp_prof_stat_add_n(&st, 100, (uint64_t)UINT32_MAX - 5);
+		gp_prof_stat_add_n(&st, 1000, (uint64_t)UINT32_MAX / 3);
+		gp_prof_stat_add_n(&st, 100, 100);
+		is_int((long long)(st.n - (uint64_t)UINT32_MAX - UINT32_MAX / 3),
+		    95, "huge counts: n exact");
+		ok(st.hist[gp_prof_bin(100)] > st.hist[gp_prof_bin(1000)],
+		    "huge counts: the bins keep their proportions");
+		is_double(gp_prof_stat_quantile(&st, 0.5), 100, 20,
+		    "huge counts: median still in the big bin");
+		is_double(gp_prof_stat_quantile(&st, 0.95), 1000, 300,
+		    "huge counts: p95 in the small one");
+	}
 }
 
 static void
@@ -206,6 +260,7 @@ int
 main(void)
 {
 	test_add3();
+	test_sampling();
 	test_logreg();
 	test_mlp();
 	test_k_times();
