@@ -816,7 +816,7 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 	set(o, "first_call_ns", jint(f->first_call_ns));
 	set(o, "calls_seen", jint(f->calls_seen));
 	set(o, "timed_calls", jint(f->timed));
-	set(o, "sample_every", jint(f->every));
+	set(o, "sample_every", jint(f->every > 0 ? f->every : 1));
 	for (int i = 0; i < m; i++)
 		json_array_append_new(rec, jint(v[i]));
 	set(o, "recent", rec);
@@ -1935,6 +1935,24 @@ rd_profile(struct rd *r, const json_t *top, struct gp_profile *p)
 	return (0);
 }
 
+/* Does text end inside a UTF-8 sequence (a lead byte without all the
+ * continuation bytes it announces)? */
+static bool
+utf8_cut(const char *text, size_t len)
+{
+	for (size_t back = 1; back <= 4 && back <= len; back++) {
+		unsigned char c = (unsigned char)text[len - back];
+		size_t need;
+
+		if ((c & 0xc0) == 0x80)
+			continue;	/* a continuation byte */
+		need = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
+		    (c & 0xf8) == 0xf0 ? 4 : 1;
+		return (need > back);
+	}
+	return (false);
+}
+
 struct gp_profile *
 gp_capture_load_buf(const char *text, size_t len, const char *name,
     struct gp_capture_info *ci, struct gp_err *err)
@@ -1961,6 +1979,9 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		while (at < len && (text[at] == ' ' || text[at] == '\n' ||
 		    text[at] == '\t' || text[at] == '\r'))
 			at++;
+		/* or at a UTF-8 character the cut split */
+		if (at < len && at + 4 >= len && utf8_cut(text, len))
+			at = len;
 		gp_err_set(err, "%s:%d:%d: %s%s", name, je.line, je.column,
 		    je.text, at >= len ? " (the file ends early: a truncated "
 		    "capture?)" : "");

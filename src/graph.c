@@ -496,6 +496,110 @@ gp_graph_compact(struct gp_graph *g)
 	free(vmap);
 }
 
+/* Push node x on the min-heap of ready nodes. */
+static void
+heap_push(int *heap, size_t *hn, int x)
+{
+	size_t q = (*hn)++;
+
+	heap[q] = x;
+	while (q > 0 && heap[(q - 1) / 2] > heap[q]) {
+		int t = heap[q];
+
+		heap[q] = heap[(q - 1) / 2];
+		heap[(q - 1) / 2] = t;
+		q = (q - 1) / 2;
+	}
+}
+
+/* The variable whose memory v is, following views (an in-place output is a
+ * new value, even in the same memory). */
+static int
+view_root(const struct gp_graph *g, int v)
+{
+	for (int depth = 0; depth < 4096; depth++) {
+		int p = g->vars[v].producer;
+		const struct gp_node *n;
+		int k;
+
+		if (p < 0 || g->nodes[p].dead)
+			break;
+		n = &g->nodes[p];
+		k = g->vars[v].producer_out;
+		if (n->view[k] < 0)
+			break;
+		v = n->in[n->view[k]];
+	}
+	return (v);
+}
+
+/*
+ * Order edges beyond the data flow: a node that overwrites a shared
+ * variable (a weight's update done in place, rewrite/inplace.c) runs after
+ * every other node of the schedule that reads the variable's old value,
+ * directly or through a view.  Returns the edges as CSR over the first
+ * node (*start, *succ, malloc'ed) and counts them in pending.
+ */
+static void
+order_edges(const struct gp_graph *g, const bool *need, int *pending,
+    int **start, int **succ)
+{
+	int *from = NULL, *to = NULL, ne = 0, cap = 0;
+
+	*start = gp_xcalloc(g->n_nodes + 2, sizeof(int));
+	for (size_t x = 0; x < g->n_nodes; x++) {
+		const struct gp_node *nx = &g->nodes[x];
+
+		if (!need[x] || nx->dead)
+			continue;
+		for (int k = 0; k < nx->n_out; k++) {
+			int v;
+
+			if (nx->destroy[k] < 0)
+				continue;
+			v = nx->in[nx->destroy[k]];
+			if (g->vars[v].kind != GP_VAR_SHARED)
+				continue;
+			for (size_t r = 0; r < g->n_nodes; r++) {
+				const struct gp_node *nr = &g->nodes[r];
+				bool reads = false;
+
+				if (r == x || !need[r] || nr->dead)
+					continue;
+				for (int j = 0; j < nr->n_in && !reads; j++)
+					reads = view_root(g, nr->in[j]) == v;
+				if (!reads)
+					continue;
+				if (ne == cap) {
+					cap = cap ? cap * 2 : 16;
+					from = gp_xrealloc(from,
+					    sizeof(int) * (size_t)cap);
+					to = gp_xrealloc(to,
+					    sizeof(int) * (size_t)cap);
+				}
+				from[ne] = (int)r;
+				to[ne++] = (int)x;
+				pending[x]++;
+				(*start)[r + 1]++;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->n_nodes; i++)
+		(*start)[i + 1] += (*start)[i];
+	*succ = gp_xmalloc(sizeof(int) * ((size_t)ne + 1));
+	{
+		int *fill = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
+
+		memcpy(fill, *start, sizeof(int) * g->n_nodes);
+		for (int e = 0; e < ne; e++)
+			(*succ)[fill[from[e]]++] = to[e];
+		free(fill);
+	}
+	free(from);
+	free(to);
+}
+
+
 int
 gp_graph_schedule(const struct gp_graph *g, int fi, int **order)
 {
@@ -504,7 +608,7 @@ gp_graph_schedule(const struct gp_graph *g, int fi, int **order)
 	int *pending = gp_xcalloc(g->n_nodes + 1, sizeof(int));
 	int *out = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
 	int *heap = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
-	int *cstart, *clist, *cfill;
+	int *cstart, *clist, *cfill, *estart, *esucc;
 	size_t hn = 0;
 	int n = 0;
 
@@ -539,22 +643,12 @@ gp_graph_schedule(const struct gp_graph *g, int fi, int **order)
 				pending[i]++;
 		}
 	}
+	order_edges(g, need, pending, &estart, &esucc);
 	/* Kahn's algorithm with a min-heap on node index: the order follows
 	 * the file wherever the dependencies allow */
-	for (size_t i = 0; i < g->n_nodes; i++) {
-		if (need[i] && !g->nodes[i].dead && pending[i] == 0) {
-			size_t j = hn++;
-
-			heap[j] = (int)i;
-			while (j > 0 && heap[(j - 1) / 2] > heap[j]) {
-				int t = heap[j];
-
-				heap[j] = heap[(j - 1) / 2];
-				heap[(j - 1) / 2] = t;
-				j = (j - 1) / 2;
-			}
-		}
-	}
+	for (size_t i = 0; i < g->n_nodes; i++)
+		if (need[i] && !g->nodes[i].dead && pending[i] == 0)
+			heap_push(heap, &hn, (int)i);
 	while (hn > 0) {
 		int x = heap[0];
 		size_t j = 0;
@@ -579,24 +673,13 @@ gp_graph_schedule(const struct gp_graph *g, int fi, int **order)
 		for (int k = 0; k < g->nodes[x].n_out; k++) {
 			int v = g->nodes[x].out[k];
 
-			for (int c = cstart[v]; c < cstart[v + 1]; c++) {
-				int y = clist[c];
-
-				if (--pending[y] == 0) {
-					size_t q = hn++;
-
-					heap[q] = y;
-					while (q > 0 && heap[(q - 1) / 2] >
-					    heap[q]) {
-						int t = heap[q];
-
-						heap[q] = heap[(q - 1) / 2];
-						heap[(q - 1) / 2] = t;
-						q = (q - 1) / 2;
-					}
-				}
-			}
+			for (int c = cstart[v]; c < cstart[v + 1]; c++)
+				if (--pending[clist[c]] == 0)
+					heap_push(heap, &hn, clist[c]);
 		}
+		for (int e = estart[x]; e < estart[x + 1]; e++)
+			if (--pending[esucc[e]] == 0)
+				heap_push(heap, &hn, esucc[e]);
 	}
 	free(need);
 	free(pending);
@@ -604,6 +687,8 @@ gp_graph_schedule(const struct gp_graph *g, int fi, int **order)
 	free(cstart);
 	free(clist);
 	free(cfill);
+	free(estart);
+	free(esucc);
 	*order = out;
 	return (n);
 }

@@ -5,7 +5,9 @@
  *
  *   inplace_elemwise  an elementwise apply (Composites too) overwrites an
  *                     input of its output's dtype and shape
- *   inplace_blas      gemm, gemv and ger overwrite Z, y, A (input 0)
+ *   inplace_blas      gemm, gemv and ger overwrite Z, y, A (input 0);
+ *                     also a shared variable they compute the update of
+ *                     (may_destroy_shared below)
  *
  * An input v may be overwritten only when nothing else can see it:
  *   - every read of v is by this apply (elementwise: at any slot, the
@@ -108,6 +110,119 @@ may_destroy(struct inplace *ip, int x, int j, bool any_slot)
 	return (up_ok(ip, v));
 }
 
+/* Mark in desc[] every live node that reads x's outputs, at any depth. */
+static void
+mark_descendants(const struct inplace *ip, int x, uint8_t *desc)
+{
+	const struct gp_graph *g = ip->g;
+	int *stack = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
+	int sp = 0;
+
+	stack[sp++] = x;
+	while (sp > 0) {
+		const struct gp_node *n = &g->nodes[stack[--sp]];
+
+		for (int k = 0; k < n->n_out; k++) {
+			int v = n->out[k];
+
+			for (int u = ip->uses.start[v]; u < ip->uses.start[v + 1];
+			    u++) {
+				int r = ip->uses.node[u];
+
+				if (!desc[r]) {
+					desc[r] = 1;
+					stack[sp++] = r;
+				}
+			}
+		}
+	}
+	free(stack);
+}
+
+/* Does function fi run node x? */
+static bool
+runs(const struct gp_graph *g, int fi, int x)
+{
+	int *order, n = gp_graph_schedule(g, fi, &order);
+	bool found = false;
+
+	for (int i = 0; i < n && !found; i++)
+		found = order[i] == x;
+	free(order);
+	return (found);
+}
+
+/*
+ * May BLAS node x overwrite shared variable v, its input j, as Theano's
+ * Gemm{inplace} does for a weight's update W <- W - lr * dot(a, b)?  Only
+ * when the overwrite is the update itself:
+ *   - in every function that runs x, x's output is v's new value (and in
+ *     none is it an output, or v, or a view of v, an output or update
+ *     source: escapes);
+ *   - no other apply that reads v's memory (v, or a view of v at any
+ *     depth) depends on x, so the scheduler can run them all first (it
+ *     does: gp_graph_schedule's order edges); x itself reads that memory
+ *     only at slot j.
+ * The old value then has no reader after x but the update, which takes
+ * x's output.  Functions that do not run x see v between calls only.
+ */
+static bool
+may_destroy_shared(struct inplace *ip, int x, int j)
+{
+	const struct gp_graph *g = ip->g;
+	const struct gp_node *n = &g->nodes[x];
+	int v = n->in[j], out = n->out[0];
+	bool updated = false, ok = true;
+	uint8_t *desc;
+
+	if (g->vars[v].kind != GP_VAR_SHARED || ip->escapes[v] ||
+	    !gp_type_equal(&g->vars[v].type, &g->vars[out].type))
+		return (false);
+	for (size_t fi = 0; fi < g->n_fns; fi++) {
+		const struct gp_function *f = &g->fns[fi];
+		bool upd = false;
+
+		for (int k = 0; k < f->n_upd; k++)
+			if (f->upd[k].dst == v && f->upd[k].src == out)
+				upd = true;
+		for (int k = 0; k < f->n_out; k++)
+			if (f->out[k] == out)
+				return (false);
+		if (upd)
+			updated = true;
+		else if (runs(g, (int)fi, x))
+			return (false);
+	}
+	if (!updated)
+		return (false);
+	desc = gp_xcalloc(g->n_nodes + 1, 1);
+	mark_descendants(ip, x, desc);
+	for (size_t u = 0; u < g->n_vars && ok; u++) {
+		int a = (int)u;
+
+		/* is u's memory v's? */
+		while (a != v && (a = alias_parent(g, a)) >= 0)
+			;
+		if (a != v || (int)u == out)
+			continue;
+		if ((int)u != v && ip->escapes[u]) {
+			ok = false;
+			break;
+		}
+		for (int k = ip->uses.start[u]; k < ip->uses.start[u + 1]; k++) {
+			int r = ip->uses.node[k];
+
+			if (r == x ? (int)u != v || ip->uses.slot[k] != j :
+			    desc[r] != 0) {
+				ok = false;
+				break;
+			}
+		}
+	}
+	free(desc);
+	return (ok);
+}
+
 static bool
 is_blas_inplace(const struct gp_node *n)
 {
@@ -145,7 +260,8 @@ run_inplace(struct gp_rewrite_ctx *c, bool blas)
 			continue;
 		c->tried++;
 		for (int j = 0; j < (blas ? 1 : nd->n_in); j++)
-			if (may_destroy(&ip, order[i], j, !blas)) {
+			if (may_destroy(&ip, order[i], j, !blas) ||
+			    (blas && may_destroy_shared(&ip, order[i], j))) {
 				nd->destroy[0] = (int8_t)j;
 				changed++;
 				break;
@@ -184,7 +300,8 @@ static const struct gp_rewriter rw_inplace_blas = {
 	.tags = "fast_run:inplace",
 	.phase = GP_PHASE_INPLACE,
 	.doc = "gemm, gemv and ger overwrite their input 0 when nothing else "
-	    "reads it",
+	    "reads it, or when it is a shared variable they compute the "
+	    "update of and every other reader runs first",
 	.run = run_inplace_blas,
 };
 

@@ -20,7 +20,8 @@ tui_keys Enter
 check "Enter on the peak's row lists the buffers live at the peak" \
     tui_wait 'Buffers live at the memory peak'
 check "... with a known buffer, its bytes, kind and how it was made" \
-    tui_has '^  W1_new +[0-9.]+[KMG]?i?B +new +created' '^  x +.*input'
+    tui_has '^  a1 +[0-9.]+[KMG]?i?B +new +created' '^  x +.*input' \
+	'^  W1 +[0-9.]+[KMG]?i?B +shared'
 tui_keys Enter
 check "Enter there opens the peak apply's details" \
     tui_wait 'Apply details'

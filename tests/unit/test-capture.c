@@ -497,6 +497,9 @@ test_bad(void)
 			if (q == NULL && k > 0 && strstr(err.msg,
 			    "truncated") != NULL)
 				said++;
+			else if (k > 0)
+				diag("cut at %zu: %s", k, q == NULL ? err.msg :
+				    "loaded");
 			gp_profile_free(q);
 		}
 		is_int((long long)refused, (long long)n, "all %zu truncations "

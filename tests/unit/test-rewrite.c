@@ -710,6 +710,80 @@ test_inplace(void)
 	}
 }
 
+/* As expect(), with updates: the ops after rewriting, then three calls'
+ * outputs and the shared variables' final values against optimizer=None. */
+static void
+expect_upd(const char *vars, const char *nodes, const char *outs,
+    const char *upd, const char *flags, const char *want, const char *what)
+{
+	struct gp_graph *g = graph_of(vars, nodes, outs, upd);
+	struct gp_graph *r = g ? rewritten(g, flags) : NULL;
+	struct gp_graph *none = g ? rewritten(g, "optimizer=None") : NULL;
+
+	if (is_ops(r, want, what) && none != NULL) {
+		struct res a, b;
+		char why[256];
+
+		if (run(r, g, 3, &a) && run(none, g, 3, &b))
+			if (!ok(agree(&a, &b, 1e-12, why, sizeof(why)),
+			    "%s: same results", what))
+				diag("  %s", why);
+		free(a.v);
+		free(b.v);
+	}
+	gp_graph_free(r);
+	gp_graph_free(none);
+	gp_graph_free(g);
+}
+
+#define W_SHARED "'w': {'kind': 'shared', 'dtype': 'float64', "	\
+		"'shape': [4, 3], 'init': {'uniform': [-1, 1], 'seed': 7}}, " \
+		XS("a", "[4, 2]", "float64", 1) ", "			\
+		XS("b", "[2, 3]", "float64", 2)
+#define W_STEP	"{'op': 'dot', 'inputs': ['a', 'b'], 'outputs': ['d']},"	\
+		"{'op': 'mul', 'inputs': [0.1, 'd'], 'outputs': ['s']},"	\
+		"{'op': 'sub', 'inputs': ['w', 's'], 'outputs': ['w2']}"
+#define Q	"{'op': 'sum', 'inputs': ['a'], 'outputs': ['q']}"
+
+/* A weight's update w <- w - 0.1 dot(a, b) overwrites w in place, as
+ * Theano's Gemm{inplace} does, when every other reader of w can run
+ * first. */
+static void
+test_inplace_update(void)
+{
+	const char *on = "optimizer_excluding=fusion";
+
+	expect_upd(W_SHARED, W_STEP ", " Q, "'q'", "'w': 'w2'", on,
+	    "Sum Gemm{inplace}[(0, 0)]",
+	    "inplace update: w <- gemm(w, ...) overwrites w");
+	/* readers of w, directly and through a view, placed after the gemm
+	 * in the file: the scheduler runs them first, they see the old w */
+	expect_upd(W_SHARED,
+	    "{'op': 'gemm', 'inputs': ['w', -0.1, 'a', 'b', 1], "
+	    "'outputs': ['w2']},"
+	    "{'op': 'sum', 'inputs': ['w'], 'outputs': ['c']},"
+	    "{'op': 'transpose', 'inputs': ['w'], 'outputs': ['wt']},"
+	    "{'op': 'dot22', 'inputs': ['wt', 'w'], 'outputs': ['e']}",
+	    "'c', 'e'", "'w': 'w2'", on,
+	    "Gemm{inplace}[(0, 0)] Sum DimShuffle{1,0} Dot22",
+	    "inplace update: other readers run first and see the old w");
+	expect_upd(W_SHARED, W_STEP ","
+	    "{'op': 'add', 'inputs': ['w2', 'w'], 'outputs': ['c']}",
+	    "'c'", "'w': 'w2'", on,
+	    "Elemwise{add} Gemm{no_inplace}",
+	    "inplace update: not when a reader of w needs the new value too");
+	expect_upd(W_SHARED, W_STEP, "'w'", "'w': 'w2'", on,
+	    "Gemm{no_inplace}",
+	    "inplace update: not when w is a function output");
+	expect_upd(W_SHARED, W_STEP, "'w2'", "'w': 'w2'", on,
+	    "Gemm{no_inplace}",
+	    "inplace update: not when the new value is an output too");
+	expect_upd(W_SHARED ", 'v': {'kind': 'shared', 'dtype': 'float64', "
+	    "'shape': [4, 3], 'init': {'fill': 0}}", W_STEP ", " Q, "'q'",
+	    "'w': 'w2', 'v': 'w'", on, "Sum Gemm{no_inplace}",
+	    "inplace update: not when w's old value is another update's");
+}
+
 static void
 test_selection(void)
 {
@@ -947,6 +1021,7 @@ main(void)
 	test_specialize();
 	test_fusion();
 	test_inplace();
+	test_inplace_update();
 	test_layouts();
 	test_examples();
 	return (done_testing());
