@@ -21,11 +21,7 @@
 
 /* Counters are per thread (the runtime allocates from one worker), so the
  * hot path has no atomic operations. */
-static _Thread_local struct {
-	int64_t		live, peak;
-	uint64_t	nalloc, nfree, nsys;
-	int64_t		cached;
-} st;
+_Thread_local struct gp_alloc_counters gp_alloc_tls;
 
 struct freeblk {
 	struct freeblk *next;
@@ -73,9 +69,9 @@ class_of(size_t n, size_t *csize)
 static inline void
 stat_add_live(size_t n)
 {
-	st.live += (int64_t)n;
-	if (st.live > st.peak)
-		st.peak = st.live;
+	gp_alloc_tls.live += (int64_t)n;
+	if (gp_alloc_tls.live > gp_alloc_tls.peak)
+		gp_alloc_tls.peak = gp_alloc_tls.live;
 }
 
 struct gp_storage *
@@ -96,7 +92,7 @@ gp_alloc_storage(size_t n)
 		struct freeblk *b = cache[c];
 
 		cache[c] = b->next;
-		st.cached -= (int64_t)csize;
+		gp_alloc_tls.cached -= (int64_t)csize;
 		s = (struct gp_storage *)b;
 	} else {
 		/* aligned_alloc wants a multiple of the alignment */
@@ -107,7 +103,7 @@ gp_alloc_storage(size_t n)
 			    csize);
 			abort();
 		}
-		st.nsys++;
+		gp_alloc_tls.nsys++;
 	}
 	s->refcount = 1;
 	s->nbytes = n;
@@ -115,7 +111,7 @@ gp_alloc_storage(size_t n)
 	s->csize = csize;
 	s->flags = 0;
 	s->data = (char *)s + GP_ALIGN;
-	st.nalloc++;
+	gp_alloc_tls.nalloc++;
 	stat_add_live(n);
 	return (s);
 }
@@ -132,18 +128,10 @@ gp_alloc_storage_zero(size_t n)
 static void recycle(struct gp_storage *s);
 
 void
-gp_alloc_unref(struct gp_storage *s)
+gp_alloc_release_block(struct gp_storage *s)
 {
-	if (--s->refcount > 0) {
-		/* back in its pool, idle */
-		if (s->refcount == 1 && (s->flags & GP_STORAGE_POOLED)) {
-			st.live -= (int64_t)s->nbytes;
-			st.nfree++;
-		}
-		return;
-	}
-	st.live -= (int64_t)s->nbytes;
-	st.nfree++;
+	gp_alloc_tls.live -= (int64_t)s->nbytes;
+	gp_alloc_tls.nfree++;
 	recycle(s);
 }
 
@@ -153,18 +141,10 @@ gp_alloc_pool_new(size_t n)
 	struct gp_storage *s = gp_alloc_storage(n);
 
 	/* not a use: the pool's own reference does not count as live */
-	st.live -= (int64_t)n;
-	st.nalloc--;
+	gp_alloc_tls.live -= (int64_t)n;
+	gp_alloc_tls.nalloc--;
 	s->flags |= GP_STORAGE_POOLED;
 	return (s);
-}
-
-void
-gp_alloc_pool_take(struct gp_storage *s)
-{
-	s->refcount++;
-	st.nalloc++;
-	stat_add_live(s->nbytes);
 }
 
 void
@@ -185,13 +165,13 @@ recycle(struct gp_storage *s)
 	size_t csize;
 
 	csize = s->csize;
-	if (s->cls < GP_NCLASS && st.cached + (int64_t)csize <=
+	if (s->cls < GP_NCLASS && gp_alloc_tls.cached + (int64_t)csize <=
 	    (int64_t)GP_CACHE_MAX) {
 		struct freeblk *b = (struct freeblk *)s;
 
 		b->next = cache[s->cls];
 		cache[s->cls] = b;
-		st.cached += (int64_t)csize;
+		gp_alloc_tls.cached += (int64_t)csize;
 		return;
 	}
 	free(s);
@@ -200,18 +180,18 @@ recycle(struct gp_storage *s)
 void
 gp_alloc_get_stats(struct gp_alloc_stats *out)
 {
-	out->live = st.live > 0 ? (uint64_t)st.live : 0;
-	out->peak = st.peak > 0 ? (uint64_t)st.peak : 0;
-	out->n_alloc = st.nalloc;
-	out->n_free = st.nfree;
-	out->n_sys = st.nsys;
-	out->cached = st.cached > 0 ? (uint64_t)st.cached : 0;
+	out->live = gp_alloc_tls.live > 0 ? (uint64_t)gp_alloc_tls.live : 0;
+	out->peak = gp_alloc_tls.peak > 0 ? (uint64_t)gp_alloc_tls.peak : 0;
+	out->n_alloc = gp_alloc_tls.nalloc;
+	out->n_free = gp_alloc_tls.nfree;
+	out->n_sys = gp_alloc_tls.nsys;
+	out->cached = gp_alloc_tls.cached > 0 ? (uint64_t)gp_alloc_tls.cached : 0;
 }
 
 void
 gp_alloc_reset_peak(void)
 {
-	st.peak = st.live;
+	gp_alloc_tls.peak = gp_alloc_tls.live;
 }
 
 void
@@ -224,7 +204,7 @@ gp_alloc_trim(void)
 
 			cache[c] = b->next;
 			csize = ((struct gp_storage *)b)->csize;
-			st.cached -= (int64_t)csize;
+			gp_alloc_tls.cached -= (int64_t)csize;
 			free(b);
 		}
 	}

@@ -45,13 +45,36 @@ struct gp_alloc_stats {
 struct gp_storage	*gp_alloc_storage(size_t n);
 /* A new storage of n bytes set to zero. */
 struct gp_storage	*gp_alloc_storage_zero(size_t n);
+/* The calling thread's counters (gp_alloc_get_stats reads them); the
+ * inline functions below keep them on the hot path. */
+struct gp_alloc_counters {
+	int64_t		live, peak;
+	uint64_t	nalloc, nfree, nsys;
+	int64_t		cached;
+};
+extern _Thread_local struct gp_alloc_counters gp_alloc_tls;
+
 static inline void
 gp_alloc_ref(struct gp_storage *s)
 {
 	s->refcount++;
 }
+/* The last reference to s is gone: recycle the block. */
+void	gp_alloc_release_block(struct gp_storage *s);
 /* Drop one reference; the last one recycles the block. */
-void	gp_alloc_unref(struct gp_storage *s);
+static inline void
+gp_alloc_unref(struct gp_storage *s)
+{
+	if (--s->refcount > 0) {
+		/* back in its pool, idle */
+		if (s->refcount == 1 && (s->flags & GP_STORAGE_POOLED)) {
+			gp_alloc_tls.live -= (int64_t)s->nbytes;
+			gp_alloc_tls.nfree++;
+		}
+		return;
+	}
+	gp_alloc_release_block(s);
+}
 
 /*
  * Pooled storages, for buffers a VM reuses call after call at the same
@@ -62,7 +85,15 @@ void	gp_alloc_unref(struct gp_storage *s);
 /* A new pooled storage of n bytes held only by the pool (not live). */
 struct gp_storage	*gp_alloc_pool_new(size_t n);
 /* Hand out pooled storage s (refcount 1: nobody else holds it). */
-void	gp_alloc_pool_take(struct gp_storage *s);
+static inline void
+gp_alloc_pool_take(struct gp_storage *s)
+{
+	s->refcount++;
+	gp_alloc_tls.nalloc++;
+	gp_alloc_tls.live += (int64_t)s->nbytes;
+	if (gp_alloc_tls.live > gp_alloc_tls.peak)
+		gp_alloc_tls.peak = gp_alloc_tls.live;
+}
 /* The pool lets go of s: freed now if idle, else when its last user
  * lets go. */
 void	gp_alloc_pool_drop(struct gp_storage *s);

@@ -158,15 +158,6 @@ gp_tensor_view(struct gp_tensor *dst, const struct gp_tensor *src)
 		gp_alloc_unref(old);
 }
 
-void
-gp_tensor_release(struct gp_tensor *t)
-{
-	if (t->storage != NULL) {
-		gp_alloc_unref(t->storage);
-		t->storage = NULL;
-	}
-}
-
 struct conv_ctx {
 	enum gp_dtype dt, st;
 };

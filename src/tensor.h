@@ -70,7 +70,14 @@ void	gp_tensor_alloc_zero(struct gp_tensor *t, enum gp_dtype dt, int ndim,
 /* dst becomes a view of src (same header, one more storage reference);
  * dst's previous storage, if any, is released. */
 void	gp_tensor_view(struct gp_tensor *dst, const struct gp_tensor *src);
-void	gp_tensor_release(struct gp_tensor *t);
+static inline void
+gp_tensor_release(struct gp_tensor *t)
+{
+	if (t->storage != NULL) {
+		gp_alloc_unref(t->storage);
+		t->storage = NULL;
+	}
+}
 /* Copy src's elements into dst of the same shape (any strides), converting
  * the dtype.  src may also broadcast into dst (numpy rules). */
 void	gp_tensor_copy_into(struct gp_tensor *dst, const struct gp_tensor *src);

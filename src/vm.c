@@ -31,6 +31,7 @@ struct step {
 	 * fresh contiguous tensor, written at link time. */
 	size_t			*nbytes;
 	int			 buf[GP_MAX_OUT];
+	bool			 fast;	/* one OUT_ALLOC output with a buffer */
 };
 
 struct vm_fn {
@@ -260,6 +261,7 @@ plan_buffers(struct gp_vm *vm, int fi, const int *last)
 			next[b] = expire[end[v]];
 			expire[end[v]] = b;
 		}
+		s->fast = nd->n_out == 1 && s->buf[0] >= 0;
 	}
 	f->bufs = gp_xcalloc((size_t)f->n_buf + 1, sizeof(*f->bufs));
 	free(root);
@@ -447,8 +449,8 @@ gp_vm_free(struct gp_vm *vm)
 	free(vm);
 }
 
-static inline void
-prepare_outputs(const struct step *s, struct gp_storage **bufs)
+static void __attribute__((noinline))
+prepare_slow(const struct step *s, struct gp_storage **bufs)
 {
 	for (int k = 0; k < s->n_out; k++) {
 		struct gp_tensor *t = s->out[k];
@@ -487,11 +489,33 @@ prepare_outputs(const struct step *s, struct gp_storage **bufs)
 	}
 }
 
-static inline void
+/* Make step s's outputs ready.  The common case inline: one output, a
+ * fresh tensor the plan gave a pool buffer, which is free. */
+static inline __attribute__((always_inline)) void
+prepare_outputs(const struct step *s, struct gp_storage **bufs)
+{
+	if (__builtin_expect(s->fast, 1)) {
+		struct gp_tensor *t = s->out[0];
+		struct gp_storage *b = bufs[s->buf[0]];
+
+		if (__builtin_expect(t->storage == NULL && b != NULL &&
+		    b->refcount == 1, 1)) {
+			gp_alloc_pool_take(b);
+			t->storage = b;
+			return;
+		}
+	}
+	prepare_slow(s, bufs);
+}
+
+static inline __attribute__((always_inline)) void
 collect(const struct step *s)
 {
-	for (int j = 0; j < s->n_free; j++)
-		gp_tensor_release(s->free[j]);
+	struct gp_tensor *const *fr = s->free;
+	const int nf = s->n_free;
+
+	for (int j = 0; j < nf; j++)
+		gp_tensor_release(fr[j]);
 }
 
 /* Keep this call's outputs for gp_vm_output (before the updates: outputs

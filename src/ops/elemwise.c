@@ -1096,19 +1096,23 @@ ew_kernel(const struct gp_node *n, struct gp_tensor *const *in,
 	const struct ew_plan *p = n->priv;
 	struct gp_tensor *o = out[0];
 	const void *arg[3];
+	const int nin = n->n_in;	/* 1 to 3 when direct */
 	bool contig = p->direct;
 
 	if (contig && p->numel != 1) {
 		contig = contiguous(o);
-		for (int k = 0; contig && k < n->n_in; k++)
+		for (int k = 0; contig && k < nin; k++)
 			contig = contiguous(in[k]);
 	}
 	if (!contig) {
 		ew_kernel_slow(n, in, o);
 		return;
 	}
-	for (int k = 0; k < n->n_in; k++)
-		arg[k] = gp_tensor_data(in[k]);
+	arg[0] = gp_tensor_data(in[0]);
+	if (nin > 1)
+		arg[1] = gp_tensor_data(in[1]);
+	if (nin > 2)
+		arg[2] = gp_tensor_data(in[2]);
 	p->loop(gp_tensor_data(o), arg, (size_t)p->numel);
 }
 
