@@ -1,18 +1,30 @@
 /*
  * bench-core.c: the runtime's benchmarks, one row each, printed as a table
- * by `make bench` (see bench/README.md):
+ * by `make bench` (see bench/README.md; the numbers are issue #11's rows):
  *
  *   load      load and validate a synthetic graph of 100,000 nodes
  *             (time and peak RSS)
- *   dispatch  VM cost per apply, profiling off and on, over 10,000
+ *   dispatch  (1) VM cost per apply, profiling off and on, over 10,000
  *             elementwise ops on 1-element tensors
- *   overhead  profiling on vs off on the example graphs and the
+ *   overhead  (2) profiling on vs off on the example graphs and the
  *             10,000-op graph
- *   add       add of two 10,000,000-element float64 vectors, as a ratio
- *             of a plain C triad loop over the same bytes in this run
+ *   add       (3) add of two 10,000,000-element float64 vectors, as a
+ *             ratio of a plain C triad loop over the same bytes in this run
+ *   fusion    (3) a 10-op elementwise chain on 10,000,000 float64, fused
+ *             against unfused
  *   sum       sum over 10,000,000 float64, against a plain C loop
- *   dot       dot of two 1024x1024 float64 matrices against a direct
+ *   dot       (4) dot of two 1024x1024 float64 matrices against a direct
  *             cblas_dgemm on the same buffers
+ *   numpy     (5) time per call of the example graphs against numpy
+ *             (bench/numpy/bench.py, run as a child and interleaved), on
+ *             the same .npy inputs, and both sides' output checksums
+ *   tui       (6) the interface on a 100,000-apply graph, from the file
+ *             its GPTOP_TUI_BENCH mode wrote (run.sh runs it in tmux),
+ *             against batch mode's calls/s
+ *   capture   (6) capture save, load and diff on the 100,000-apply graph
+ *
+ * `bench-core tui-batch SECONDS` prints batch mode's rounds/s on the
+ * 100,000-apply graph (run.sh calls it just before and after the UI run).
  *
  * Every ratio is measured within one run, A and B interleaved, best of
  * several repetitions, because the machines are shared and noisy.
@@ -20,13 +32,18 @@
 #include "config.h"
 
 #include <cblas.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "capture.h"
 #include "clock.h"
+#include "diff.h"
 #include "flags.h"
 #include "graph-json.h"
 #include "session.h"
@@ -41,13 +58,19 @@ static void
 row(const char *name, const char *what, double fig, const char *unit,
     double peer, const char *peer_name, const char *target, int met)
 {
-	char ratio[32] = "";
+	char ratio[32] = "", f[32], p[32] = "";
 
 	if (peer > 0)
 		snprintf(ratio, sizeof(ratio), "%.3f", fig / peer);
-	printf("%-9s %-44s %10.3f %-6s %10.3f %-12s %8s  %-16s %s\n", name,
-	    what, fig, unit, peer, peer_name, ratio, target,
-	    met < 0 ? "-" : met ? "met" : "MISSED");
+	snprintf(
+	    f, sizeof(f), fig != 0 && fabs(fig) < 0.01 ? "%.2e" : "%.3f", fig);
+	if (peer > 0)
+		snprintf(p, sizeof(p), "%.3f", peer);
+	printf("%-9s %-48s %10s %-6s %10s %-8s %7s  %-16s %s\n", name, what, f,
+	    unit, p, peer_name, ratio, target,
+	    met < 0   ? "-"
+		: met ? "met"
+		      : "MISSED");
 }
 
 static struct gp_session *
@@ -117,8 +140,8 @@ bench_load(void)
 	rss1 = peak_rss_kb();
 	row("load", "100,000-node graph: load+validate", best, "ms", 0, "",
 	    "< 300 ms", best < 300);
-	row("load", "  peak RSS (whole process)", (double)rss1 / 1024, "MB",
-	    0, "", "< 200 MB", rss1 / 1024 < 200);
+	row("load", "  peak RSS (whole process)", (double)rss1 / 1024, "MB", 0,
+	    "", "< 200 MB", rss1 / 1024 < 200);
 	(void)rss0;
 }
 
@@ -145,8 +168,8 @@ bench_dispatch(void)
 		if (b < t_on)
 			t_on = b;
 	}
-	row("dispatch", "per apply, profiling off (1-elem tensors)",
-	    t_off / n, "ns", 0, "", "< 20 ns", t_off / n < 20);
+	row("dispatch", "per apply, profiling off (1-elem tensors)", t_off / n,
+	    "ns", 0, "", "< 20 ns", t_off / n < 20);
 	row("dispatch", "per apply, profiling on", t_on / n, "ns", 0, "",
 	    "< 40 ns", t_on / n < 40);
 	row("overhead", "10,000-op graph: profiled / unprofiled", t_on / t_off,
@@ -155,9 +178,10 @@ bench_dispatch(void)
 	gp_session_free(on);
 }
 
-/* target: the largest profiled / unprofiled ratio allowed, 0: report only */
+/* target: the largest profiled / unprofiled ratio allowed, 0: report only;
+ * best of reps interleaved batches of `rounds` calls each side */
 static void
-bench_overhead(const char *name, int rounds, double target)
+bench_overhead(const char *name, int rounds, int reps, double target)
 {
 	char path[4096], label[128];
 	struct gp_session *off, *on;
@@ -173,8 +197,9 @@ bench_overhead(const char *name, int rounds, double target)
 	}
 	time_rounds(off, 2);
 	time_rounds(on, 2);
-	for (int r = 0; r < 7; r++) {
-		double a = time_rounds(off, rounds), b = time_rounds(on, rounds);
+	for (int r = 0; r < reps; r++) {
+		double a = time_rounds(off, rounds),
+		       b = time_rounds(on, rounds);
 
 		if (a < t_off)
 			t_off = a;
@@ -190,8 +215,8 @@ bench_overhead(const char *name, int rounds, double target)
 		    t_on / t_off <= target);
 	} else
 		row("overhead", label, t_on / t_off, "x", 0, "", "report", -1);
-	snprintf(label, sizeof(label), "%s.json: time per call (profiled)",
-	    name);
+	snprintf(
+	    label, sizeof(label), "%s.json: time per call (profiled)", name);
 	row("call", label, t_on / 1e3, "us", 0, "", "", -1);
 	gp_session_free(off);
 	gp_session_free(on);
@@ -245,6 +270,37 @@ bench_add(void)
 	free(b);
 	free(c);
 	gp_session_free(s);
+}
+
+/* Row 3's fused chain: chain.json's 10 elementwise ops on 10,000,000
+ * float64, with the default rewrites (fused, JIT-compiled) against the
+ * same without the fusion rewriter, interleaved. */
+static void
+bench_fusion(void)
+{
+	char path[4096];
+	struct gp_session *fused, *plain;
+	double t_f = 1e30, t_p = 1e30;
+
+	snprintf(path, sizeof(path), "%s/bench/out/chain-10m.json", builddir);
+	fused = open_graph(path, "profile=False");
+	plain = open_graph(path, "profile=False,optimizer_excluding=fusion");
+	if (fused == NULL || plain == NULL) {
+		gp_session_free(fused);
+		gp_session_free(plain);
+		return;
+	}
+	time_rounds(fused, 1);
+	time_rounds(plain, 1);
+	for (int r = 0; r < 5; r++) {
+		t_f = fmin(t_f, time_rounds(fused, 1));
+		t_p = fmin(t_p, time_rounds(plain, 1));
+	}
+	row("fusion", "10-op chain, 10M float64: fused (peer: unfused)",
+	    t_f / 1e6, "ms", t_p / 1e6, "unfused", "<= 0.50 (2x)",
+	    t_p / t_f >= 2);
+	gp_session_free(fused);
+	gp_session_free(plain);
 }
 
 static void
@@ -332,6 +388,528 @@ bench_dot(void)
 	gp_session_free(s);
 }
 
+/*
+ * Row 5, end to end against numpy: bench/numpy/bench.py runs as a child
+ * (--serve) reading the .npy files bench/dump-inputs wrote into
+ * bench/out/npy/GRAPH/, and gptop runs the dumped copy of the graph that
+ * reads the same files.  The two sides are interleaved batch by batch.
+ */
+struct peer {
+	FILE *to, *from;
+	pid_t pid;
+};
+
+static int
+peer_start(
+    struct peer *p, const char *python, const char *script, const char *data)
+{
+	int in[2], out[2];
+
+	if (pipe(in) < 0 || pipe(out) < 0)
+		return (-1);
+	fflush(stdout);
+	if ((p->pid = fork()) < 0)
+		return (-1);
+	if (p->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execl(python, python, script, "--data", data, "--serve",
+		    (char *)NULL);
+		fprintf(stderr, "bench: cannot run %s: %s\n", python,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	p->to = fdopen(in[1], "w");
+	p->from = fdopen(out[0], "r");
+	return (p->to != NULL && p->from != NULL ? 0 : -1);
+}
+
+static void
+peer_stop(struct peer *p)
+{
+	int st;
+
+	fprintf(p->to, "quit\n");
+	fclose(p->to);
+	fclose(p->from);
+	waitpid(p->pid, &st, 0);
+}
+
+/* ns per call of one batch of `calls` numpy calls, -1 on failure */
+static double
+peer_time(
+    struct peer *p, const char *name, int calls, char *version, size_t vlen)
+{
+	char line[256], v[64] = "";
+	double ns;
+
+	fprintf(p->to, "time %s %d\n", name, calls);
+	fflush(p->to);
+	if (fgets(line, sizeof(line), p->from) == NULL ||
+	    sscanf(line, "%lf %63s", &ns, v) < 1) {
+		fprintf(stderr, "bench: numpy: no answer for %s\n", name);
+		return (-1);
+	}
+	snprintf(version, vlen, "%s", v);
+	return (ns);
+}
+
+struct cksum {
+	char item[160], dtype[16];
+	long long n;
+	double sum, asum;
+};
+
+static void
+cksum_add(struct cksum **l, size_t *n, const char *fn, const char *var,
+    const struct gp_tensor *t)
+{
+	struct cksum *c;
+	long double s = 0, as = 0;
+	int64_t numel = gp_tensor_numel(t);
+
+	*l = realloc(*l, (*n + 1) * sizeof(**l));
+	c = &(*l)[(*n)++];
+	snprintf(c->item, sizeof(c->item), "%s:%s", fn, var);
+	snprintf(c->dtype, sizeof(c->dtype), "%s", gp_dtype_name(t->dtype));
+	for (int64_t i = 0; i < numel; i++) {
+		double x = gp_tensor_get(t, i);
+
+		s += x;
+		as += fabs(x);
+	}
+	c->n = (long long)numel;
+	c->sum = (double)s;
+	c->asum = (double)as;
+}
+
+/* gptop's checksums after `calls` rounds from the initial values: the last
+ * round one function at a time, each output read right after its call */
+static struct cksum *
+gptop_cksum(const char *path, int calls, size_t *n)
+{
+	struct gp_session *s = open_graph(path, "profile=False");
+	struct gp_graph *g;
+	struct cksum *l = NULL;
+
+	*n = 0;
+	if (s == NULL)
+		return (NULL);
+	g = gp_session_graph(s);
+	gp_session_run(s, -1, (uint64_t)calls - 1);
+	for (size_t f = 0; f < g->n_fns; f++) {
+		gp_session_run(s, (int)f, 1);
+		for (int k = 0; k < g->fns[f].n_out; k++)
+			cksum_add(&l, n, g->fns[f].name,
+			    g->vars[g->fns[f].out[k]].name,
+			    gp_vm_output(gp_session_vm(s), (int)f, k));
+	}
+	for (size_t v = 0; v < g->n_vars; v++)
+		if (g->vars[v].kind == GP_VAR_SHARED)
+			cksum_add(&l, n, "shared", g->vars[v].name,
+			    &g->vars[v].value);
+	gp_session_free(s);
+	return (l);
+}
+
+#define E2E_RTOL 1e-9
+
+/* Compare gptop's checksums with numpy's; returns the worst
+ * |difference| / (E2E_RTOL * scale), > 1 when they disagree, or 1e30
+ * when an item is missing or has another dtype or size. */
+static double
+cksum_compare(struct peer *p, const char *name, int calls,
+    const struct cksum *l, size_t n)
+{
+	char line[512];
+	size_t seen = 0;
+	double worst = 0;
+
+	fprintf(p->to, "check %s %d\n", name, calls);
+	fflush(p->to);
+	while (fgets(line, sizeof(line), p->from) != NULL) {
+		struct cksum c;
+		size_t i;
+
+		if (strncmp(line, "end", 3) == 0)
+			break;
+		if (sscanf(line, "%159s %15s %lld %lf %lf", c.item, c.dtype,
+			&c.n, &c.sum, &c.asum) != 5) {
+			fprintf(stderr, "bench: numpy: bad line: %s", line);
+			worst = 1e30;
+			continue;
+		}
+		seen++;
+		for (i = 0; i < n && strcmp(l[i].item, c.item) != 0; i++)
+			;
+		if (i == n || strcmp(l[i].dtype, c.dtype) != 0 ||
+		    l[i].n != c.n) {
+			fprintf(stderr,
+			    "bench: %s: %s %s(%lld) from numpy, "
+			    "%s in gptop\n",
+			    name, c.item, c.dtype, c.n,
+			    i == n ? "missing" : l[i].dtype);
+			worst = 1e30;
+			continue;
+		}
+		{
+			double scale = fmax(fmax(c.asum, l[i].asum), 1e-300);
+			double d = fmax(fabs(l[i].sum - c.sum),
+				       fabs(l[i].asum - c.asum)) /
+			    (E2E_RTOL * scale);
+
+			if (d > 1)
+				fprintf(stderr,
+				    "bench: %s: CHECKSUM "
+				    "DISAGREES: %s sum %.17g (numpy %.17g), "
+				    "asum %.17g (numpy %.17g)\n",
+				    name, c.item, l[i].sum, c.sum, l[i].asum,
+				    c.asum);
+			if (d > worst)
+				worst = d;
+		}
+	}
+	if (seen != n) {
+		fprintf(stderr,
+		    "bench: %s: numpy gave %zu checksums, gptop "
+		    "%zu\n",
+		    name, seen, n);
+		worst = 1e30;
+	}
+	return (worst);
+}
+
+/* speedup: the target, numpy time / gptop time at least this */
+static void
+bench_e2e(struct peer *p, const char *name, int calls, int reps, double speedup)
+{
+	char path[4096], label[128], tg[32], ver[64] = "", best_ver[64] = "";
+	struct gp_session *off, *on;
+	double t_off = 1e30, t_on = 1e30, t_np = 1e30, worst;
+	struct cksum *l;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/bench/out/npy/%s/%s.json", builddir,
+	    name, name);
+	off = open_graph(path, "profile=False");
+	on = open_graph(path, "profile=True");
+	if (off == NULL || on == NULL) {
+		gp_session_free(off);
+		gp_session_free(on);
+		return;
+	}
+	time_rounds(off, 1);
+	time_rounds(on, 1);
+	for (int r = 0; r < reps; r++) {
+		double a = time_rounds(off, calls);
+		double b = peer_time(p, name, calls, ver, sizeof(ver));
+		double c = time_rounds(on, calls);
+
+		if (b < 0) {
+			failures++;
+			break;
+		}
+		t_off = fmin(t_off, a);
+		t_on = fmin(t_on, c);
+		if (b < t_np) {
+			t_np = b;
+			snprintf(best_ver, sizeof(best_ver), "%s", ver);
+		}
+	}
+	gp_session_free(off);
+	gp_session_free(on);
+	/* the checksums first: a time per call only counts if both sides
+	 * computed the same thing */
+	l = gptop_cksum(path, calls, &n);
+	worst = l != NULL ? cksum_compare(p, name, calls, l, n) : 1e30;
+	if (!(worst <= 1)) {
+		fprintf(stderr,
+		    "bench: %s: gptop and numpy DISAGREE after %d "
+		    "calls: the time rows are MISSED\n",
+		    name, calls);
+		failures++;
+	}
+	snprintf(label, sizeof(label), "%s.json: us per call (peer: numpy %s)",
+	    name, best_ver);
+	snprintf(tg, sizeof(tg), "<= %.3f (%gx)", 1 / speedup, speedup);
+	row("e2e", label, t_off / 1e3, "us", t_np / 1e3, "numpy", tg,
+	    worst <= 1 && t_np / t_off >= speedup);
+	row("e2e", "  profiling on", t_on / 1e3, "us", t_np / 1e3, "numpy",
+	    "report", -1);
+	snprintf(label, sizeof(label),
+	    "  checksums of %zu items, %d calls (x tol)", n, calls);
+	row("e2e", label, worst, "", 0, "", "<= 1 (1e-9 rel)", worst <= 1);
+	free(l);
+}
+
+static void
+bench_numpy(void)
+{
+	const char *python = getenv("BENCH_PYTHON");
+	char script[4096], data[4096];
+	struct peer p;
+
+	if (python == NULL || *python == '\0') {
+		printf("%-9s %s\n", "e2e",
+		    "skipped: no numpy (see "
+		    "bench/README.md)");
+		return;
+	}
+	snprintf(script, sizeof(script), "%s/bench/numpy/bench.py", srcdir);
+	snprintf(data, sizeof(data), "%s/bench/out/npy", builddir);
+	if (peer_start(&p, python, script, data) < 0) {
+		fprintf(stderr, "bench: cannot start %s\n", script);
+		failures++;
+		return;
+	}
+	bench_e2e(&p, "add3", 20000, 7, 10);
+	bench_e2e(&p, "logreg", 20, 7, 1.3);
+	bench_e2e(&p, "mlp", 4, 5, 1.3);
+	bench_e2e(&p, "chain", 6, 7, 1.5);
+	peer_stop(&p);
+}
+
+/*
+ * Row 6: the interface on the 100,000-apply graph, from the file its
+ * GPTOP_TUI_BENCH mode wrote (run.sh runs it under tmux and names the file
+ * in BENCH_TUI), and captures of that graph through the library.
+ */
+struct tui_fig {
+	double worst_draw_wall, worst_draw_cpu, worst_sort, filter;
+	double apply_sort, snap_wall, snap_cpu, idle_pct, rounds_s, idle_s;
+	double batch_sum; /* batch rounds/s before + after the UI ran */
+	int batch_n;
+	char draw_view[32], sort_view[112];
+	long applies;
+};
+
+static int
+tui_read(const char *path, struct tui_fig *t)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512], view[32], col[64], how[64];
+	double a, b;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->idle_pct = t->rounds_s = t->apply_sort = -1;
+	if (fp == NULL)
+		return (-1);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		n++;
+		if (sscanf(line, "view %31s draw+output wall_ms %lf cpu_ms %lf",
+			view, &a, &b) == 3) {
+			if (a > t->worst_draw_wall) {
+				t->worst_draw_wall = a;
+				snprintf(t->draw_view, sizeof(t->draw_view),
+				    "%s", view);
+			}
+			t->worst_draw_cpu = fmax(t->worst_draw_cpu, b);
+		} else if (sscanf(line,
+			       "view %31s sort \"%63[^\"]\"%63[^c]"
+			       "cpu_ms %lf",
+			       view, col, how, &a) == 4 ||
+		    sscanf(line, "view %31s sort \"%63[^\"]\" cpu_ms %lf", view,
+			col, &a) == 3) {
+			if (a > t->worst_sort) {
+				t->worst_sort = a;
+				snprintf(t->sort_view, sizeof(t->sort_view),
+				    "%s \"%s\"", view, col);
+			}
+			if (strcmp(view, "Apply") == 0 &&
+			    strcmp(col, "%time") == 0 &&
+			    strstr(line, "inverted") == NULL &&
+			    strstr(line, "refresh") == NULL)
+				t->apply_sort = a;
+		} else if (sscanf(line, "view Apply filter cpu_ms %lf", &a) ==
+		    1)
+			t->filter = a;
+		else if (sscanf(line, "snapshot wall_ms %lf cpu_ms %lf", &a,
+			     &b) == 2) {
+			t->snap_wall = a;
+			t->snap_cpu = b;
+		} else if (sscanf(line, "applies %ld", &t->applies) == 1)
+			;
+		else if (sscanf(line, "idle_ui_cpu_pct %lf", &a) == 1)
+			t->idle_pct = a;
+		else if (sscanf(line, "rounds_per_s %lf", &a) == 1)
+			t->rounds_s = a;
+		else if (sscanf(line, "idle_s %lf", &a) == 1)
+			t->idle_s = a;
+		else if (sscanf(line, "batch_rounds_per_s %lf", &a) == 1) {
+			t->batch_sum += a;
+			t->batch_n++;
+		}
+	}
+	fclose(fp);
+	return (n > 0 && t->rounds_s >= 0 ? 0 : -1);
+}
+
+/* Rounds per second of batch mode (gp_session_run, as gptop --batch) on
+ * the 100,000-apply graph with the interface's flags, over secs seconds. */
+static double
+batch_rate(double secs)
+{
+	char path[4096];
+	struct gp_session *s;
+	uint64_t t0, rounds = 0;
+	double rate;
+
+	snprintf(path, sizeof(path), "%s/bench/out/dag-100000.json", builddir);
+	if ((s = open_graph(path, "optimizer=None")) == NULL)
+		return (-1);
+	/* one round to size the run, then one run of that many rounds, as
+	 * gptop --batch -n N does (each gp_session_run publishes the profile
+	 * when it ends, which a run per round would count many times) */
+	t0 = gp_clock_ns();
+	gp_session_run(s, -1, 1);
+	rounds = (uint64_t)(secs * 1e9 / (double)(gp_clock_ns() - t0));
+	if (rounds < 2)
+		rounds = 2;
+	t0 = gp_clock_ns();
+	gp_session_run(s, -1, rounds);
+	rate = (double)rounds * 1e9 / (double)(gp_clock_ns() - t0);
+	gp_session_free(s);
+	return (rate);
+}
+
+static void
+bench_tui(void)
+{
+	const char *file = getenv("BENCH_TUI");
+	char label[256];
+	struct tui_fig t;
+	double rate;
+
+	if (file == NULL || *file == '\0') {
+		printf("%-9s %s\n", "tui",
+		    "skipped: no terminal run (needs "
+		    "tmux; see bench/README.md)");
+		return;
+	}
+	if (tui_read(file, &t) < 0) {
+		fprintf(stderr,
+		    "bench: %s: no complete GPTOP_TUI_BENCH "
+		    "output\n",
+		    file);
+		failures++;
+		return;
+	}
+	snprintf(label, sizeof(label),
+	    "%ld applies: draw, worst view (%s), "
+	    "wall",
+	    t.applies, t.draw_view);
+	row("tui", label, t.worst_draw_wall, "ms", 0, "", "< 5 ms",
+	    t.worst_draw_wall < 5);
+	row("tui", "  draw, worst view, CPU", t.worst_draw_cpu, "ms", 0, "",
+	    "< 5 ms", t.worst_draw_cpu < 5);
+	snprintf(
+	    label, sizeof(label), "  re-sort, worst: %s (CPU)", t.sort_view);
+	row("tui", label, t.worst_sort, "ms", 0, "", "< 20 ms",
+	    t.worst_sort < 20);
+	row("tui", "  re-sort Apply by %time (CPU)", t.apply_sort, "ms", 0, "",
+	    "< 20 ms", t.apply_sort >= 0 && t.apply_sort < 20);
+	row("tui", "  Apply filter (CPU)", t.filter, "ms", 0, "", "report", -1);
+	row("tui", "  snapshot of the profile, wall", t.snap_wall, "ms", 0, "",
+	    "report", -1);
+	row("tui", "  UI thread CPU while idle, % of a core", t.idle_pct, "%",
+	    0, "", "< 2 %", t.idle_pct < 2);
+	/* batch mode, same graph and flags, for as long as the UI idled,
+	 * just before and just after the interface ran (run.sh) */
+	rate = t.batch_n > 0 ? t.batch_sum / t.batch_n : batch_rate(5);
+	row("tui", "  calls/s with the UI open (peer: batch)", t.rounds_s, "/s",
+	    rate, "batch", ">= 0.95", t.rounds_s / rate >= 0.95);
+}
+
+static double
+best_of(double a, double b)
+{
+	return (a < b ? a : b);
+}
+
+static void
+bench_capture(void)
+{
+	char path[4096], ca[4096], cb[4096];
+	struct gp_session *s;
+	struct gp_profile *pa = NULL, *pb = NULL;
+	struct gp_err err;
+	double t_save = 1e30, t_load = 1e30, t_diff = 1e30;
+	size_t bytes = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/bench/out/dag-100000.json", builddir);
+	snprintf(ca, sizeof(ca), "%s/bench/out/cap-a.json", builddir);
+	snprintf(cb, sizeof(cb), "%s/bench/out/cap-b.json", builddir);
+	if ((s = open_graph(path, "optimizer=None")) == NULL)
+		return;
+	gp_session_run(s, -1, 3);
+	for (int r = 0; r < 2; r++) {
+		uint64_t t0 = gp_clock_ns();
+
+		if (gp_capture_save(gp_session_profile(s), ca, &err) < 0) {
+			fprintf(stderr, "bench: %s\n", err.msg);
+			failures++;
+			gp_session_free(s);
+			return;
+		}
+		t_save = best_of(t_save, (double)(gp_clock_ns() - t0));
+	}
+	gp_session_run(s, -1, 2);
+	if (gp_capture_save(gp_session_profile(s), cb, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		failures++;
+	}
+	gp_session_free(s);
+	if ((fp = fopen(ca, "r")) != NULL) {
+		fseek(fp, 0, SEEK_END);
+		bytes = (size_t)ftell(fp);
+		fclose(fp);
+	}
+	for (int r = 0; r < 2; r++) {
+		uint64_t t0 = gp_clock_ns();
+		struct gp_profile *p = gp_capture_load(ca, NULL, &err);
+
+		t_load = best_of(t_load, (double)(gp_clock_ns() - t0));
+		if (p == NULL) {
+			fprintf(stderr, "bench: %s\n", err.msg);
+			failures++;
+			return;
+		}
+		gp_profile_free(pa);
+		pa = p;
+	}
+	if ((pb = gp_capture_load(cb, NULL, &err)) == NULL) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		failures++;
+		gp_profile_free(pa);
+		return;
+	}
+	for (int r = 0; r < 2; r++) {
+		uint64_t t0 = gp_clock_ns();
+		struct gp_diff *d = gp_diff_compute(pa, pb, NULL);
+
+		t_diff = best_of(t_diff, (double)(gp_clock_ns() - t0));
+		gp_diff_free(d);
+	}
+	gp_profile_free(pa);
+	gp_profile_free(pb);
+	row("capture", "100,000 applies: save (wall)", t_save / 1e6, "ms", 0,
+	    "", "< 1000 ms", t_save < 1e9);
+	row("capture", "  size on disk", (double)bytes / 1048576.0, "MB", 0, "",
+	    "report", -1);
+	row("capture", "  load (wall)", t_load / 1e6, "ms", 0, "", "< 1000 ms",
+	    t_load < 1e9);
+	row("capture", "  diff of two captures (wall)", t_diff / 1e6, "ms", 0,
+	    "", "< 200 ms", t_diff < 2e8);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -342,22 +920,32 @@ main(int argc, char **argv)
 	if (getenv("top_builddir") != NULL)
 		builddir = getenv("top_builddir");
 	gp_clock_init();
-	printf("%-9s %-44s %10s %-6s %10s %-12s %8s  %-16s %s\n", "bench",
+	if (only != NULL && strcmp(only, "tui-batch") == 0) {
+		/* run.sh, around the interface's run */
+		printf("batch_rounds_per_s %.2f\n",
+		    batch_rate(argc > 2 ? atof(argv[2]) : 5));
+		return (failures ? 1 : 0);
+	}
+	printf("%-9s %-48s %10s %-6s %10s %-8s %7s  %-16s %s\n", "bench",
 	    "what", "figure", "unit", "peer", "peer is", "ratio", "target",
 	    "status");
-#define RUN(name, call)                                                       \
-	do {                                                                  \
-		if (only == NULL || strcmp(only, name) == 0)                  \
-			call;                                                 \
+#define RUN(name, call)                                                        \
+	do {                                                                   \
+		if (only == NULL || strcmp(only, name) == 0)                   \
+			call;                                                  \
 	} while (0)
 	RUN("load", bench_load());
 	RUN("dispatch", bench_dispatch());
-	RUN("overhead", bench_overhead("add3", 20000, 0));
-	RUN("overhead", bench_overhead("logreg", 20, 1.03));
-	RUN("overhead", bench_overhead("mlp", 5, 1.03));
-	RUN("overhead", bench_overhead("chain", 20, 0));
+	RUN("overhead", bench_overhead("add3", 20000, 9, 0));
+	RUN("overhead", bench_overhead("logreg", 20, 15, 1.03));
+	RUN("overhead", bench_overhead("mlp", 4, 9, 1.03));
+	RUN("overhead", bench_overhead("chain", 10, 9, 0));
 	RUN("add", bench_add());
+	RUN("fusion", bench_fusion());
 	RUN("sum", bench_sum());
 	RUN("dot", bench_dot());
+	RUN("numpy", bench_numpy());
+	RUN("tui", bench_tui());
+	RUN("capture", bench_capture());
 	return (failures ? 1 : 0);
 }

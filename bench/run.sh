@@ -1,6 +1,7 @@
 #!/bin/sh
-# bench/run.sh: prepare the benchmark graphs and run every benchmark,
-# printing one table (see bench/README.md).  Called by `make bench`.
+# bench/run.sh: prepare the benchmark graphs and inputs and run every
+# benchmark, printing one table (see bench/README.md).  Called by
+# `make bench`; `bench/run.sh ROW` (via bench-core's row names) runs one.
 set -e
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 out="$top_builddir/bench/out"
@@ -8,13 +9,72 @@ mkdir -p "$out"
 gen="$top_builddir/bench/gen-graph"
 [ -s "$out/dag-100000.json" ] || "$gen" -k dag 100000 >"$out/dag-100000.json"
 [ -s "$out/chain-10000.json" ] || "$gen" -k chain 10000 >"$out/chain-10000.json"
-for f in add-10m sum-10m dot-1024; do
+for f in add-10m sum-10m dot-1024 chain-10m; do
 	cp "$top_srcdir/bench/data/$f.json" "$out/$f.json"
 done
-export top_srcdir top_builddir
-"$top_builddir/bench/bench-core" "$@"
+
+# Row 5's peer: Debian's numpy (/usr/bin/python3), installed when missing
+# and we are root; otherwise the row is skipped with a message.
+BENCH_PYTHON=
+if [ $# -eq 0 ] || [ "$1" = numpy ]; then
+	py=/usr/bin/python3
+	if ! "$py" -c 'import numpy' 2>/dev/null; then
+		if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+			echo "bench: installing python3-numpy for the numpy row" >&2
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			    python3-numpy >&2 || true
+		fi
+	fi
+	if "$py" -c 'import numpy' 2>/dev/null; then
+		BENCH_PYTHON=$py
+		for g in add3 logreg mlp chain; do
+			"$top_builddir/bench/dump-inputs" \
+			    "$top_srcdir/data/graphs/$g.json" "$out/npy/$g"
+		done
+	else
+		echo "bench: no numpy for $py (apt-get install python3-numpy" \
+		    "as root): row 5 (e2e) skipped" >&2
+	fi
+fi
+# Row 6's interface figures: gptop's GPTOP_TUI_BENCH mode needs a
+# terminal, so it runs in a detached tmux session on a private server
+# (-L: other tmux sessions are left alone), idles for $idle seconds, writes
+# its figures and quits; bench-core reads them and measures batch mode.
+BENCH_TUI=
+if [ $# -eq 0 ] || [ "$1" = tui ]; then
+	if command -v tmux >/dev/null; then
+		tuif="$out/tui-bench.txt"
+		sock="gptop-bench-$$"
+		idle=8
+		rm -f "$tuif"
+		"$top_builddir/bench/bench-core" tui-batch 5 >>"$tuif"
+		tmux -L "$sock" new-session -d -x 160 -y 50 \
+		    "GPTOP_TUI_BENCH='$tuif' GPTOP_TUI_BENCH_IDLE=$idle \
+		    '$top_builddir/gptop' --flags optimizer=None \
+		    '$out/dag-100000.json'"
+		i=0
+		while [ $i -lt 240 ] && ! grep -q '^rounds_per_s' "$tuif" \
+		    2>/dev/null; do
+			sleep 0.5
+			i=$((i + 1))
+		done
+		tmux -L "$sock" kill-server 2>/dev/null || true
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+		"$top_builddir/bench/bench-core" tui-batch 5 >>"$tuif"
+		BENCH_TUI=$tuif
+	else
+		echo "bench: no tmux: the interface rows are skipped" >&2
+	fi
+fi
+export top_srcdir top_builddir BENCH_PYTHON BENCH_TUI
+# the figures depend on what else runs: say so above the table
+echo "machine: $(nproc 2>/dev/null || echo '?') cores, load average" \
+    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') before the run"
+status=0
+"$top_builddir/bench/bench-core" "$@" || status=$?
 if [ $# -eq 0 ] || [ "$1" = extern ]; then
 	echo
 	echo "extern ops: ns per element, ffi_call vs the direct route vs a plain C call"
 	"$top_builddir/bench/bench-extern"
 fi
+exit $status
