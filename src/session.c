@@ -314,6 +314,10 @@ worker(void *arg)
 			pthread_mutex_lock(&s->mu);
 			s->rounds += done;
 		}
+		/* the rate over about a second; a reset or recompile that
+		 * restarted the rounds restarts the window */
+		if (s->rounds < s->rate_r0)
+			s->rate_t0 = 0;
 		if (now - s->rate_t0 >= 1000000000ull) {
 			if (s->rate_t0 != 0)
 				s->rate = (double)(s->rounds - s->rate_r0) *
