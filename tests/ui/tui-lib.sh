@@ -23,6 +23,8 @@ TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gptop-tui.XXXXXX")
 
 tui_cleanup() {
 	tmux -L "$TUI_SOCK" kill-server >/dev/null 2>&1
+	# a server that exited with its last session leaves its socket
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK"
 	rm -rf "$TUI_TMP"
 }
 trap tui_cleanup EXIT
