@@ -425,12 +425,9 @@ gp_prof_signature(const struct gp_prof_apply *a, struct gp_buf *b)
 	}
 }
 
-/* Rollup: group rows by a key string. */
-struct group {
-	char		*key;
-	struct gp_prof_row row;
-	unsigned	 impls;	/* bit per gp_impl */
-};
+/* Rollup: rows grouped by a key string (the row's name; apply rows are
+ * one per apply and need no key).  A table keeps which row each apply
+ * went to, so gp_prof_rollup_refresh() can recount the rows in place. */
 
 static void
 type_string(unsigned impls, char *out, size_t n)
@@ -463,26 +460,263 @@ cmp_rows(const void *a, const void *b)
 	return (strcmp(x->name, y->name));
 }
 
-void
-gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
-    struct gp_prof_table *out)
+static int
+cmp_row_ptrs(const void *a, const void *b)
 {
-	struct group *gs = NULL;
-	size_t ng = 0, cap = 0;
-	struct gp_buf key = {0};
-	/* an index from key to group: open addressing */
-	size_t hcap = 64;
-	int *hidx;
-	size_t napply = 0;
+	return (cmp_rows(*(const struct gp_prof_row *const *)a,
+	    *(const struct gp_prof_row *const *)b));
+}
+
+/* A key and the row it belongs to, for the radix sort of apply rows. */
+struct rkey {
+	uint64_t	k;
+	uint32_t	i;
+};
+
+/* Sort a[0..n) stably by k, ascending: LSD radix on bytes, skipping the
+ * bytes every key shares.  tmp holds n keys. */
+static void
+radix_keys(struct rkey *a, struct rkey *tmp, size_t n)
+{
+	uint32_t (*count)[256] = gp_xcalloc(8, sizeof(*count));
+	struct rkey *src = a, *dst = tmp, *t;
+
+	for (size_t j = 0; j < n; j++)
+		for (int d = 0; d < 8; d++)
+			count[d][(a[j].k >> (8 * d)) & 0xff]++;
+	for (int d = 0; d < 8; d++) {
+		uint32_t sum = 0;
+
+		if (count[d][(a[0].k >> (8 * d)) & 0xff] == n)
+			continue;	/* one value of this byte: no move */
+		for (int b = 0; b < 256; b++) {
+			uint32_t c = count[d][b];
+
+			count[d][b] = sum;
+			sum += c;
+		}
+		for (size_t j = 0; j < n; j++)
+			dst[count[d][(src[j].k >> (8 * d)) & 0xff]++] = src[j];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+	free(count);
+}
+
+/* The rows of t in cmp_rows order into perm.  For apply rows, ckey and
+ * tkey hold each member's calls and time bits, in schedule order. */
+static void
+sort_rows(const struct gp_prof_table *t, uint32_t *perm,
+    const uint64_t *ckey, const uint64_t *tkey)
+{
+	size_t n = t->n;
+
+	if (n == 0)
+		return;
+	if (t->grp == GP_GROUP_APPLY) {
+		/* one row per apply: (fn, id) tell every two rows apart, so
+		 * the order is by time, then calls, both descending, from
+		 * the schedule order; n_apply is 1 */
+		struct rkey *a = gp_xmalloc(sizeof(*a) * n);
+		struct rkey *tmp = gp_xmalloc(sizeof(*tmp) * n);
+
+		for (size_t m = 0; m < n; m++) {
+			a[m].i = (uint32_t)m;
+			a[m].k = ~ckey[m];
+		}
+		radix_keys(a, tmp, n);
+		for (size_t j = 0; j < n; j++)
+			a[j].k = ~tkey[a[j].i];
+		radix_keys(a, tmp, n);
+		for (size_t j = 0; j < n; j++)
+			perm[j] = t->member[a[j].i];
+		free(a);
+		free(tmp);
+	} else {
+		const struct gp_prof_row **pp = gp_xmalloc(sizeof(*pp) * n);
+
+		for (size_t j = 0; j < n; j++)
+			pp[j] = &t->rows[j];
+		qsort(pp, n, sizeof(*pp), cmp_row_ptrs);
+		for (size_t j = 0; j < n; j++)
+			perm[j] = (uint32_t)(pp[j] - t->rows);
+		free(pp);
+	}
+}
+
+/* The lower edge of bin b, as gp_prof_bin_lo gives it (whole ns). */
+static double
+bin_edge(int b)
+{
+	if (b <= 0)
+		return (0);
+	return ((double)((b & 1 ? 3ull : 2ull) << (b / 2 + 2)));
+}
+
+/* The median and the 95th percentile of s in one pass over its bins:
+ * gp_prof_stat_quantile's sums and interpolation, to the bit. */
+static void
+median_p95(const struct gp_prof_stat *s, double *median, double *p95)
+{
+	static const double qs[2] = {0.5, 0.95};
+	double *out[2] = {median, p95};
+	uint64_t tot = 0, acc = 0;
+	int q = 0;
+
+	for (int b = 0; b < GP_PROF_BINS; b++)
+		tot += s->hist[b];
+	if (tot == 0) {
+		*median = *p95 = 0;
+		return;
+	}
+	for (int b = 0; b < GP_PROF_BINS && q < 2; b++) {
+		if (s->hist[b] == 0)
+			continue;
+		while (q < 2 && !((double)(acc + s->hist[b]) <
+		    qs[q] * (double)tot)) {
+			double lo = bin_edge(b), hi, target;
+
+			hi = b + 1 < GP_PROF_BINS ? bin_edge(b + 1) : lo * 1.5;
+			if (lo < (double)s->min)
+				lo = (double)s->min;
+			if (hi > (double)s->max)
+				hi = (double)s->max;
+			if (hi < lo)
+				hi = lo;
+			target = qs[q] * (double)tot;
+			*out[q++] = lo + (hi - lo) * ((target - (double)acc) /
+			    (double)s->hist[b]);
+		}
+		acc += s->hist[b];
+	}
+	while (q < 2)
+		*out[q++] = (double)s->max;
+}
+
+/* The figures of row r derived from its counts and st, its statistics
+ * (flops: the sum of flops x executions; apply rows get their apply's
+ * flops per execution). */
+static void
+finish_row(struct gp_prof_row *r, enum gp_prof_group grp, double ap_flops,
+    const struct gp_prof_stat *st)
+{
+	r->per_call_ns = r->calls ? r->time_ns / (double)r->calls : 0;
+	median_p95(st, &r->median_ns, &r->p95_ns);
+	/* flops/s = flops per execution x executions / time */
+	r->gflops = r->time_ns > 0 ? r->flops / r->time_ns : 0;
+	if (grp == GP_GROUP_APPLY)
+		r->flops = ap_flops;
+	else
+		r->flops = r->calls ? r->flops / (double)r->calls : 0;
+}
+
+/* Count every apply into its row (the rows' counters start at zero), the
+ * figures derived from the counts, and the rows' order into perm.  An
+ * apply row is finished as its apply is read (in schedule order: the
+ * profile is read in place, the rows are written in any order). */
+static void
+count_rows(const struct gp_profile *p, struct gp_prof_table *t,
+    uint32_t *perm)
+{
+	static const struct gp_prof_stat zero;
+	bool ap = t->grp == GP_GROUP_APPLY;
+	uint64_t *ckey = NULL, *tkey = NULL;
+	size_t k = 0;
+
+	if (ap) {
+		ckey = gp_xmalloc(sizeof(*ckey) * (t->n_member + 1));
+		tkey = gp_xmalloc(sizeof(*tkey) * (t->n_member + 1));
+	}
+	t->total_ns = 0;
+	for (int f = 0; f < p->n_fn; f++) {
+		const struct gp_prof_fn *pf = &p->fn[f];
+
+		if (t->fn >= 0 && f != t->fn)
+			continue;
+		for (int i = 0; i < pf->n_apply; i++) {
+			const struct gp_prof_apply *a = &pf->ap[i];
+			struct gp_prof_row *r = &t->rows[t->member[k]];
+
+			/* times are whole ns: their sum is exact in any
+			 * order, the same as the rows' times summed */
+			t->total_ns += (double)a->st.total;
+			if (!ap) {
+				r->calls += a->st.n;
+				r->time_ns += (double)a->st.total;
+				r->flops += a->flops * (double)a->st.n;
+				gp_prof_stat_merge(&r->st, &a->st);
+				k++;
+				continue;
+			}
+			/* one apply: what adding it to zeros gives */
+			r->calls = a->st.n;
+			r->time_ns = (double)a->st.total;
+			r->flops = a->flops * (double)a->st.n;
+			if (!t->live)
+				r->st = a->st.n != 0 ? a->st : zero;
+			finish_row(r, t->grp, a->flops, &a->st);
+			ckey[k] = r->calls;
+			/* a time is >= 0: its bits sort like it */
+			memcpy(&tkey[k], &r->time_ns, sizeof(tkey[k]));
+			k++;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct gp_prof_row *r = &t->rows[i];
+
+		r->pct = t->total_ns > 0 ? 100.0 * r->time_ns / t->total_ns :
+		    0;
+		if (!ap)
+			finish_row(r, t->grp, 0, &r->st);
+	}
+	sort_rows(t, perm, ckey, tkey);
+	free(ckey);
+	free(tkey);
+}
+
+static size_t
+applies_of(const struct gp_profile *p, int fn)
+{
+	size_t n = 0;
 
 	for (int f = 0; f < p->n_fn; f++)
 		if (fn < 0 || f == fn)
-			napply += (size_t)p->fn[f].n_apply;
-	while (hcap < napply * 2 + 2)
-		hcap *= 2;
-	hidx = gp_xmalloc(sizeof(int) * hcap);
-	memset(hidx, -1, sizeof(int) * hcap);
+			n += (size_t)p->fn[f].n_apply;
+	return (n);
+}
+
+/* The rows in the order they are first met, order their order by time. */
+static void
+build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
+    struct gp_prof_table *out)
+{
+	struct gp_prof_row *rows = NULL;
+	unsigned *impls = NULL;
+	size_t ng = 0, cap = 0, icap = 0, k = 0;
+	struct gp_buf key = {0};
+	/* an index from key to row: open addressing */
+	size_t hcap = 64;
+	int *hidx = NULL;
+	size_t napply = applies_of(p, fn);
+	bool live = out->live;
+
 	memset(out, 0, sizeof(*out));
+	out->live = live;
+	out->fn = fn;
+	out->grp = grp;
+	out->generation = p->generation;
+	out->n_fn = p->n_fn;
+	out->n_member = napply;
+	out->member = gp_xmalloc(sizeof(*out->member) * (napply + 1));
+	if (grp != GP_GROUP_APPLY) {
+		while (hcap < napply * 2 + 2)
+			hcap *= 2;
+		hidx = gp_xmalloc(sizeof(int) * hcap);
+		memset(hidx, -1, sizeof(int) * hcap);
+	}
 	for (int f = 0; f < p->n_fn; f++) {
 		const struct gp_prof_fn *pf = &p->fn[f];
 
@@ -490,8 +724,7 @@ gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 			continue;
 		for (int i = 0; i < pf->n_apply; i++) {
 			const struct gp_prof_apply *a = &pf->ap[i];
-			struct group *gr;
-			size_t h;
+			size_t g = ng, h = 0;
 
 			gp_buf_clear(&key);
 			switch (grp) {
@@ -510,65 +743,99 @@ gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 				if (fn < 0 && p->n_fn > 1)
 					gp_buf_printf(&key, "%s: ", pf->name);
 				gp_buf_puts(&key, a->name);
-				gp_buf_printf(&key, "\x1f%d.%d", f, i);
 				break;
 			}
-			h = gp_hash_bytes(GP_HASH_INIT, key.s, key.len) &
-			    (hcap - 1);
-			while (hidx[h] >= 0 &&
-			    strcmp(gs[hidx[h]].key, gp_buf_str(&key)) != 0)
-				h = (h + 1) & (hcap - 1);
-			if (hidx[h] < 0) {
-				gp_grow(&gs, &cap, ng + 1, sizeof(*gs));
-				gr = &gs[ng];
-				memset(gr, 0, sizeof(*gr));
-				gr->key = gp_xstrdup(gp_buf_str(&key));
-				gr->row.fn = f;
-				gr->row.id = i;
-				hidx[h] = (int)ng++;
-			} else
-				gr = &gs[hidx[h]];
-			gr->impls |= 1u << a->impl;
-			gr->row.n_apply++;
-			gr->row.calls += a->st.n;
-			gr->row.time_ns += (double)a->st.total;
-			gr->row.flops += a->flops * (double)a->st.n;
-			gp_prof_stat_merge(&gr->row.st, &a->st);
+			if (grp != GP_GROUP_APPLY) {
+				h = gp_hash_bytes(GP_HASH_INIT, key.s,
+				    key.len) & (hcap - 1);
+				while (hidx[h] >= 0 &&
+				    strcmp(rows[hidx[h]].name,
+				    gp_buf_str(&key)) != 0)
+					h = (h + 1) & (hcap - 1);
+				if (hidx[h] >= 0)
+					g = (size_t)hidx[h];
+			}
+			if (g == ng) {
+				gp_grow(&rows, &cap, ng + 1, sizeof(*rows));
+				gp_grow(&impls, &icap, ng + 1,
+				    sizeof(*impls));
+				memset(&rows[g], 0, sizeof(rows[g]));
+				impls[g] = 0;
+				rows[g].name = gp_xstrdup(gp_buf_str(&key));
+				rows[g].fn = f;
+				rows[g].id = i;
+				if (hidx != NULL)
+					hidx[h] = (int)ng;
+				ng++;
+			}
+			out->member[k++] = (uint32_t)g;
+			impls[g] |= 1u << a->impl;
+			rows[g].n_apply++;
 			if (grp != GP_GROUP_APPLY && fn < 0 &&
-			    gr->row.fn != f)
-				gr->row.fn = -1;
+			    rows[g].fn != f)
+				rows[g].fn = -1;
 		}
 	}
-	out->rows = gp_xcalloc(ng + 1, sizeof(*out->rows));
+	out->rows = rows != NULL ? rows : gp_xcalloc(1, sizeof(*rows));
 	out->n = ng;
 	for (size_t i = 0; i < ng; i++)
-		out->total_ns += gs[i].row.time_ns;
-	for (size_t i = 0; i < ng; i++) {
-		struct gp_prof_row *r = &out->rows[i];
-		char *sep;
-
-		*r = gs[i].row;
-		sep = strchr(gs[i].key, '\x1f');
-		if (sep != NULL)
-			*sep = '\0';
-		r->name = gs[i].key;
-		type_string(gs[i].impls, r->type, sizeof(r->type));
-		r->pct = out->total_ns > 0 ? 100.0 * r->time_ns /
-		    out->total_ns : 0;
-		r->per_call_ns = r->calls ? r->time_ns / (double)r->calls : 0;
-		r->median_ns = gp_prof_stat_quantile(&r->st, 0.5);
-		r->p95_ns = gp_prof_stat_quantile(&r->st, 0.95);
-		/* flops/s = flops per execution x executions / time */
-		r->gflops = r->time_ns > 0 ? r->flops / r->time_ns : 0;
-		if (grp == GP_GROUP_APPLY)
-			r->flops = p->fn[r->fn].ap[r->id].flops;
-		else
-			r->flops = r->calls ? r->flops / (double)r->calls : 0;
-	}
-	qsort(out->rows, out->n, sizeof(*out->rows), cmp_rows);
-	free(gs);
+		type_string(impls[i], rows[i].type, sizeof(rows[i].type));
+	out->order = gp_xmalloc(sizeof(*out->order) * (ng + 1));
+	count_rows(p, out, out->order);
+	free(impls);
 	free(hidx);
 	gp_buf_free(&key);
+}
+
+void
+gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
+    struct gp_prof_table *out)
+{
+	struct gp_prof_row *sorted;
+	uint32_t *inv;
+
+	out->live = false;
+	build(p, fn, grp, out);
+	/* the rows in order, and the members following them */
+	sorted = gp_xmalloc(sizeof(*sorted) * (out->n + 1));
+	inv = gp_xmalloc(sizeof(*inv) * (out->n + 1));
+	for (size_t j = 0; j < out->n; j++) {
+		sorted[j] = out->rows[out->order[j]];
+		inv[out->order[j]] = (uint32_t)j;
+		out->order[j] = (uint32_t)j;
+	}
+	for (size_t m = 0; m < out->n_member; m++)
+		out->member[m] = inv[out->member[m]];
+	free(out->rows);
+	out->rows = sorted;
+	free(inv);
+}
+
+void
+gp_prof_rollup_live(const struct gp_profile *p, int fn,
+    enum gp_prof_group grp, struct gp_prof_table *out)
+{
+	out->live = true;
+	build(p, fn, grp, out);
+}
+
+int
+gp_prof_rollup_refresh(const struct gp_profile *p, struct gp_prof_table *t)
+{
+	if (t->member == NULL || p->generation != t->generation ||
+	    p->n_fn != t->n_fn || (t->fn >= 0 && t->fn >= p->n_fn) ||
+	    applies_of(p, t->fn) != t->n_member)
+		return (-1);
+	for (size_t i = 0; t->grp != GP_GROUP_APPLY && i < t->n; i++) {
+		struct gp_prof_row *r = &t->rows[i];
+
+		r->calls = 0;
+		r->time_ns = 0;
+		r->flops = 0;
+		memset(&r->st, 0, sizeof(r->st));
+	}
+	count_rows(p, t, t->order);
+	return (0);
 }
 
 void
@@ -577,6 +844,11 @@ gp_prof_table_free(struct gp_prof_table *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->rows[i].name);
 	free(t->rows);
+	free(t->member);
+	free(t->order);
 	t->rows = NULL;
+	t->member = NULL;
+	t->order = NULL;
 	t->n = 0;
+	t->n_member = 0;
 }

@@ -227,12 +227,37 @@ struct gp_prof_table {
 	struct gp_prof_row	*rows;
 	size_t			 n;
 	double			 total_ns;	/* thunk time: the denominator */
+	/* rows[order[k]] is the k-th row by time (the identity after
+	 * gp_prof_rollup, which sorts the rows themselves) */
+	uint32_t		*order;
+	/* what it was made from, for gp_prof_rollup_refresh: the row of
+	 * each apply counted, in schedule order */
+	int			 fn, n_fn;
+	enum gp_prof_group	 grp;
+	uint64_t		 generation;
+	uint32_t		*member;
+	size_t			 n_member;
+	bool			 live;	/* gp_prof_rollup_live's */
 };
 
 /* Rows of function fn (fn < 0: all functions summed, apply rows kept per
  * function), sorted by time, descending, ties broken by id. */
 void	gp_prof_rollup(const struct gp_profile *p, int fn,
 	    enum gp_prof_group grp, struct gp_prof_table *out);
+/* The same rows, left in the order they are first met (schedule order
+ * for apply rows), with order giving the order gp_prof_rollup sorts them
+ * in: the table gp_prof_rollup_refresh counts again fastest.  Its apply
+ * rows leave st zero (it would copy every histogram at each refresh): an
+ * apply row's statistics are its apply's, p->fn[fn].ap[id].st. */
+void	gp_prof_rollup_live(const struct gp_profile *p, int fn,
+	    enum gp_prof_group grp, struct gp_prof_table *out);
+/* Count a table's rows again from p's counters, in place: p has the
+ * shape of the profile the table was made from (the same generation;
+ * else -1 and nothing changes).  The rows keep their places (and names,
+ * so pointers to them stay valid); order gets their new order, the one
+ * gp_prof_rollup would give.  Far cheaper than a new rollup. */
+int	gp_prof_rollup_refresh(const struct gp_profile *p,
+	    struct gp_prof_table *t);
 void	gp_prof_table_free(struct gp_prof_table *t);
 /* A signature "float64(400, 784), float64(784,)" of an apply's inputs. */
 void	gp_prof_signature(const struct gp_prof_apply *a, struct gp_buf *b);

@@ -5,6 +5,7 @@
 
 #include "list.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +43,37 @@ row_at(const struct ui_list *l, size_t i)
 	return (l->rows + i * l->stride);
 }
 
+/* A text column: its keys are ranks of its strings. */
+static bool
+is_text(const struct ui_list *l, int k)
+{
+	return (col_at(l, k)->num == NULL && col_at(l, k)->str != NULL);
+}
+
+/* Forget the sort keys (all, or only the numbers). */
 static void
-drop_keys(struct ui_list *l)
+drop_keys(struct ui_list *l, bool texts)
 {
 	for (int k = 0; k < UI_LIST_MAXCOLS; k++) {
+		if (!texts && k < l->set->n && is_text(l, k))
+			continue;
 		free(l->keys[k]);
 		l->keys[k] = NULL;
 	}
+}
+
+/* Forget which rows match (and the folded names: the texts changed). */
+static void
+drop_matches(struct ui_list *l, bool texts)
+{
+	free(l->match);
+	l->match = NULL;
+	if (!texts)
+		return;
+	free(l->folded);
+	free(l->fold_at);
+	l->folded = NULL;
+	l->fold_at = NULL;
 }
 
 void
@@ -68,7 +93,8 @@ ui_list_done(struct ui_list *l)
 	free(l->all);
 	free(l->order);
 	free(l->cum);
-	drop_keys(l);
+	drop_keys(l, true);
+	drop_matches(l, true);
 	for (int k = 0; k < UI_LIST_MAXCOLS; k++)
 		free(l->ranks[k]);
 	memset(l, 0, sizeof(*l));
@@ -107,19 +133,29 @@ cached_ranks(struct ui_list *l, int k, double *kv)
 	return (true);
 }
 
-/* Rank column k's texts (equal texts share a rank) into kv, and keep the
- * ranks by row identity. */
+/* Rank column k's texts (equal texts share a rank) into kv. */
 static void
 text_ranks(struct ui_list *l, int k, double *kv)
 {
 	const struct ui_column *c = col_at(l, k);
-	size_t n = l->nrows, cap = 16;
+	size_t n = l->nrows;
 	const char **sv = gp_xmalloc(sizeof(*sv) * (n + 1));
-	struct ui_rank *tab;
 
 	for (size_t i = 0; i < n; i++)
 		sv[i] = c->str(row_at(l, i));
 	ui_sort_rank_strings(sv, n, kv);
+	free(sv);
+}
+
+/* Keep the ranks of column k by row identity (before the rows change),
+ * so the next rows' ranks are found without sorting their texts again. */
+static void
+keep_ranks(struct ui_list *l, int k)
+{
+	const double *kv = l->keys[k];
+	size_t n = l->nrows, cap = 16;
+	struct ui_rank *tab;
+
 	while (cap < n * 2 + 2)
 		cap *= 2;
 	tab = gp_xmalloc(sizeof(*tab) * cap);
@@ -136,7 +172,6 @@ text_ranks(struct ui_list *l, int k, double *kv)
 	free(l->ranks[k]);
 	l->ranks[k] = tab;
 	l->n_ranks[k] = cap;
-	free(sv);
 }
 
 /* Column k's sort key of every row (made once per set of rows): the
@@ -155,28 +190,65 @@ keys_of(struct ui_list *l, int k)
 		for (size_t i = 0; i < n; i++)
 			kv[i] = c->num(row_at(l, i));
 	} else if (c->str != NULL) {
-		if (!cached_ranks(l, k, kv))
+		l->rank_fresh[k] = !cached_ranks(l, k, kv);
+		if (l->rank_fresh[k])
 			text_ranks(l, k, kv);
+	} else if (l->base != NULL) {
+		for (size_t j = 0; j < n; j++)
+			kv[l->base[j]] = (double)j;	/* the view's order */
 	} else {
 		for (size_t i = 0; i < n; i++)
-			kv[i] = (double)i;	/* the view's order */
+			kv[i] = (double)i;
 	}
 	l->keys[k] = kv;
 	return (kv);
 }
 
-/* Every row in sorted order into l->all. */
+/* Are the keys kb[0..n) already in order (equal keys anywhere)? */
+static bool
+in_order(const double *kb, size_t n, bool desc)
+{
+	for (size_t j = 0; j + 1 < n; j++)
+		if (desc ? !(kb[j] >= kb[j + 1]) : !(kb[j] <= kb[j + 1]))
+			return (false);	/* also for NaN */
+	return (true);
+}
+
+/* Every row in sorted order into l->all.  Ties fall in the view's order:
+ * the keys are sorted in that order; when they already are in order (a
+ * table sorted by time, shown by time) the order is the view's. */
 static void
 sort_all(struct ui_list *l)
 {
 	const struct ui_column *c = col_at(l, l->sort);
 	bool desc = !(c->flags & UI_COLF_ASC);
+	const double *kv;
+	double *kb;
+	size_t n = l->nrows;
 
 	if (l->invert)
 		desc = !desc;
 	if (c->num == NULL && c->str == NULL)
 		desc = l->invert;
-	ui_sort_numbers(keys_of(l, l->sort), l->all, l->nrows, desc);
+	kv = keys_of(l, l->sort);
+	if (l->base == NULL) {
+		if (!in_order(kv, n, desc))
+			ui_sort_numbers(kv, l->all, n, desc);
+		else
+			for (size_t i = 0; i < n; i++)
+				l->all[i] = (uint32_t)i;
+		return;
+	}
+	kb = gp_xmalloc(sizeof(*kb) * (n + 1));
+	for (size_t j = 0; j < n; j++)
+		kb[j] = kv[l->base[j]];
+	if (!in_order(kb, n, desc)) {
+		ui_sort_numbers(kb, l->all, n, desc);
+		for (size_t p = 0; p < n; p++)
+			l->all[p] = l->base[l->all[p]];
+	} else
+		memcpy(l->all, l->base, sizeof(*l->all) * n);
+	free(kb);
 }
 
 /* Keep the order of old_all (by identity), new rows at the end. */
@@ -214,22 +286,68 @@ keep_order(struct ui_list *l, const uint64_t *old_ids, const uint32_t *old_all,
 			}
 		}
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t j = 0; j < n; j++) {
+		uint32_t i = l->base != NULL ? l->base[j] : (uint32_t)j;
+
 		if (!used[i])
-			l->all[k++] = (uint32_t)i;
+			l->all[k++] = i;
+	}
 	free(h);
 	free(used);
 }
 
-static bool
-matches(const struct ui_list *l, const void *row)
+/* Every row's name folded to lower case as strcasestr folds it, once
+ * per set of rows. */
+static void
+fold_names(struct ui_list *l)
 {
-	if (l->scope != NULL && !l->scope(row, l->scope_arg))
-		return (false);
-	if (l->filter[0] != '\0' && l->set->name_of != NULL &&
-	    strcasestr(l->set->name_of(row), l->filter) == NULL)
-		return (false);
-	return (true);
+	size_t len = 0, at = 0;
+	char low[256];
+
+	for (int c = 0; c < 256; c++)
+		low[c] = (char)tolower(c);
+	l->fold_at = gp_xmalloc(sizeof(*l->fold_at) * (l->nrows + 1));
+	for (size_t i = 0; i < l->nrows; i++)
+		len += strlen(l->set->name_of(row_at(l, i))) + 1;
+	l->folded = gp_xmalloc(len + 1);
+	for (size_t i = 0; i < l->nrows; i++) {
+		const unsigned char *s = (const unsigned char *)
+		    l->set->name_of(row_at(l, i));
+
+		l->fold_at[i] = at;
+		while (*s != '\0')
+			l->folded[at++] = low[*s++];
+		l->folded[at++] = '\0';
+	}
+}
+
+/* Which rows pass the scope and the filter (a case-insensitive
+ * substring of the name), into l->match; when the filter only grew
+ * since the last time, only the rows that matched then can match. */
+static void
+find_matches(struct ui_list *l)
+{
+	char ff[UI_FILTER_MAX];
+	bool narrow = l->match != NULL && strstr(l->filter,
+	    l->match_filter) != NULL;
+	bool named = l->filter[0] != '\0' && l->set->name_of != NULL;
+	size_t j = 0;
+
+	for (; l->filter[j] != '\0'; j++)
+		ff[j] = (char)tolower((unsigned char)l->filter[j]);
+	ff[j] = '\0';
+	if (named && l->folded == NULL)
+		fold_names(l);
+	if (l->match == NULL)
+		l->match = gp_xmalloc(l->nrows + 1);
+	for (size_t i = 0; i < l->nrows; i++) {
+		if (narrow && !l->match[i])
+			continue;
+		l->match[i] = (l->scope == NULL ||
+		    l->scope(row_at(l, i), l->scope_arg)) && (!named ||
+		    strstr(l->folded + l->fold_at[i], ff) != NULL);
+	}
+	snprintf(l->match_filter, sizeof(l->match_filter), "%s", l->filter);
 }
 
 /* l->all through the filter into l->order, with the running sums. */
@@ -238,16 +356,16 @@ apply_filter(struct ui_list *l)
 {
 	int cumcol = -1;
 	double acc = 0;
+	const double *kv;
 
 	for (int k = 0; k < l->set->n; k++)
 		if (col_at(l, k)->flags & UI_COLF_CUM) {
 			cumcol = k;
 			break;
 		}
+	kv = cumcol >= 0 ? keys_of(l, cumcol) : NULL;
 	l->n = 0;
 	if (l->scope == NULL && l->filter[0] == '\0') {
-		const double *kv = cumcol >= 0 ? keys_of(l, cumcol) : NULL;
-
 		memcpy(l->order, l->all, sizeof(*l->order) * l->nrows);
 		l->n = l->nrows;
 		for (size_t p = 0; kv != NULL && p < l->n; p++) {
@@ -256,14 +374,15 @@ apply_filter(struct ui_list *l)
 		}
 		return;
 	}
+	if (l->match == NULL || strcmp(l->match_filter, l->filter) != 0)
+		find_matches(l);
 	for (size_t j = 0; j < l->nrows; j++) {
 		uint32_t i = l->all[j];
-		const void *r = row_at(l, i);
 
-		if (!matches(l, r))
+		if (!l->match[i])
 			continue;
-		if (cumcol >= 0) {
-			acc += col_at(l, cumcol)->num(r);
+		if (kv != NULL) {
+			acc += kv[i];
 			l->cum[l->n] = acc;
 		}
 		l->order[l->n++] = i;
@@ -333,7 +452,14 @@ ui_list_set_rows(struct ui_list *l, const void *rows, size_t n, size_t stride)
 	uint64_t sel = selected_id(l, &off);
 	double t0 = now_ms();
 
-	drop_keys(l);
+	/* texts ranked afresh: keep their ranks by identity for these rows */
+	for (int k = 0; k < l->set->n; k++)
+		if (l->keys[k] != NULL && is_text(l, k) && l->rank_fresh[k]) {
+			keep_ranks(l, k);
+			l->rank_fresh[k] = false;
+		}
+	drop_keys(l, true);
+	drop_matches(l, true);
 	l->rows = rows;
 	l->nrows = n;
 	l->stride = stride;
@@ -348,6 +474,12 @@ ui_list_set_rows(struct ui_list *l, const void *rows, size_t n, size_t stride)
 	}
 	for (size_t i = 0; i < n; i++)
 		l->ids[i] = l->set->ident(row_at(l, i));
+	/* new names: rank them now (once per set of texts), so a sort by
+	 * name costs what a sort by a number does */
+	for (int k = 0; l->rank_names && k < l->set->n; k++)
+		if (is_text(l, k) && col_at(l, k)->str == l->set->name_of &&
+		    l->ranks[k] == NULL)
+			(void)keys_of(l, k);
 	if (l->lazy && old_all != NULL) {
 		keep_order(l, old_ids, old_all, old_n);
 		reorder(l, false, sel, off);
@@ -365,7 +497,35 @@ ui_list_texts_changed(struct ui_list *l)
 		free(l->ranks[k]);
 		l->ranks[k] = NULL;
 		l->n_ranks[k] = 0;
+		l->rank_fresh[k] = false;
 	}
+	drop_keys(l, true);
+	drop_matches(l, true);
+}
+
+void
+ui_list_values_changed(struct ui_list *l)
+{
+	size_t off;
+	uint64_t sel = selected_id(l, &off);
+	double t0 = now_ms();
+
+	if (l->all == NULL)
+		return;
+	drop_keys(l, false);
+	reorder(l, !l->lazy, sel, off);
+	l->sort_ms = now_ms() - t0;
+}
+
+void
+ui_list_set_base(struct ui_list *l, const uint32_t *base)
+{
+	l->base = base;
+	for (int k = 0; k < l->set->n; k++)
+		if (col_at(l, k)->num == NULL && col_at(l, k)->str == NULL) {
+			free(l->keys[k]);
+			l->keys[k] = NULL;
+		}
 }
 
 void
@@ -410,6 +570,7 @@ ui_list_set_scope(struct ui_list *l, bool (*scope)(const void *, void *),
 
 	l->scope = scope;
 	l->scope_arg = arg;
+	drop_matches(l, false);
 	if (l->all != NULL)
 		reorder(l, false, sel, off);
 }

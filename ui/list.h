@@ -8,7 +8,10 @@
  * it a fresh array after a refresh the selection stays on the same row and,
  * in lazy mode, rows keep their places (new rows at the end) until the
  * user sorts again.  Sorting extracts one key per row and sorts the keys,
- * ties broken by the view's own order, so it is stable and cheap.
+ * ties broken by the view's own order, so it is stable and cheap.  A view
+ * whose rows only change their values (the same rows, counted again in
+ * place) says so instead: the texts' sort keys, the filter's matches and
+ * the identities are kept, and only the numbers are sorted again.
  */
 #ifndef GPTOP_UI_LIST_H
 #define GPTOP_UI_LIST_H
@@ -49,6 +52,9 @@ struct ui_list {
 	const char		*rows;
 	size_t			 nrows, stride;
 	uint64_t		*ids;		/* identity of each row */
+	/* the view's order of the rows (ties fall in it), or NULL: the
+	 * array's */
+	const uint32_t		*base;
 	/* every row, in display order */
 	uint32_t		*all;
 	uint32_t		*order;		/* the rows shown (filtered) */
@@ -59,11 +65,22 @@ struct ui_list {
 	 * until ui_list_texts_changed() */
 	struct ui_rank		*ranks[UI_LIST_MAXCOLS];
 	size_t			 n_ranks[UI_LIST_MAXCOLS];
+	/* keys[k] ranked from the texts, not found in ranks[k] */
+	bool			 rank_fresh[UI_LIST_MAXCOLS];
+	/* rows passing the scope and filter match_filter, or NULL */
+	uint8_t			*match;
+	char			 match_filter[UI_FILTER_MAX];
+	/* the names in lower case, row i's at folded + fold_at[i] */
+	char			*folded;
+	size_t			*fold_at;
 	size_t			 n;		/* rows shown */
 	size_t			 cap;
 	int			 sort;		/* index in set->cols */
 	bool			 invert;
 	bool			 lazy;
+	/* rank the names when new ones come (else at the first sort by
+	 * name): for views whose rows keep their names across refreshes */
+	bool			 rank_names;
 	size_t			 sel, top;
 	char			 filter[UI_FILTER_MAX];
 	/* an extra filter the view sets (Apply rows of one class) */
@@ -86,6 +103,15 @@ void	ui_list_done(struct ui_list *l);
  * kept. */
 void	ui_list_set_rows(struct ui_list *l, const void *rows, size_t n,
 	    size_t stride);
+/* The rows handed last changed their values in place (the same rows,
+ * identities and texts): sort them again (in lazy mode keep the order),
+ * the selection following its row. */
+void	ui_list_values_changed(struct ui_list *l);
+/* The view's order of its rows (base[k] is the k-th row; kept, not
+ * copied, so an order updated in place is followed), NULL for the
+ * array's order: equal keys of every sort fall in it.  Takes effect at
+ * the next sort. */
+void	ui_list_set_base(struct ui_list *l, const uint32_t *base);
 /* The rows' texts may differ from the last rows' with the same identity
  * (another function, a recompile): forget the ranks kept for sorting by
  * text.  Views whose identities are hashes of the texts never need it. */

@@ -1,5 +1,5 @@
 /*
- * sort.c: radix sort of numbers, multikey quicksort of strings (see
+ * sort.c: LSD radix sorts of numbers and of strings by 8-byte blocks (see
  * sort.h).
  */
 #include "config.h"
@@ -13,7 +13,7 @@
 
 #define DIGIT_BITS 11
 #define BUCKETS (1u << DIGIT_BITS)
-#define SMALL 16
+#define SMALL 32
 
 /* An unsigned image of d that sorts like d (NaN last). */
 static uint64_t
@@ -29,13 +29,101 @@ image(double d)
 	return (u >> 63 ? ~u : u | (1ull << 63));
 }
 
+/* A 32-bit key and its row. */
+struct half {
+	uint32_t	k;
+	uint32_t	i;
+};
+
+/* Sort a[0..n) by k ascending, equal keys kept in place order, in three
+ * scatters of 11 bits at most (the digits every key shares are skipped).
+ * tmp holds n; the result ends in a. */
+static void
+radix_halves(struct half *a, struct half *tmp, size_t n)
+{
+	static const int shifts[3] = {0, 11, 22};
+	uint32_t (*count)[BUCKETS];
+	struct half *src = a, *dst = tmp, *t;
+
+	if (n < 2)
+		return;
+	count = gp_xcalloc(3, sizeof(*count));
+	for (size_t j = 0; j < n; j++) {
+		uint32_t k = a[j].k;
+
+		count[0][k & (BUCKETS - 1)]++;
+		count[1][(k >> 11) & (BUCKETS - 1)]++;
+		count[2][k >> 22]++;
+	}
+	for (int d = 0; d < 3; d++) {
+		int shift = shifts[d];
+		uint32_t *c = count[d], sum = 0;
+
+		if (c[(a[0].k >> shift) & (BUCKETS - 1)] == n)
+			continue;	/* every key has this digit */
+		for (uint32_t b = 0; b < BUCKETS; b++) {
+			uint32_t x = c[b];
+
+			c[b] = sum;
+			sum += x;
+		}
+		for (size_t j = 0; j < n; j++)
+			dst[c[(src[j].k >> shift) & (BUCKETS - 1)]++] = src[j];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+	free(count);
+}
+
+/* idx[0..n) sorted by the 64-bit keys k[], ties in idx order: by the high
+ * halves first (doubles rarely share them), then each run of equal high
+ * halves by the low ones. */
+static void
+sort_wide(const uint64_t *k, uint32_t *idx, size_t n, struct half *a,
+    struct half *tmp)
+{
+	for (size_t j = 0; j < n; j++) {
+		a[j].k = (uint32_t)(k[idx[j]] >> 32);
+		a[j].i = idx[j];
+	}
+	radix_halves(a, tmp, n);
+	for (size_t j = 0; j < n;) {
+		size_t e = j + 1;
+
+		while (e < n && a[e].k == a[j].k)
+			e++;
+		if (e - j > SMALL) {
+			for (size_t m = j; m < e; m++)
+				a[m].k = (uint32_t)k[a[m].i];
+			radix_halves(a + j, tmp, e - j);
+		} else {
+			/* insertion sort by the low halves, stable */
+			for (size_t m = j + 1; m < e; m++) {
+				struct half x = a[m];
+				uint32_t lo = (uint32_t)k[x.i];
+				size_t q = m;
+
+				while (q > j && (uint32_t)k[a[q - 1].i] > lo) {
+					a[q] = a[q - 1];
+					q--;
+				}
+				a[q] = x;
+			}
+		}
+		for (size_t m = j; m < e; m++)
+			idx[m] = a[m].i;
+		j = e;
+	}
+}
+
 void
 ui_sort_numbers(const double *keys, uint32_t *idx, size_t n, bool desc)
 {
 	uint64_t *k = gp_xmalloc(sizeof(*k) * (n + 1));
-	uint64_t *k2 = gp_xmalloc(sizeof(*k2) * (n + 1));
-	uint32_t *i2 = gp_xmalloc(sizeof(*i2) * (n + 1));
-	uint32_t *count = gp_xmalloc(sizeof(*count) * BUCKETS);
+	struct half *a = gp_xmalloc(sizeof(*a) * (2 * n + 1));
 
 	for (size_t i = 0; i < n; i++) {
 		k[i] = image(keys[i]);
@@ -43,168 +131,179 @@ ui_sort_numbers(const double *keys, uint32_t *idx, size_t n, bool desc)
 			k[i] = ~k[i] - 1;	/* NaN stays last */
 		idx[i] = (uint32_t)i;
 	}
-	for (int shift = 0; shift < 64; shift += DIGIT_BITS) {
-		uint32_t sum = 0;
-		bool one = false;
-
-		memset(count, 0, sizeof(*count) * BUCKETS);
-		for (size_t i = 0; i < n; i++)
-			count[(k[i] >> shift) & (BUCKETS - 1)]++;
-		for (uint32_t b = 0; b < BUCKETS; b++) {
-			uint32_t c = count[b];
-
-			if (c == n)
-				one = true;
-			count[b] = sum;
-			sum += c;
-		}
-		if (one)	/* every key has this digit: nothing moves */
-			continue;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t p = count[(k[i] >> shift) & (BUCKETS - 1)]++;
-
-			k2[p] = k[i];
-			i2[p] = idx[i];
-		}
-		memcpy(k, k2, sizeof(*k) * n);
-		memcpy(idx, i2, sizeof(*idx) * n);
-	}
+	sort_wide(k, idx, n, a, a + n);
 	free(k);
-	free(k2);
-	free(i2);
-	free(count);
+	free(a);
 }
 
-/* A string being sorted, with the 8 bytes of the block holding the depth
- * being compared (so each pass reads the key, not the string: one cache
- * miss per string every 8 levels instead of every level). */
-struct skey {
-	uint64_t		 chunk;
-	const unsigned char	*s;
-	uint32_t		 i;
+/* The 8 bytes of s from byte d, big-endian (so they sort like the
+ * bytes), zeros after the end; s is at least d long. */
+static uint64_t
+block(const unsigned char *s, size_t d)
+{
+	uint64_t c = 0;
+	int k = 0;
+
+	s += d;
+	for (; k < 8 && s[k] != 0; k++)
+		c = c << 8 | s[k];
+	return (k == 0 ? 0 : c << (8 * (8 - k)));
+}
+
+/* A run of positions whose strings are equal so far. */
+struct run {
+	size_t	at, n;
 };
 
 static int
-char_at(const struct skey *x, size_t d)
+cmp_tail(const unsigned char *x, const unsigned char *y, size_t d)
 {
-	return ((int)(x->chunk >> (8 * (d & 7))) & 0xff);
+	return (strcmp((const char *)x + d, (const char *)y + d));
 }
 
-/* Load the block of byte d of every string (each is at least d long). */
+/* Sort a few strings equal in their first d bytes (insertion sort) and
+ * mark where they differ. */
 static void
-load_chunks(struct skey *a, size_t n, size_t d)
+sort_small(const unsigned char *const *s, uint32_t *idx, uint8_t *diff,
+    size_t n, size_t d)
 {
-	size_t base = d & ~(size_t)7;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = idx[i];
+		size_t q = i;
 
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *p = a[i].s + base;
-		uint64_t c = 0;
-
-		for (int k = 0; k < 8 && p[k] != 0; k++)
-			c |= (uint64_t)p[k] << (8 * k);
-		a[i].chunk = c;
-	}
-}
-
-static void
-swap(struct skey *a, struct skey *b)
-{
-	struct skey t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static int
-cmp_tail(const struct skey *x, const struct skey *y, size_t d)
-{
-	int c = strcmp((const char *)x->s + d, (const char *)y->s + d);
-
-	if (c != 0)
-		return (c);
-	return (x->i < y->i ? -1 : x->i > y->i);
-}
-
-/* Insertion sort of a[0..n) whose first d bytes are equal. */
-static void
-insertion(struct skey *a, size_t n, size_t d)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && cmp_tail(&a[j - 1], &a[j], d) > 0;
-		    j--)
-			swap(&a[j - 1], &a[j]);
-}
-
-/* Bentley and Sedgewick's multikey quicksort on byte d onwards. */
-static void
-mkqsort(struct skey *a, size_t n, size_t d)
-{
-	while (n > SMALL) {
-		size_t lt = 0, gt = n - 1, i = 1;
-		int v;
-
-		swap(&a[0], &a[n / 2]);
-		v = char_at(&a[0], d);
-		while (i <= gt) {
-			int c = char_at(&a[i], d);
-
-			if (c < v)
-				swap(&a[lt++], &a[i++]);
-			else if (c > v)
-				swap(&a[i], &a[gt--]);
-			else
-				i++;
+		while (q > 0 && cmp_tail(s[idx[q - 1]], s[x], d) > 0) {
+			idx[q] = idx[q - 1];
+			q--;
 		}
-		/* a[0..lt) < v, a[lt..gt] == v, a(gt..n) > v */
-		mkqsort(a, lt, d);
-		if (v != 0) {	/* else: equal strings, in any order */
-			if (((d + 1) & 7) == 0)
-				load_chunks(a + lt, gt - lt + 1, d + 1);
-			mkqsort(a + lt, gt - lt + 1, d + 1);
-		}
-		a += gt + 1;
-		n -= gt + 1;
+		idx[q] = x;
 	}
-	insertion(a, n, d);
+	for (size_t j = 1; j < n; j++)
+		diff[j] = cmp_tail(s[idx[j - 1]], s[idx[j]], d) != 0;
 }
+
+#define AHEAD 16	/* strings fetched ahead of the one read */
 
 /* The length of the prefix every string shares (names often start alike:
- * "Elemwise{"), where the radix passes can start. */
+ * "Elemwise{"), where the blocks can start.  The first read of strings
+ * that may lie anywhere: fetch ahead, so the misses overlap. */
 static size_t
-common_prefix(const struct skey *a, size_t n)
+common_prefix(const unsigned char *const *s, size_t n)
 {
-	size_t d = n > 0 ? strlen((const char *)a[0].s) : 0;
+	size_t d = n > 0 ? strlen((const char *)s[0]) : 0;
 
 	for (size_t i = 1; i < n && d > 0; i++) {
 		size_t j = 0;
 
-		while (j < d && a[i].s[j] == a[0].s[j])
+		if (i + AHEAD < n)
+			__builtin_prefetch(s[i + AHEAD]);
+		while (j < d && s[i][j] == s[0][j])
 			j++;
 		d = j;
 	}
 	return (d);
 }
 
+/*
+ * Level by level: every run of strings equal in their first d bytes is
+ * sorted by the next 8 (a run of equal blocks that do not end the strings
+ * is a run of the next level).  Each level reads the blocks in row order,
+ * fetching ahead, so the strings' cache misses overlap, rather than in
+ * the order they are sorted.  diff[p] marks the sorted strings p - 1 and p
+ * differ; the ranks count the marks.
+ */
 void
 ui_sort_rank_strings(const char *const *keys, size_t n, double *rank)
 {
-	struct skey *a = gp_xmalloc(sizeof(*a) * (n + 1));
+	const unsigned char **s = gp_xmalloc(sizeof(*s) * (n + 1));
+	uint32_t *idx = gp_xmalloc(sizeof(*idx) * (n + 1));
+	uint64_t *k = gp_xmalloc(sizeof(*k) * (n + 1));
+	struct half *a = gp_xmalloc(sizeof(*a) * (2 * n + 1));
+	uint8_t *diff = gp_xcalloc(n + 1, 1);
+	uint8_t *active = gp_xcalloc(n + 1, 1);
+	struct run *runs = NULL, *next = NULL;
+	size_t nruns = 0, cap = 0, nnext = 0, ncap = 0, na, d;
 	double r = 0;
-	size_t d;
+
+	uint32_t *act = gp_xmalloc(sizeof(*act) * (n + 1));
 
 	for (size_t i = 0; i < n; i++) {
-		a[i].s = (const unsigned char *)(keys[i] != NULL ? keys[i] :
-		    "");
-		a[i].i = (uint32_t)i;
+		s[i] = (const unsigned char *)(keys[i] != NULL ? keys[i] : "");
+		idx[i] = (uint32_t)i;
 	}
-	d = common_prefix(a, n);
-	load_chunks(a, n, d);
-	mkqsort(a, n, d);
+	d = common_prefix(s, n);
+	if (n > 0) {
+		gp_grow(&runs, &cap, 1, sizeof(*runs));
+		runs[nruns++] = (struct run){.at = 0, .n = n};
+	}
+	while (nruns > 0) {
+		nnext = 0;
+		for (size_t q = 0; q < nruns; q++)
+			if (runs[q].n > SMALL)
+				for (size_t m = 0; m < runs[q].n; m++)
+					active[idx[runs[q].at + m]] = 1;
+		/* the rows to read, in row order, fetched ahead */
+		na = 0;
+		for (size_t i = 0; i < n; i++)
+			if (active[i]) {
+				act[na++] = (uint32_t)i;
+				active[i] = 0;
+			}
+		for (size_t j = 0; j < na; j++) {
+			if (j + AHEAD < na)
+				__builtin_prefetch(s[act[j + AHEAD]] + d);
+			k[act[j]] = block(s[act[j]], d);
+		}
+		for (size_t q = 0; q < nruns; q++) {
+			uint32_t *ix = idx + runs[q].at;
+			size_t rn = runs[q].n;
+
+			if (rn <= SMALL) {
+				sort_small(s, ix, diff + runs[q].at, rn, d);
+				continue;
+			}
+			sort_wide(k, ix, rn, a, a + rn);
+			for (size_t j = 0; j < rn;) {
+				uint64_t kj = k[ix[j]];
+				size_t e = j + 1;
+
+				while (e < rn && k[ix[e]] == kj)
+					e++;
+				if (j > 0)
+					diff[runs[q].at + j] = 1;
+				/* equal blocks that end the strings: equal */
+				if (e - j > 1 && (kj & 0xff) != 0) {
+					gp_grow(&next, &ncap, nnext + 1,
+					    sizeof(*next));
+					next[nnext++] = (struct run){
+					    .at = runs[q].at + j, .n = e - j};
+				}
+				j = e;
+			}
+		}
+		{
+			struct run *t = runs;
+			size_t tc = cap;
+
+			runs = next;
+			cap = ncap;
+			next = t;
+			ncap = tc;
+			nruns = nnext;
+		}
+		d += 8;
+	}
 	for (size_t p = 0; p < n; p++) {
-		if (p > 0 && strcmp((const char *)a[p].s,
-		    (const char *)a[p - 1].s) != 0)
+		if (p > 0 && diff[p])
 			r++;
-		rank[a[p].i] = r;
+		rank[idx[p]] = r;
 	}
+	free(act);
+	free(s);
+	free(idx);
+	free(k);
 	free(a);
+	free(diff);
+	free(active);
+	free(runs);
+	free(next);
 }

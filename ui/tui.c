@@ -875,6 +875,12 @@ bench_measure(struct tui *t, FILE *fp)
 		ui_view_refresh(v, c, true);
 		fprintf(fp, "view %s rows %zu update_cpu_ms %.3f\n", name,
 		    l != NULL ? l->nrows : 0, v->update_ms);
+		/* what each refresh costs: the same program, new counts */
+		if (c->s != NULL)
+			gp_session_snapshot(c->s, &c->snap);
+		ui_view_refresh(v, c, true);
+		fprintf(fp, "view %s refresh update_cpu_ms %.3f\n", name,
+		    v->update_ms);
 		draw(t);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		c0 = cpu_ms();

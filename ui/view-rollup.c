@@ -67,6 +67,9 @@ init_group(struct ui_view *v, const struct ui_view_arg *arg,
 	ru->grp = grp;
 	ru->texts_grp = -1;
 	ui_list_init(&ru->list, set);
+	/* apply rows keep their names while the program runs: sorting by
+	 * name then costs no more than by a number */
+	ru->list.rank_names = grp == GP_GROUP_APPLY;
 	if (arg != NULL && arg->scope != UI_SCOPE_NONE) {
 		ru->scope = arg->scope;
 		ru->scope_name = gp_xstrdup(arg->name);
@@ -105,6 +108,12 @@ rollup_free(struct ui_view *v)
 	free(ru);
 }
 
+/*
+ * A new snapshot of the same program (same generation), function and
+ * grouping only brings new counts: the table is counted again in place
+ * and the list sorts its rows again, keeping what depends on the texts.
+ * Anything else makes a new table.
+ */
 static void
 rollup_update(struct ui_view *v, struct ui_ctx *c)
 {
@@ -114,7 +123,14 @@ rollup_update(struct ui_view *v, struct ui_ctx *c)
 
 	if (grp == GP_GROUP_OP && c->by_sig)
 		grp = GP_GROUP_OP_SIG;
-	gp_prof_rollup(c->snap, c->fn, grp, &t);
+	if (ru->t.rows != NULL && ru->t.fn == c->fn && ru->t.grp == grp &&
+	    c->snap->generation == ru->texts_gen &&
+	    gp_prof_rollup_refresh(c->snap, &ru->t) == 0) {
+		ru->p = c->snap;
+		ui_list_values_changed(&ru->list);
+		return;
+	}
+	gp_prof_rollup_live(c->snap, c->fn, grp, &t);
 	if (c->snap->generation != ru->texts_gen || c->fn != ru->texts_fn ||
 	    (int)grp != ru->texts_grp) {
 		ui_list_texts_changed(&ru->list);
@@ -124,6 +140,7 @@ rollup_update(struct ui_view *v, struct ui_ctx *c)
 	}
 	ru->p = c->snap;
 	ru->built_grp = grp;
+	ui_list_set_base(&ru->list, t.order);
 	ui_list_set_rows(&ru->list, t.rows, t.n, sizeof(*t.rows));
 	gp_prof_table_free(&ru->t);
 	ru->t = t;
