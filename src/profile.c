@@ -268,7 +268,9 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 		for (int i = 0; i < s->n_apply && i < d->n_apply; i++) {
 			d->ap[i].st = s->ap[i].st;
 			d->ap[i].first_ns = s->ap[i].first_ns;
-			/* strides are learnt on the first call */
+			/* strides are learnt on the first call: copied once */
+			if (d->ap[i].n_out > 0 && d->ap[i].out[0].strides_known)
+				continue;
 			for (int k = 0; k < s->ap[i].n_in; k++) {
 				memcpy(d->ap[i].in[k].strides,
 				    s->ap[i].in[k].strides,

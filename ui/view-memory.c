@@ -75,6 +75,8 @@ memory_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 	struct memory *m = gp_xcalloc(1, sizeof(*m));
 
 	ui_list_init(&m->list, &ui_colset_memory);
+	/* 100,000 rows: names ranked once, so a name sort is a copy */
+	m->list.rank_names = true;
 	m->texts_fn = -2;
 	v->priv = m;
 }
