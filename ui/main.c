@@ -213,12 +213,10 @@ make_flags(struct gp_flags *f, const char *base, const char *cli,
 		free(f->destination);
 		f->destination = gp_xstrdup("stdout");
 	}
-	if (env != NULL && gp_flags_parse(f, env, "GPTOP_FLAGS", &err) < 0) {
+	if ((env != NULL && gp_flags_parse(f, env, "GPTOP_FLAGS", &err) < 0) ||
+	    (cli != NULL && gp_flags_parse(f, cli, "--flags", &err) < 0)) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
-		return (-1);
-	}
-	if (cli != NULL && gp_flags_parse(f, cli, "--flags", &err) < 0) {
-		fprintf(stderr, "gptop: %s\n", err.msg);
+		gp_flags_done(f);
 		return (-1);
 	}
 	if (allow_extern)
