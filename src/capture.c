@@ -1982,9 +1982,30 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		/* or at a UTF-8 character the cut split */
 		if (at < len && at + 4 >= len && utf8_cut(text, len))
 			at = len;
-		gp_err_set(err, "%s:%d:%d: %s%s", name, je.line, je.column,
-		    je.text, at >= len ? " (the file ends early: a truncated "
-		    "capture?)" : "");
+		/* jansson quotes the text near the fault as it is: keep
+		 * the message one line (control bytes as \xNN), and the
+		 * position at least 1:1 (it says column 0 after a
+		 * newline) */
+		{
+			char t[4 * JSON_ERROR_TEXT_LENGTH + 1];
+			size_t o = 0;
+
+			for (const char *c = je.text; *c != '\0'; c++) {
+				unsigned char u = (unsigned char)*c;
+
+				if (u < 0x20 || u == 0x7f)
+					o += (size_t)snprintf(t + o,
+					    sizeof(t) - o, "\\x%02x", u);
+				else
+					t[o++] = (char)u;
+			}
+			t[o] = '\0';
+			gp_err_set(err, "%s:%d:%d: %s%s", name,
+			    je.line > 0 ? je.line : 1,
+			    je.column > 0 ? je.column : 1, t,
+			    at >= len ? " (the file ends early: a truncated "
+			    "capture?)" : "");
+		}
 		goto out;
 	}
 	if (!json_is_object(top)) {

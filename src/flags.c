@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -93,11 +94,42 @@ find(const char *name, size_t len)
 	return (NULL);
 }
 
+/* Text from the user as it goes into a message: control and non-ASCII
+ * bytes as \xNN (so the message stays one printable line), cut after
+ * SHOW_MAX bytes with "...".  Returns out. */
+#define SHOW_MAX 64
+static char *
+show(const char *s, size_t n, char out[4 * SHOW_MAX + 4])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i == SHOW_MAX) {
+			memcpy(out + k, "...", 3);
+			k += 3;
+			break;
+		}
+		if (c < 0x20 || c >= 0x7f || c == '\\') {
+			out[k++] = '\\';
+			out[k++] = 'x';
+			out[k++] = hex[c >> 4];
+			out[k++] = hex[c & 15];
+		} else
+			out[k++] = (char)c;
+	}
+	out[k] = '\0';
+	return (out);
+}
+
 static int
 set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
     const char *origin, struct gp_err *err)
 {
 	char *p = (char *)f + fi->offset;
+	char sv[4 * SHOW_MAX + 4];
 
 	switch (fi->type) {
 	case GP_FLAG_BOOL:
@@ -108,7 +140,7 @@ set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
 		else
 			return (gp_err_set(err, "%s: flag %s: '%s' is not a "
 			    "boolean (expected True or False)", origin,
-			    fi->name, val));
+			    fi->name, show(val, SIZE_MAX, sv)));
 		return (0);
 	case GP_FLAG_INT: {
 		char *end;
@@ -118,7 +150,8 @@ set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
 		v = strtoll(val, &end, 10);
 		if (*val == '\0' || *end != '\0' || errno != 0)
 			return (gp_err_set(err, "%s: flag %s: '%s' is not an "
-			    "integer", origin, fi->name, val));
+			    "integer", origin, fi->name,
+			    show(val, SIZE_MAX, sv)));
 		if (v < fi->min)
 			return (gp_err_set(err, "%s: flag %s: %lld is too "
 			    "small (at least %lld)", origin, fi->name, v,
@@ -127,6 +160,12 @@ set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
 		return (0);
 	}
 	case GP_FLAG_STRING:
+		for (const char *c = val; *c != '\0'; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return (gp_err_set(err, "%s: flag %s: '%s' "
+				    "holds a control character (expected "
+				    "printable text)", origin, fi->name,
+				    show(val, SIZE_MAX, sv)));
 		if (fi->choices != NULL) {
 			bool ok = false;
 
@@ -142,7 +181,8 @@ set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
 					    b.len ? ", " : "", *c);
 				gp_err_set(err, "%s: flag %s: '%s' is not "
 				    "valid (expected one of %s)", origin,
-				    fi->name, val, gp_buf_str(&b));
+				    fi->name, show(val, SIZE_MAX, sv),
+				    gp_buf_str(&b));
 				gp_buf_free(&b);
 				return (-1);
 			}
@@ -188,6 +228,7 @@ gp_flags_parse(struct gp_flags *f, const char *s, const char *origin,
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		char *item = gp_xmalloc(len + 1);
 		const struct gp_flag_info *fi;
+		char sv[4 * SHOW_MAX + 4];
 		int rc;
 
 		memcpy(item, p, len);
@@ -200,7 +241,8 @@ gp_flags_parse(struct gp_flags *f, const char *s, const char *origin,
 		eq = strchr(item, '=');
 		if (eq == NULL) {
 			gp_err_set(err, "%s: '%s' is not name=value (see "
-			    "gptop --flags help)", origin, item);
+			    "gptop --flags help)", origin,
+			    show(item, SIZE_MAX, sv));
 			free(item);
 			return (-1);
 		}
@@ -211,8 +253,9 @@ gp_flags_parse(struct gp_flags *f, const char *s, const char *origin,
 			for (size_t i = 0; i < gp_flag_count; i++)
 				gp_buf_printf(&b, "%s%s", i ? ", " : "",
 				    gp_flag_table[i].name);
-			gp_err_set(err, "%s: unknown flag '%.*s' (valid: %s)",
-			    origin, (int)(eq - item), item, gp_buf_str(&b));
+			gp_err_set(err, "%s: unknown flag '%s' (valid: %s)",
+			    origin, show(item, (size_t)(eq - item), sv),
+			    gp_buf_str(&b));
 			gp_buf_free(&b);
 			free(item);
 			return (-1);

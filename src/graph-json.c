@@ -521,7 +521,7 @@ load_shape(struct loader *L, const json_t *js, struct where w, const char *ctx,
 	}
 	if (nb > L->limit) {
 		fail(L, w, false, "%s: %s %s needs %" PRIu64 " bytes, over the "
-		    "memory limit of %" PRIu64 " bytes", ctx,
+		    "memory limit of %" PRIu64 " bytes (flag memory_limit)", ctx,
 		    gp_dtype_name(t->dtype), shape_str(&b, t->ndim, t->shape),
 		    nb, L->limit);
 		gp_buf_free(&b);
@@ -1693,6 +1693,16 @@ syntax_error_msg(struct loader *L, const json_error_t *je)
 		return (gp_err_set(L->err, "%s:%d:%d: JSON syntax error: %s "
 		    "(jansson reads at most %d levels of nesting)", L->file,
 		    line, col, je->text, JSON_PARSER_MAX_DEPTH));
+	if (strncmp(je->text, "real number overflow", 20) == 0)
+		return (gp_err_set(L->err, "%s:%d:%d: JSON syntax error: %s: "
+		    "expected a finite number (at most 1.8e308 in "
+		    "magnitude)", L->file, line, col, je->text));
+	if (strstr(je->text, "near 'NaN'") != NULL ||
+	    strstr(je->text, "near 'Infinity'") != NULL ||
+	    strstr(je->text, "near '-Infinity'") != NULL)
+		return (gp_err_set(L->err, "%s:%d:%d: JSON syntax error: %s: "
+		    "JSON has no NaN or Infinity, expected a finite number",
+		    L->file, line, col, je->text));
 	return (gp_err_set(L->err, "%s:%d:%d: JSON syntax error: %s",
 	    L->file, line, col, je->text));
 }

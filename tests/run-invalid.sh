@@ -2,7 +2,10 @@
 # run-invalid.sh: every graph in tests/invalid must be refused by
 # `gptop --check` with exit status 2, nothing on stdout and exactly one line
 # on stderr holding each line of NAME.err (the message, with its
-# FILE:LINE:COL).  TAP output; skips while the gptop binary is not built.
+# FILE:LINE:COL).  Then the same for graphs generated here (too big to keep:
+# JSON nested 100,000 deep) and for every command line of
+# tests/invalid/cmdlines (bad flag strings and options).  TAP output;
+# skips while the gptop binary is not built.
 # Environment (set by make check): top_srcdir, GPTOP.
 
 srcdir=${top_srcdir:-$(dirname "$0")/..}
@@ -16,6 +19,38 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-invalid.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 
+# check WANT LABEL: judge $rc, $tmp/out and $tmp/err against the lines of
+# WANT; prints the TAP line.
+check() {
+	why=
+	if [ ! -f "$1" ]; then
+		why="no $(basename "$1")"
+	elif [ "$rc" -ne 2 ]; then
+		why="exit status $rc, expected 2"
+	elif [ -s "$tmp/out" ]; then
+		why="output on stdout"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		why="$(wc -l <"$tmp/err") lines on stderr, expected 1"
+	elif grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
+		why="a sanitizer report"
+	else
+		while IFS= read -r l || [ -n "$l" ]; do
+			[ -z "$l" ] && continue
+			if ! grep -F -q -e "$l" "$tmp/err"; then
+				why="stderr lacks: $l"
+				break
+			fi
+		done <"$1"
+	fi
+	if [ -z "$why" ]; then
+		printf 'ok %d - %s\n' "$n" "$2"
+	else
+		printf 'not ok %d - %s: %s\n' "$n" "$2" "$why"
+		sed 's/^/#   got: /' "$tmp/err" | head -5
+		fail=$((fail + 1))
+	fi
+}
+
 n=0
 fail=0
 for f in "$srcdir"/tests/invalid/*.json; do
@@ -24,31 +59,43 @@ for f in "$srcdir"/tests/invalid/*.json; do
 	n=$((n + 1))
 	"$GPTOP" --check "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
-	why=
-	if [ ! -f "$want" ]; then
-		why="no $name.err"
-	elif [ "$rc" -ne 2 ]; then
-		why="exit status $rc, expected 2"
-	elif [ -s "$tmp/out" ]; then
-		why="output on stdout"
-	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
-		why="$(wc -l <"$tmp/err") lines on stderr, expected 1"
-	else
-		while IFS= read -r line || [ -n "$line" ]; do
-			[ -z "$line" ] && continue
-			if ! grep -F -q -e "$line" "$tmp/err"; then
-				why="stderr lacks: $line"
-				break
-			fi
-		done <"$want"
-	fi
-	if [ -z "$why" ]; then
-		echo "ok $n - invalid/$name.json"
-	else
-		echo "not ok $n - invalid/$name.json: $why"
-		sed 's/^/#   got: /' "$tmp/err" | head -5
-		fail=$((fail + 1))
-	fi
+	check "$want" "invalid/$name.json"
 done
+
+# generated: JSON nested 100,000 deep, in an array and in an object
+awk 'BEGIN {
+	printf "{\"format\": \"gptop-graph/1\", \"variables\": "
+	for (i = 0; i < 100000; i++) printf "["
+	for (i = 0; i < 100000; i++) printf "]"
+	printf "}\n" }' >"$tmp/deep-array.json"
+awk 'BEGIN {
+	printf "{\"format\": \"gptop-graph/1\", \"variables\": "
+	for (i = 0; i < 100000; i++) printf "{\"a\": "
+	printf "1"
+	for (i = 0; i < 100000; i++) printf "}"
+	printf "}\n" }' >"$tmp/deep-object.json"
+printf '%s\n' 'deep-array.json:1:2089: JSON syntax error: maximum parsing depth reached' \
+    '(jansson reads at most 2048 levels of nesting)' >"$tmp/deep-array.err"
+printf '%s\n' 'deep-object.json:1:12324: JSON syntax error: maximum parsing depth reached' \
+    '(jansson reads at most 2048 levels of nesting)' >"$tmp/deep-object.err"
+for name in deep-array deep-object; do
+	n=$((n + 1))
+	(cd "$tmp" && "$GPTOP" --check "$name.json" >out 2>err </dev/null)
+	rc=$?
+	check "$tmp/$name.err" "generated $name.json"
+done
+
+# command lines: COMMAND<TAB>EXPECTED per line, COMMAND run by the shell
+# with $GPTOP and $srcdir set (# comments, blank lines skipped)
+tab=$(printf '\t')
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	cmd=${line%%"$tab"*}
+	printf '%s\n' "${line#*"$tab"}" >"$tmp/want"
+	n=$((n + 1))
+	(cd "$srcdir" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	check "$tmp/want" "command line: $cmd"
+done <"$srcdir/tests/invalid/cmdlines"
 echo "1..$n"
 [ "$fail" -eq 0 ]
