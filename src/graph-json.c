@@ -77,6 +77,7 @@ struct loader {
 	size_t			 len;
 	struct gp_err		*err;
 	uint64_t		 limit;
+	uint64_t		 total;	/* the variables' values so far */
 	json_t			*root;
 	struct doc		 doc;
 	struct gp_graph		*g;
@@ -902,6 +903,15 @@ load_variables(struct loader *L, const json_t *jvars)
 		}
 		if (load_shape(L, e, w_key(w, "shape"), ctx, &t) < 0)
 			goto out;
+		/* and all the values together (each is under the limit) */
+		L->total += gp_type_nbytes(&t);
+		if (L->total > L->limit) {
+			fail(L, w_key(w, "shape"), false, "%s: the variables' "
+			    "values need %" PRIu64 " bytes with this one, over "
+			    "the memory limit of %" PRIu64 " bytes (flag "
+			    "memory_limit)", ctx, L->total, L->limit);
+			goto out;
+		}
 		if ((e = json_object_get(jv, "doc")) != NULL &&
 		    !json_is_string(e)) {
 			bad_type(L, w_key(w, "doc"), ctx, "doc", "a string", e);

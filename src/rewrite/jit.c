@@ -27,6 +27,7 @@
 
 #include "rewrite/jit.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -572,6 +573,8 @@ log_error(const char *path, char *out, size_t outlen)
 	fclose(fp);
 }
 
+static void prune_cache(const char *keep);
+
 static int
 compile(struct batch *b, int level, const char *final, struct gp_err *err)
 {
@@ -636,6 +639,8 @@ compile(struct batch *b, int level, const char *final, struct gp_err *err)
 	if (J.dir != NULL && rename(so_path, final) < 0)
 		gp_jit_note("jit-rename", "JIT: cannot store compiled code in "
 		    "the cache folder");
+	else if (J.dir != NULL)
+		prune_cache(strrchr(final, '/') + 1);
 	rc = 0;
 done:
 	unlink(c_path);
@@ -652,6 +657,88 @@ done:
 	free(log_path);
 	gp_buf_free(&cmd);
 	return (rc);
+}
+
+/*
+ * The cache's bound: past GP_JIT_CACHE_MAX bytes of compiled objects
+ * (GPTOP_JIT_CACHE_MAX, in bytes, overrides it) the least recently used
+ * go, down to three quarters of the bound.  "Used" is the file's mtime,
+ * which a load from the cache refreshes when it is a day old.
+ */
+#define GP_JIT_CACHE_MAX ((uint64_t)64 << 20)
+
+struct entry {
+	char		*name;
+	uint64_t	 bytes;
+	time_t		 mtime;
+};
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return (x->mtime < y->mtime ? -1 : x->mtime > y->mtime);
+}
+
+static uint64_t
+cache_max(void)
+{
+	const char *e = getenv("GPTOP_JIT_CACHE_MAX");
+	char *end;
+	unsigned long long v;
+
+	if (e == NULL || *e == '\0')
+		return (GP_JIT_CACHE_MAX);
+	errno = 0;
+	v = strtoull(e, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0)
+		return (GP_JIT_CACHE_MAX);
+	return ((uint64_t)v);
+}
+
+/* Prune the cache folder to its bound, never removing keep (a name). */
+static void
+prune_cache(const char *keep)
+{
+	DIR *d = opendir(J.dir);
+	struct dirent *de;
+	struct entry *e = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0, max = cache_max();
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		struct stat st;
+
+		if (len < 4 || strcmp(de->d_name + len - 3, ".so") != 0 ||
+		    strncmp(de->d_name, "tmp-", 4) == 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+		    0 || !S_ISREG(st.st_mode))
+			continue;
+		gp_grow(&e, &cap, n + 1, sizeof(*e));
+		e[n].name = gp_xstrdup(de->d_name);
+		e[n].bytes = (uint64_t)st.st_size;
+		e[n].mtime = st.st_mtime;
+		total += e[n].bytes;
+		n++;
+	}
+	if (total > max) {
+		qsort(e, n, sizeof(*e), cmp_entry);
+		for (size_t i = 0; i < n && total > max / 4 * 3; i++) {
+			if (strcmp(e[i].name, keep) == 0 ||
+			    unlinkat(dirfd(d), e[i].name, 0) < 0)
+				continue;
+			total -= e[i].bytes;
+			stats.pruned++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(e[i].name);
+	free(e);
+	closedir(d);
 }
 
 static int
@@ -671,6 +758,10 @@ build_batch(struct batch *b, struct gp_err *err)
 
 				if (h != NULL && adopt(h, b)) {
 					stats.disk_hits++;
+					/* used: refresh its age, daily */
+					if (time(NULL) - st.st_mtime > 86400)
+						utimensat(AT_FDCWD, path, NULL,
+						    0);
 					free(path);
 					return (0);
 				}

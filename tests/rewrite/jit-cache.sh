@@ -84,5 +84,26 @@ ok $(t grep -q ' JIT .*Composite' "$tmp/out4") "...and it runs as JIT"
 magic=$(head -c 4 "$so" | tail -c 3)
 ok $(t [ "$magic" = ELF ]) "the entry was rebuilt"
 
+# the size bound: ten stale 100 kB entries and a 300 kB bound; a run that
+# compiles keeps its entry and prunes the oldest down to 3/4 of the bound
+rm -f "$cache/gptop"/*.so
+i=0
+while [ $i -lt 10 ]; do
+	head -c 100000 /dev/zero >"$cache/gptop/old$i.so"
+	touch -d "2020-01-0$((i % 9 + 1)) 00:00:0$i" "$cache/gptop/old$i.so"
+	i=$((i + 1))
+done
+env GPTOP_JIT_CACHE_MAX=300000 XDG_CACHE_HOME="$cache" GPTOP_FLAGS= \
+    "$GPTOP" --batch -n 2 "$graph" >"$tmp/out5" 2>"$tmp/err5"
+ok $? "a run over a full cache succeeds"
+total=$(du -cb "$cache/gptop"/*.so | awk 'END { print $1 }')
+fresh=$(ls "$cache/gptop" | grep -v '^old' | grep -c '\.so$')
+left=$(ls "$cache/gptop" | grep -c '^old')
+ok $(t [ "$total" -le 300000 ]) "the cache is pruned under its bound ($total bytes)"
+ok $(t [ "$fresh" = 1 ]) "the new entry is kept"
+ok $(t [ "$left" -lt 10 ] && [ "$left" -ge 1 ]) \
+    "only the oldest entries went ($left of 10 left)"
+ok $(t [ ! -e "$cache/gptop/old0.so" ]) "the oldest went first"
+
 echo "1..$n"
 exit $fail

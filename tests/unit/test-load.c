@@ -644,14 +644,15 @@ test_limits(void)
 	    "\"nodes\": [{\"op\": \"add\", \"inputs\": [\"x\", \"y\"], "
 	    "\"outputs\": [\"z\"]}],\n"
 	    "\"functions\": {\"f\": {\"outputs\": [\"z\"]}}}";
-	struct gp_load_opts o = {.limit_bytes = 800};
+	/* x and y take 1600 bytes together: within the limit */
+	struct gp_load_opts o = {.limit_bytes = 1600};
 	struct gp_err err = {{0}};
 	struct gp_graph *g;
 
 	g = gp_graph_load_buf(text, strlen(text), "lim.json", NULL, &o, &err);
 	ok(g == NULL && strstr(err.msg, "lim.json:3:11: node 0 (op 'add'): "
 	    "output 'z' (float64(100, 100)) is larger than the memory "
-	    "limit of 800 bytes") != NULL, "an intermediate over the limit "
+	    "limit of 1600 bytes") != NULL, "an intermediate over the limit "
 	    "is refused by prepare");
 	if (g == NULL)
 		diag("  %s", err.msg);
@@ -661,6 +662,16 @@ test_limits(void)
 	ok(g == NULL && strstr(err.msg, "lim.json:1:95: variable 'x': "
 	    "float64 (100, 1) needs 800 bytes, over the memory limit of 799 "
 	    "bytes") != NULL, "a variable over the limit is refused");
+	if (g == NULL)
+		diag("  %s", err.msg);
+	gp_graph_free(g);
+	/* each is under the limit, the two together are not */
+	o.limit_bytes = 1599;
+	g = gp_graph_load_buf(text, strlen(text), "lim.json", NULL, &o, &err);
+	ok(g == NULL && strstr(err.msg, "lim.json:2:53: variable 'y': the "
+	    "variables' values need 1600 bytes with this one, over the memory "
+	    "limit of 1599 bytes (flag memory_limit)") != NULL,
+	    "the variables' total over the limit is refused");
 	if (g == NULL)
 		diag("  %s", err.msg);
 	gp_graph_free(g);
