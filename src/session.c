@@ -243,9 +243,13 @@ worker(void *arg)
 			break;
 		if (s->recompile_req != NULL) {
 			struct gp_flags *nf = s->recompile_req;
-			struct gp_profile *old = gp_profile_clone(s->prof);
+			struct gp_profile *old;
 			struct gp_err err;
 			uint64_t gen = s->prof->generation;
+
+			/* the baseline complete: untimed calls attributed */
+			gp_prof_flush(s->prof);
+			old = gp_profile_clone(s->prof);
 
 			s->recompile_req = NULL;
 			pthread_mutex_unlock(&s->mu);
@@ -419,8 +423,11 @@ gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
 
 	copy_flags(nf, f);
 	if (!s->running) {
-		struct gp_profile *old = gp_profile_clone(s->prof);
+		struct gp_profile *old;
 		uint64_t gen = s->prof->generation;
+
+		gp_prof_flush(s->prof);
+		old = gp_profile_clone(s->prof);
 
 		rc = build(s, nf, err);
 		if (rc == 0) {

@@ -53,9 +53,18 @@ ui_batch_outputs(FILE *fp, struct gp_session *s)
 		const struct gp_function *fn = &g->fns[f];
 
 		fprintf(fp, "function %s:\n", fn->name);
-		for (int k = 0; k < fn->n_out; k++)
-			checksum(fp, "output", g->vars[fn->out[k]].name,
-			    gp_vm_output(vm, (int)f, k));
+		for (int k = 0; k < fn->n_out; k++) {
+			const struct gp_tensor *t = gp_vm_output(vm, (int)f, k);
+
+			/* -n 0: no call ran (an empty output has
+			 * no storage either) */
+			if (t->storage == NULL && gp_tensor_numel(t) > 0)
+				fprintf(fp, "  output %s: not computed\n",
+				    g->vars[fn->out[k]].name);
+			else
+				checksum(fp, "output", g->vars[fn->out[k]].name,
+				    t);
+		}
 	}
 	for (size_t v = 0; v < g->n_vars; v++)
 		if (g->vars[v].kind == GP_VAR_SHARED)

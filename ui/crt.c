@@ -5,21 +5,44 @@
  * The quit signals are caught before curses starts, so ncurses leaves them
  * to us: the handler only records the signal, and since it is installed
  * without SA_RESTART the blocked read in the main loop returns at once and
- * the loop ends normally (endwin, worker stopped).  Crash signals restore
- * the terminal and then let the previous handler (the default, or a
- * sanitizer's) deal with the fault.
+ * the loop ends normally (endwin, then the worker stopped: that waits for
+ * the call under way, and once the terminal is back a second quit signal
+ * kills, its default action).
+ *
+ * The crash signals (a fault in the runtime, an extern function calling
+ * abort) are caught for the whole run by ui_crt_crash_init.  The handler
+ * calls only async-signal-safe functions: it writes the terminal's exit
+ * sequences prepared when curses started (leave the alternate screen,
+ * attributes off, cursor on, keypad and mouse off) and restores the
+ * terminal modes saved then with tcsetattr, writes a one-line message
+ * with write(2), puts the previous handler back (the default, or a
+ * sanitizer's) and lets the signal act again: a fault re-executes and
+ * faults, a sent or raised signal is raised again, so the process dies of
+ * the same signal (exit status 128 + N, core dump) as it would have.
  */
 #include "config.h"
 
 #include "crt.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <termios.h>
 #include <time.h>
+#include <unistd.h>
+
+#if defined(HAVE_NCURSESW_CURSES_H)
+#include <ncursesw/term.h>
+#else
+#include <term.h>
+#endif
 
 struct role_style {
 	short	fg, bg;		/* -1: the terminal's own */
@@ -67,15 +90,37 @@ static const struct role_style roles[UI_ROLE__COUNT] = {
 };
 
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-	SIGABRT};
+
+/* The crash signals and how the message names them. */
+static const struct crash_signal {
+	int		 sig;
+	const char	*name;
+} crash_signals[] = {
+	{SIGSEGV, "SIGSEGV (segmentation fault)"},
+	{SIGBUS, "SIGBUS (bus error)"},
+	{SIGFPE, "SIGFPE (arithmetic exception)"},
+	{SIGILL, "SIGILL (illegal instruction)"},
+	{SIGABRT, "SIGABRT (aborted)"},
+};
+#define N_CRASH (sizeof(crash_signals) / sizeof(crash_signals[0]))
 
 static attr_t			 role_attr[UI_ROLE__COUNT];
 static bool			 active, utf8, color, hooked;
 static SCREEN			*screen;
 static volatile sig_atomic_t	 quit_sig;
-static struct sigaction		 old_crash[sizeof(crash_signals) /
-				    sizeof(crash_signals[0])];
+
+/* for the crash handler, prepared beforehand; term_held is set (release)
+ * after the rest is written and read (acquire) before the rest is read,
+ * possibly in another thread: lock-free atomics are async-signal-safe */
+static atomic_int		 term_held;	/* curses has the terminal */
+static atomic_int		 crashing;
+static bool			 crash_hooked;
+static struct sigaction		 old_crash[N_CRASH];
+static struct termios		 term_saved;	/* the modes found */
+static int			 term_fd = -1;
+static char			 term_exit[256];	/* exit sequences */
+static size_t			 term_exit_len;
+static char			 crash_what[512];	/* "running FILE" */
 
 static void
 on_quit(int sig)
@@ -83,31 +128,139 @@ on_quit(int sig)
 	quit_sig = sig;
 }
 
+/* write(2) all of s, as far as it goes. */
 static void
-on_crash(int sig)
+put_all(int fd, const char *s, size_t n)
 {
-	size_t n = sizeof(crash_signals) / sizeof(crash_signals[0]);
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
 
-	if (active) {
-		active = false;
-		endwin();
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (crash_signals[i] == sig) {
-			sigaction(sig, &old_crash[i], NULL);
+}
+
+static void
+put_str(int fd, const char *s)
+{
+	put_all(fd, s, strlen(s));
+}
+
+static void
+on_crash(int sig, siginfo_t *si, void *uc)
+{
+	const char *name = "a fatal signal";
+	size_t i;
+
+	(void)uc;
+	for (i = 0; i < N_CRASH; i++)
+		if (crash_signals[i].sig == sig) {
+			name = crash_signals[i].name;
 			break;
 		}
-	/* a fault re-executes and reaches the old handler; a raised
-	 * signal (abort) is raised again */
-	if (sig == SIGABRT || sig == SIGFPE)
+	if (atomic_exchange(&crashing, 1) == 0) {
+		bool restored = atomic_exchange_explicit(&term_held, 0,
+		    memory_order_acquire) != 0;
+
+		if (restored) {
+			put_all(term_fd, term_exit, term_exit_len);
+			tcsetattr(term_fd, TCSANOW, &term_saved);
+		}
+		put_str(STDERR_FILENO, "gptop: crashed: ");
+		put_str(STDERR_FILENO, name);
+		if ((pid_t)syscall(SYS_gettid) != getpid())
+			put_str(STDERR_FILENO, " in the runtime thread");
+		if (crash_what[0] != '\0') {
+			put_str(STDERR_FILENO, ", ");
+			put_str(STDERR_FILENO, crash_what);
+		}
+		put_str(STDERR_FILENO, restored ? "; the terminal was "
+		    "restored\n" : "\n");
+	}
+	if (i < N_CRASH)
+		sigaction(sig, &old_crash[i], NULL);
+	else
+		signal(sig, SIG_DFL);
+	/* a fault the kernel sent (si_code > 0) happens again when the
+	 * handler returns; a signal sent or raised is raised again */
+	if (si == NULL || si->si_code <= 0 || sig == SIGABRT)
 		raise(sig);
+}
+
+static void
+hook_crash(void)
+{
+	struct sigaction sa;
+
+	if (crash_hooked)
+		return;
+	crash_hooked = true;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = on_crash;
+	sa.sa_flags = SA_SIGINFO;
+	for (size_t i = 0; i < N_CRASH; i++)
+		sigaction(crash_signals[i].sig, &sa, &old_crash[i]);
+}
+
+void
+ui_crt_crash_init(const char *what)
+{
+	snprintf(crash_what, sizeof(crash_what), "%s", what != NULL ? what :
+	    "");
+	hook_crash();
+}
+
+/* Append terminfo string capability cap, without its padding, to the
+ * exit sequences. */
+static void
+exit_cap(const char *cap)
+{
+	const char *v = tigetstr(cap);
+
+	if (v == NULL || v == (const char *)-1)
+		return;
+	for (; *v != '\0'; v++) {
+		if (v[0] == '$' && v[1] == '<') {
+			const char *e = strchr(v, '>');
+
+			if (e != NULL) {
+				v = e;
+				continue;
+			}
+		}
+		if (term_exit_len + 1 < sizeof(term_exit))
+			term_exit[term_exit_len++] = *v;
+	}
+}
+
+/* What the crash handler writes to give the terminal back. */
+static void
+prepare_exit(bool mouse)
+{
+	term_exit_len = 0;
+	if (mouse && tigetstr("kmous") != NULL &&
+	    tigetstr("kmous") != (const char *)-1) {
+		/* ncurses's xterm mouse reporting, off */
+		static const char off[] = "\033[?1000l";
+
+		memcpy(term_exit, off, sizeof(off) - 1);
+		term_exit_len = sizeof(off) - 1;
+	}
+	exit_cap("sgr0");
+	exit_cap("cnorm");
+	exit_cap("rmkx");
+	exit_cap("rmcup");
 }
 
 static void
 install_signals(void)
 {
 	struct sigaction sa;
-	size_t n = sizeof(crash_signals) / sizeof(crash_signals[0]);
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -116,10 +269,7 @@ install_signals(void)
 	for (size_t i = 0; i < sizeof(quit_signals) /
 	    sizeof(quit_signals[0]); i++)
 		sigaction(quit_signals[i], &sa, NULL);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = 0;
-	for (size_t i = 0; i < n; i++)
-		sigaction(crash_signals[i], &sa, &old_crash[i]);
+	hook_crash();
 }
 
 static void
@@ -168,6 +318,9 @@ ui_crt_init(bool mouse)
 		atexit(ui_crt_done);
 		hooked = true;
 	}
+	term_fd = fileno(stdout);
+	if (tcgetattr(term_fd, &term_saved) < 0)
+		term_fd = -1;
 	screen = newterm(NULL, stdout, stdin);
 	if (screen == NULL)
 		return (-1);
@@ -186,6 +339,8 @@ ui_crt_init(bool mouse)
 		    NULL);
 		mouseinterval(0);
 	}
+	prepare_exit(mouse);
+	atomic_store_explicit(&term_held, term_fd >= 0, memory_order_release);
 	return (0);
 }
 
@@ -195,6 +350,7 @@ ui_crt_done(void)
 	if (!active)
 		return;
 	active = false;
+	atomic_store_explicit(&term_held, 0, memory_order_relaxed);
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();
@@ -202,6 +358,11 @@ ui_crt_done(void)
 		delscreen(screen);
 		screen = NULL;
 	}
+	/* the terminal is back: a quit signal from now on (while the
+	 * worker finishes a long call) ends the program at once */
+	for (size_t i = 0; i < sizeof(quit_signals) /
+	    sizeof(quit_signals[0]); i++)
+		signal(quit_signals[i], SIG_DFL);
 }
 
 bool

@@ -57,6 +57,15 @@ int	ui_crt_quit_signal(void);
 void	ui_crt_block(void);
 void	ui_crt_unblock(void);
 
+/* Catch the crash signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) for
+ * the rest of the run, in every mode: on one, give the terminal back if
+ * the interface holds it, write "gptop: crashed: SIGNAL [in the runtime
+ * thread], WHAT" to stderr, and die of the same signal through the handler
+ * that was there before (the default, or a sanitizer's).  what (copied)
+ * says what was going on, e.g. "running FILE"; NULL for nothing.  Called
+ * again, it only changes what.  ui_crt_init calls it too. */
+void	ui_crt_crash_init(const char *what);
+
 /* Milliseconds on the monotonic clock. */
 uint64_t ui_crt_now_ms(void);
 

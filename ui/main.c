@@ -8,7 +8,10 @@
  * Exit status: 0 success, 2 bad input (graph, capture, data, flag or
  * option, or an output that cannot be written), 1 an internal failure,
  * 128 + the signal when SIGINT or SIGTERM cut a batch run short (after the
- * report and the files of what was collected are written).
+ * report and the files of what was collected are written).  A crash (a
+ * fault in the runtime or in an extern function) gives the terminal back,
+ * says which signal and what was running, and dies of that signal
+ * (ui_crt_crash_init).
  */
 #include "config.h"
 
@@ -22,6 +25,7 @@
 
 #include "batch.h"
 #include "capture.h"
+#include "crt.h"
 #include "diff.h"
 #include "export.h"
 #include "flags.h"
@@ -182,6 +186,24 @@ catch_signals(struct gp_session *s)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* What the crash message says was running: the graph of session s, and
+ * whether it calls native code. */
+static void
+crash_context(const char *path, struct gp_session *s)
+{
+	const struct gp_graph *g = gp_session_graph(s);
+	bool ext = false;
+	char *what;
+
+	for (size_t i = 0; i < g->n_nodes && !ext; i++)
+		ext = !g->nodes[i].dead && strcmp(g->nodes[i].op->name,
+		    "extern") == 0;
+	what = gp_xasprintf("running %s%s", path, ext ? " (its extern ops "
+	    "run native code)" : "");
+	ui_crt_crash_init(what);
+	free(what);
 }
 
 static int
@@ -357,6 +379,7 @@ diff_side(const char *path, const struct gp_flags *flags, uint64_t rounds,
 		fprintf(stderr, "gptop: %s\n", err.msg);
 		return (NULL);
 	}
+	crash_context(path, s);
 	catch_signals(s);
 	/* after a signal during the first side's run, run nothing more */
 	if (sig_caught == 0)
@@ -416,7 +439,8 @@ tui_captures(const char *pa, const char *pb, const struct gp_flags *flags,
 	} else if ((s = gp_session_open(pb, flags, &err)) == NULL) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
 		goto out;
-	}
+	} else
+		crash_context(pb, s);
 	rc = ui_tui_run(s, to);
 	gp_session_free(s);
 out:
@@ -555,6 +579,7 @@ main(int argc, char **argv)
 	const char *cli_flags = NULL;
 	int c, rc, kind;
 
+	ui_crt_crash_init(NULL);
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return (cmd_merge(argc - 1, argv + 1));
 	while ((c = getopt_long(argc, argv, "n:d:M", long_options,
@@ -719,6 +744,7 @@ main(int argc, char **argv)
 		gp_flags_done(&flags);
 		return (2);
 	}
+	crash_context(argv[optind], s);
 	gp_report_opts_from_flags(&ro, &flags);
 	ro.by_signature = by_sig;
 	if (interactive) {

@@ -1137,9 +1137,11 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		t.dirty = true;
 	}
 	sig = ui_crt_quit_signal();
+	/* the terminal first: stopping waits for the call under way, which
+	 * may be long (a second quit signal then ends the program) */
+	ui_crt_done();
 	if (s != NULL)
 		gp_session_stop(s);
-	ui_crt_done();
 	if (b.fp != NULL)
 		fclose(b.fp);
 	ctx_done(&t);
