@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -138,9 +139,15 @@ parse_count(const char *s, const char *what, uint64_t *out)
 
 	if (*s == '-' || *s == '\0')
 		goto bad;
+	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (*end != '\0')
 		goto bad;
+	if (errno == ERANGE) {
+		fprintf(stderr, "gptop: %s: '%s' is too large (expected at "
+		    "most %llu)\n", what, s, ULLONG_MAX);
+		return (-1);
+	}
 	*out = v;
 	return (0);
 bad:
@@ -582,9 +589,25 @@ main(int argc, char **argv)
 	ui_crt_crash_init(NULL);
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return (cmd_merge(argc - 1, argv + 1));
-	while ((c = getopt_long(argc, argv, "n:d:M", long_options,
+	opterr = 0;	/* one message of our own, below */
+	while ((c = getopt_long(argc, argv, ":n:d:M", long_options,
 	    NULL)) != -1) {
 		switch (c) {
+		case ':':
+			fprintf(stderr, "gptop: option '%s' needs a value "
+			    "(gptop --help lists the options)\n",
+			    argv[optind - 1]);
+			return (2);
+		case '?':
+			if (optopt != 0)
+				fprintf(stderr, "gptop: unknown option '-%c' "
+				    "(gptop --help lists the options)\n",
+				    optopt);
+			else
+				fprintf(stderr, "gptop: unknown option '%s' "
+				    "(gptop --help lists the options)\n",
+				    argv[optind - 1]);
+			return (2);
 		case 'n':
 			if (parse_count(optarg, "-n", &rounds) < 0)
 				return (2);
