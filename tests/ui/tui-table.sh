@@ -61,6 +61,9 @@ tui_keys '\' t a n h Enter
 check "\\ filters the rows by name" tui_wait '1 row of 10.*filter "tanh"'
 tui_keys Escape
 check "Esc clears the filter" tui_wait '10 rows \| sorted'
+# the details show the first call's histogram: wait for one (slow under
+# TSan on a loaded machine)
+tui_wait '^calls [1-9]' >/dev/null
 tui_keys / e x p Enter Enter
 check "/ finds a row and Enter opens its details" details_of_exp
 tui_keys Escape 1
