@@ -71,10 +71,15 @@ gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s)
 		d->min = s->min;
 	if (s->max > d->max)
 		d->max = s->max;
+	/* no bin can wrap while the counts fit (bins sum to at most n) */
+	if (d->n + s->n <= UINT32_MAX)
+		for (int b = 0; b < GP_PROF_BINS; b++)
+			d->hist[b] += s->hist[b];
+	else
+		for (int b = 0; b < GP_PROF_BINS; b++)
+			hist_add(d, b, s->hist[b]);
 	d->n += s->n;
 	d->total += s->total;
-	for (int b = 0; b < GP_PROF_BINS; b++)
-		hist_add(d, b, s->hist[b]);
 }
 
 double
