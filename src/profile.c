@@ -14,9 +14,10 @@
 double
 gp_prof_bin_lo(int b)
 {
+	/* (1 or 1.5) x 2^(b/2 + 3), in whole ns */
 	if (b <= 0)
 		return (0);
-	return (ldexp(b & 1 ? 1.5 : 1.0, b / 2 + 3));
+	return ((double)((b & 1 ? 3ull : 2ull) << (b / 2 + 2)));
 }
 
 /* Add w to bin b.  The bins hold a distribution's shape, not its count
@@ -82,39 +83,54 @@ gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s)
 	d->total += s->total;
 }
 
-double
-gp_prof_stat_quantile(const struct gp_prof_stat *s, double q)
+void
+gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
+    double *out, int n)
 {
 	uint64_t tot = 0, acc = 0;
-	double target;
+	int q = 0;
 
 	for (int b = 0; b < GP_PROF_BINS; b++)
 		tot += s->hist[b];
-	if (tot == 0)
-		return (0);
-	target = q * (double)tot;
-	for (int b = 0; b < GP_PROF_BINS; b++) {
-		double lo, hi, v;
-
+	if (tot == 0) {
+		for (q = 0; q < n; q++)
+			out[q] = 0;
+		return;
+	}
+	for (int b = 0; b < GP_PROF_BINS && q < n; b++) {
 		if (s->hist[b] == 0)
 			continue;
-		if ((double)(acc + s->hist[b]) < target) {
-			acc += s->hist[b];
-			continue;
+		/* every quantile that falls in bin b, interpolated in it and
+		 * clamped to [min, max] */
+		while (q < n && !((double)(acc + s->hist[b]) <
+		    qs[q] * (double)tot)) {
+			double lo = gp_prof_bin_lo(b), hi, target;
+
+			hi = b + 1 < GP_PROF_BINS ? gp_prof_bin_lo(b + 1) :
+			    lo * 1.5;
+			if (lo < (double)s->min)
+				lo = (double)s->min;
+			if (hi > (double)s->max)
+				hi = (double)s->max;
+			if (hi < lo)
+				hi = lo;
+			target = qs[q] * (double)tot;
+			out[q++] = lo + (hi - lo) * ((target - (double)acc) /
+			    (double)s->hist[b]);
 		}
-		lo = gp_prof_bin_lo(b);
-		hi = b + 1 < GP_PROF_BINS ? gp_prof_bin_lo(b + 1) : lo * 1.5;
-		if (lo < (double)s->min)
-			lo = (double)s->min;
-		if (hi > (double)s->max)
-			hi = (double)s->max;
-		if (hi < lo)
-			hi = lo;
-		v = lo + (hi - lo) * ((target - (double)acc) /
-		    (double)s->hist[b]);
-		return (v);
+		acc += s->hist[b];
 	}
-	return ((double)s->max);
+	while (q < n)
+		out[q++] = (double)s->max;
+}
+
+double
+gp_prof_stat_quantile(const struct gp_prof_stat *s, double q)
+{
+	double v;
+
+	gp_prof_stat_quantiles(s, &q, &v, 1);
+	return (v);
 }
 
 struct gp_profile *
@@ -554,55 +570,6 @@ sort_rows(const struct gp_prof_table *t, uint32_t *perm,
 	}
 }
 
-/* The lower edge of bin b, as gp_prof_bin_lo gives it (whole ns). */
-static double
-bin_edge(int b)
-{
-	if (b <= 0)
-		return (0);
-	return ((double)((b & 1 ? 3ull : 2ull) << (b / 2 + 2)));
-}
-
-/* The median and the 95th percentile of s in one pass over its bins:
- * gp_prof_stat_quantile's sums and interpolation, to the bit. */
-static void
-median_p95(const struct gp_prof_stat *s, double *median, double *p95)
-{
-	static const double qs[2] = {0.5, 0.95};
-	double *out[2] = {median, p95};
-	uint64_t tot = 0, acc = 0;
-	int q = 0;
-
-	for (int b = 0; b < GP_PROF_BINS; b++)
-		tot += s->hist[b];
-	if (tot == 0) {
-		*median = *p95 = 0;
-		return;
-	}
-	for (int b = 0; b < GP_PROF_BINS && q < 2; b++) {
-		if (s->hist[b] == 0)
-			continue;
-		while (q < 2 && !((double)(acc + s->hist[b]) <
-		    qs[q] * (double)tot)) {
-			double lo = bin_edge(b), hi, target;
-
-			hi = b + 1 < GP_PROF_BINS ? bin_edge(b + 1) : lo * 1.5;
-			if (lo < (double)s->min)
-				lo = (double)s->min;
-			if (hi > (double)s->max)
-				hi = (double)s->max;
-			if (hi < lo)
-				hi = lo;
-			target = qs[q] * (double)tot;
-			*out[q++] = lo + (hi - lo) * ((target - (double)acc) /
-			    (double)s->hist[b]);
-		}
-		acc += s->hist[b];
-	}
-	while (q < 2)
-		*out[q++] = (double)s->max;
-}
-
 /* The figures of row r derived from its counts and st, its statistics
  * (flops: the sum of flops x executions; apply rows get their apply's
  * flops per execution). */
@@ -611,7 +578,14 @@ finish_row(struct gp_prof_row *r, enum gp_prof_group grp, double ap_flops,
     const struct gp_prof_stat *st)
 {
 	r->per_call_ns = r->calls ? r->time_ns / (double)r->calls : 0;
-	median_p95(st, &r->median_ns, &r->p95_ns);
+	{
+		static const double qs[2] = {0.5, 0.95};
+		double v[2];
+
+		gp_prof_stat_quantiles(st, qs, v, 2);
+		r->median_ns = v[0];
+		r->p95_ns = v[1];
+	}
 	/* flops/s = flops per execution x executions / time */
 	r->gflops = r->time_ns > 0 ? r->flops / r->time_ns : 0;
 	if (grp == GP_GROUP_APPLY)

@@ -61,6 +61,9 @@ void	gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s);
 /* Quantile q in [0,1] from the histogram, interpolated inside its bin and
  * clamped to [min, max]. */
 double	gp_prof_stat_quantile(const struct gp_prof_stat *s, double q);
+/* Quantiles qs[0..n) (ascending) in one pass, the same figures. */
+void	gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
+	    double *out, int n);
 
 /* An input or output of an apply. */
 struct gp_prof_io {
