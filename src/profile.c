@@ -6,6 +6,7 @@
 
 #include "profile.h"
 #include "memprof.h"
+#include "radix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -490,45 +491,6 @@ cmp_row_ptrs(const void *a, const void *b)
 	    *(const struct gp_prof_row *const *)b));
 }
 
-/* A key and the row it belongs to, for the radix sort of apply rows. */
-struct rkey {
-	uint64_t	k;
-	uint32_t	i;
-};
-
-/* Sort a[0..n) stably by k, ascending: LSD radix on bytes, skipping the
- * bytes every key shares.  tmp holds n keys. */
-static void
-radix_keys(struct rkey *a, struct rkey *tmp, size_t n)
-{
-	uint32_t (*count)[256] = gp_xcalloc(8, sizeof(*count));
-	struct rkey *src = a, *dst = tmp, *t;
-
-	for (size_t j = 0; j < n; j++)
-		for (int d = 0; d < 8; d++)
-			count[d][(a[j].k >> (8 * d)) & 0xff]++;
-	for (int d = 0; d < 8; d++) {
-		uint32_t sum = 0;
-
-		if (count[d][(a[0].k >> (8 * d)) & 0xff] == n)
-			continue;	/* one value of this byte: no move */
-		for (int b = 0; b < 256; b++) {
-			uint32_t c = count[d][b];
-
-			count[d][b] = sum;
-			sum += c;
-		}
-		for (size_t j = 0; j < n; j++)
-			dst[count[d][(src[j].k >> (8 * d)) & 0xff]++] = src[j];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, sizeof(*a) * n);
-	free(count);
-}
-
 /* The rows of t in cmp_rows order into perm.  For apply rows, ckey and
  * tkey hold each member's calls and time bits, in schedule order. */
 static void
@@ -543,21 +505,21 @@ sort_rows(const struct gp_prof_table *t, uint32_t *perm,
 		/* one row per apply: (fn, id) tell every two rows apart, so
 		 * the order is by time, then calls, both descending, from
 		 * the schedule order; n_apply is 1 */
-		struct rkey *a = gp_xmalloc(sizeof(*a) * n);
-		struct rkey *tmp = gp_xmalloc(sizeof(*tmp) * n);
+		uint64_t *k = gp_xmalloc(sizeof(*k) * (3 * n + 1));
+		uint32_t *idx = gp_xmalloc(sizeof(*idx) * (n + 1));
 
 		for (size_t m = 0; m < n; m++) {
-			a[m].i = (uint32_t)m;
-			a[m].k = ~ckey[m];
+			idx[m] = (uint32_t)m;
+			k[m] = ~ckey[m];
 		}
-		radix_keys(a, tmp, n);
+		gp_radix_sort(k, idx, n, k + n);
+		for (size_t m = 0; m < n; m++)
+			k[m] = ~tkey[m];
+		gp_radix_sort(k, idx, n, k + n);
 		for (size_t j = 0; j < n; j++)
-			a[j].k = ~tkey[a[j].i];
-		radix_keys(a, tmp, n);
-		for (size_t j = 0; j < n; j++)
-			perm[j] = t->member[a[j].i];
-		free(a);
-		free(tmp);
+			perm[j] = t->member[idx[j]];
+		free(k);
+		free(idx);
 	} else {
 		const struct gp_prof_row **pp = gp_xmalloc(sizeof(*pp) * n);
 

@@ -1,6 +1,7 @@
 /*
- * sort.c: LSD radix sorts of numbers and of strings by 8-byte blocks (see
- * sort.h).
+ * sort.c: the tables' sorts (see sort.h): numbers by their order-keeping
+ * 64-bit images, strings ranked by 8-byte blocks, both through the
+ * runtime's radix sort (src/radix.h).
  */
 #include "config.h"
 
@@ -9,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radix.h"
 #include "util.h"
 
-#define DIGIT_BITS 11
-#define BUCKETS (1u << DIGIT_BITS)
-#define SMALL 32
+#define SMALL 32	/* runs this short: a direct sort */
 
 /* An unsigned image of d that sorts like d (NaN last). */
 static uint64_t
@@ -29,101 +29,10 @@ image(double d)
 	return (u >> 63 ? ~u : u | (1ull << 63));
 }
 
-/* A 32-bit key and its row. */
-struct half {
-	uint32_t	k;
-	uint32_t	i;
-};
-
-/* Sort a[0..n) by k ascending, equal keys kept in place order, in three
- * scatters of 11 bits at most (the digits every key shares are skipped).
- * tmp holds n; the result ends in a. */
-static void
-radix_halves(struct half *a, struct half *tmp, size_t n)
-{
-	static const int shifts[3] = {0, 11, 22};
-	uint32_t (*count)[BUCKETS];
-	struct half *src = a, *dst = tmp, *t;
-
-	if (n < 2)
-		return;
-	count = gp_xcalloc(3, sizeof(*count));
-	for (size_t j = 0; j < n; j++) {
-		uint32_t k = a[j].k;
-
-		count[0][k & (BUCKETS - 1)]++;
-		count[1][(k >> 11) & (BUCKETS - 1)]++;
-		count[2][k >> 22]++;
-	}
-	for (int d = 0; d < 3; d++) {
-		int shift = shifts[d];
-		uint32_t *c = count[d], sum = 0;
-
-		if (c[(a[0].k >> shift) & (BUCKETS - 1)] == n)
-			continue;	/* every key has this digit */
-		for (uint32_t b = 0; b < BUCKETS; b++) {
-			uint32_t x = c[b];
-
-			c[b] = sum;
-			sum += x;
-		}
-		for (size_t j = 0; j < n; j++)
-			dst[c[(src[j].k >> shift) & (BUCKETS - 1)]++] = src[j];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, sizeof(*a) * n);
-	free(count);
-}
-
-/* idx[0..n) sorted by the 64-bit keys k[], ties in idx order: by the high
- * halves first (doubles rarely share them), then each run of equal high
- * halves by the low ones. */
-static void
-sort_wide(const uint64_t *k, uint32_t *idx, size_t n, struct half *a,
-    struct half *tmp)
-{
-	for (size_t j = 0; j < n; j++) {
-		a[j].k = (uint32_t)(k[idx[j]] >> 32);
-		a[j].i = idx[j];
-	}
-	radix_halves(a, tmp, n);
-	for (size_t j = 0; j < n;) {
-		size_t e = j + 1;
-
-		while (e < n && a[e].k == a[j].k)
-			e++;
-		if (e - j > SMALL) {
-			for (size_t m = j; m < e; m++)
-				a[m].k = (uint32_t)k[a[m].i];
-			radix_halves(a + j, tmp, e - j);
-		} else {
-			/* insertion sort by the low halves, stable */
-			for (size_t m = j + 1; m < e; m++) {
-				struct half x = a[m];
-				uint32_t lo = (uint32_t)k[x.i];
-				size_t q = m;
-
-				while (q > j && (uint32_t)k[a[q - 1].i] > lo) {
-					a[q] = a[q - 1];
-					q--;
-				}
-				a[q] = x;
-			}
-		}
-		for (size_t m = j; m < e; m++)
-			idx[m] = a[m].i;
-		j = e;
-	}
-}
-
 void
 ui_sort_numbers(const double *keys, uint32_t *idx, size_t n, bool desc)
 {
 	uint64_t *k = gp_xmalloc(sizeof(*k) * (n + 1));
-	struct half *a = gp_xmalloc(sizeof(*a) * (2 * n + 1));
 
 	for (size_t i = 0; i < n; i++) {
 		k[i] = image(keys[i]);
@@ -131,9 +40,8 @@ ui_sort_numbers(const double *keys, uint32_t *idx, size_t n, bool desc)
 			k[i] = ~k[i] - 1;	/* NaN stays last */
 		idx[i] = (uint32_t)i;
 	}
-	sort_wide(k, idx, n, a, a + n);
+	gp_radix_sort(k, idx, n, NULL);
 	free(k);
-	free(a);
 }
 
 /* The 8 bytes of s from byte d, big-endian (so they sort like the
@@ -217,7 +125,7 @@ ui_sort_rank_strings(const char *const *keys, size_t n, double *rank)
 	const unsigned char **s = gp_xmalloc(sizeof(*s) * (n + 1));
 	uint32_t *idx = gp_xmalloc(sizeof(*idx) * (n + 1));
 	uint64_t *k = gp_xmalloc(sizeof(*k) * (n + 1));
-	struct half *a = gp_xmalloc(sizeof(*a) * (2 * n + 1));
+	uint64_t *a = gp_xmalloc(sizeof(*a) * (2 * n + 1));
 	uint8_t *diff = gp_xcalloc(n + 1, 1);
 	uint8_t *active = gp_xcalloc(n + 1, 1);
 	struct run *runs = NULL, *next = NULL;
@@ -261,7 +169,7 @@ ui_sort_rank_strings(const char *const *keys, size_t n, double *rank)
 				sort_small(s, ix, diff + runs[q].at, rn, d);
 				continue;
 			}
-			sort_wide(k, ix, rn, a, a + rn);
+			gp_radix_sort(k, ix, rn, a);
 			for (size_t j = 0; j < rn;) {
 				uint64_t kj = k[ix[j]];
 				size_t e = j + 1;
