@@ -1066,28 +1066,6 @@ rd_fail(struct rd *r, const char *fmt, ...)
 	return (-1);
 }
 
-static const char *
-type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return ("an object");
-	case JSON_ARRAY:
-		return ("an array");
-	case JSON_STRING:
-		return ("a string");
-	case JSON_INTEGER:
-		return ("an integer");
-	case JSON_REAL:
-		return ("a number");
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return ("a boolean");
-	default:
-		return ("null");
-	}
-}
-
 /* Member key of o; missing: an error naming what was expected, or NULL
  * without one when optional. */
 static json_t *
@@ -1112,7 +1090,7 @@ rd_u64(struct rd *r, const json_t *o, const char *key, uint64_t *out)
 	rd_key(r, key);
 	if (!json_is_integer(v))
 		rc = rd_fail(r, "expected a non-negative integer, got %s",
-		    type_name(v));
+		    gp_jsonpos_kind(v));
 	else if (json_integer_value(v) < 0)
 		rc = rd_fail(r, "expected a non-negative integer, got %lld",
 		    (long long)json_integer_value(v));
@@ -1133,7 +1111,7 @@ rd_int(struct rd *r, const json_t *o, const char *key, int64_t lo,
 		return (-1);
 	rd_key(r, key);
 	if (!json_is_integer(v))
-		rc = rd_fail(r, "expected an integer, got %s", type_name(v));
+		rc = rd_fail(r, "expected an integer, got %s", gp_jsonpos_kind(v));
 	else if (json_integer_value(v) < lo || json_integer_value(v) > hi)
 		rc = rd_fail(r, "%lld is out of range (%lld to %lld)",
 		    (long long)json_integer_value(v), (long long)lo,
@@ -1154,7 +1132,7 @@ rd_real(struct rd *r, const json_t *o, const char *key, double *out)
 		return (-1);
 	rd_key(r, key);
 	if (!json_is_number(v))
-		rc = rd_fail(r, "expected a number, got %s", type_name(v));
+		rc = rd_fail(r, "expected a number, got %s", gp_jsonpos_kind(v));
 	else if (json_number_value(v) < 0)
 		rc = rd_fail(r, "expected a non-negative number, got %g",
 		    json_number_value(v));
@@ -1175,7 +1153,7 @@ rd_bool(struct rd *r, const json_t *o, const char *key, bool *out)
 	rd_key(r, key);
 	if (!json_is_boolean(v))
 		rc = rd_fail(r, "expected true or false, got %s",
-		    type_name(v));
+		    gp_jsonpos_kind(v));
 	else
 		*out = json_is_true(v);
 	rd_pop(r);
@@ -1195,7 +1173,7 @@ rd_str(struct rd *r, const json_t *o, const char *key, bool optional,
 		return (optional ? 0 : -1);
 	rd_key(r, key);
 	if (!json_is_string(v))
-		rc = rd_fail(r, "expected a string, got %s", type_name(v));
+		rc = rd_fail(r, "expected a string, got %s", gp_jsonpos_kind(v));
 	else
 		*out = gp_xstrdup(json_string_value(v));
 	rd_pop(r);
@@ -1214,7 +1192,7 @@ rd_container(struct rd *r, const json_t *o, const char *key, bool array,
 	if ((array && !json_is_array(v)) || (!array && !json_is_object(v))) {
 		rd_key(r, key);
 		rd_fail(r, "expected %s, got %s", array ? "an array" :
-		    "an object", type_name(v));
+		    "an object", gp_jsonpos_kind(v));
 		rd_pop(r);
 		return (NULL);
 	}
@@ -1227,7 +1205,7 @@ rd_object_here(struct rd *r, const json_t *v)
 {
 	if (json_is_object(v))
 		return (0);
-	return (rd_fail(r, "expected an object, got %s", type_name(v)));
+	return (rd_fail(r, "expected an object, got %s", gp_jsonpos_kind(v)));
 }
 
 static int
@@ -1300,7 +1278,7 @@ rd_dims(struct rd *r, const json_t *o, const char *key, int *ndim,
 	}
 	if (!json_is_array(v))
 		return (rd_fail(r, "expected an array of integers%s, got %s",
-		    nullable ? " or null" : "", type_name(v)));
+		    nullable ? " or null" : "", gp_jsonpos_kind(v)));
 	if (*ndim >= 0 && json_array_size(v) != (size_t)*ndim)
 		return (rd_fail(r, "%zu dimensions, but the shape has %d",
 		    json_array_size(v), *ndim));
@@ -1312,7 +1290,7 @@ rd_dims(struct rd *r, const json_t *o, const char *key, int *ndim,
 		    json_integer_value(e) < 0)) {
 			rd_index(r, i);
 			return (rd_fail(r, "expected a%s integer, got %s",
-			    nonneg ? " non-negative" : "n", type_name(e)));
+			    nonneg ? " non-negative" : "n", gp_jsonpos_kind(e)));
 		}
 		d[i] = json_integer_value(e);
 	}
@@ -1386,7 +1364,7 @@ rd_tables(struct rd *r, const json_t *top)
 			if (!json_is_string(v)) {
 				rd_key(r, keys[k]);
 				return (rd_fail(r, "expected a string, got %s",
-				    type_name(v)));
+				    gp_jsonpos_kind(v)));
 			}
 			*dst[k] = json_string_value(v);
 		}
@@ -1446,14 +1424,14 @@ rd_io(struct rd *r, const json_t *t, struct gp_prof_io *io, bool out,
 	    !(out && json_array_size(t) == 2)))
 		return (rd_fail(r, "expected %s, got %s", out ? what_out :
 		    what_in, json_is_array(t) ? "another length" :
-		    type_name(t)));
+		    gp_jsonpos_kind(t)));
 	var = json_array_get(t, 0);
 	type = json_array_get(t, 1);
 	third = json_array_get(t, 2);
 	if (!json_is_string(var)) {
 		rd_index(r, 0);
 		return (rd_fail(r, "the variable: expected a string, got %s",
-		    type_name(var)));
+		    gp_jsonpos_kind(var)));
 	}
 	if (!json_is_integer(type) || json_integer_value(type) < 0 ||
 	    json_integer_value(type) >= r->n_types) {
@@ -1693,7 +1671,7 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
 		if (!json_is_integer(e) || json_integer_value(e) < 0) {
 			rd_index(r, i);
 			return (rd_fail(r, "expected a non-negative integer, "
-			    "got %s", type_name(e)));
+			    "got %s", gp_jsonpos_kind(e)));
 		}
 		rec[i] = (uint64_t)json_integer_value(e);
 	}
@@ -1792,7 +1770,7 @@ rd_format(struct rd *r, const json_t *top, int *version)
 	rd_key(r, "format");
 	if (!json_is_string(v))
 		return (rd_fail(r, "expected a string, got %s",
-		    type_name(v)));
+		    gp_jsonpos_kind(v)));
 	s = json_string_value(v);
 	if (strncmp(s, GP_CAPTURE_PREFIX, strlen(GP_CAPTURE_PREFIX) - 1) != 0)
 		return (rd_fail(r, "\"%s\" is not a gptop capture (expected "
@@ -2010,7 +1988,7 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 	}
 	if (!json_is_object(top)) {
 		gp_err_set(err, "%s:1:1: expected a JSON object (a gptop "
-		    "capture), got %s", name, type_name(top));
+		    "capture), got %s", name, gp_jsonpos_kind(top));
 		goto out;
 	}
 	if (rd_format(&r, top, &local.version) < 0)

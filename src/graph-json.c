@@ -346,35 +346,13 @@ check_name(struct loader *L, const char *s, struct where w, bool at_key,
 	return (0);
 }
 
-static const char *
-json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return ("an object");
-	case JSON_ARRAY:
-		return ("an array");
-	case JSON_STRING:
-		return ("a string");
-	case JSON_INTEGER:
-		return ("an integer");
-	case JSON_REAL:
-		return ("a number");
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return ("a boolean");
-	default:
-		return ("null");
-	}
-}
-
 /* A field of the wrong JSON type. */
 static int
 bad_type(struct loader *L, struct where w, const char *ctx, const char *field,
     const char *expected, const json_t *got)
 {
 	return (fail(L, w, false, "%s%s\"%s\" must be %s, got %s (%s)", ctx,
-	    *ctx ? ": " : "", field, expected, show(L, got), json_kind(got)));
+	    *ctx ? ": " : "", field, expected, show(L, got), gp_jsonpos_kind(got)));
 }
 
 /* Elements. */
@@ -2004,7 +1982,7 @@ load_root(struct loader *L)
 	if (!json_is_object(root))
 		return (fail(L, w_root, false, "the top-level value is %s: "
 		    "expected a graph, an object {\"format\": \"" FORMAT
-		    "\", ...}", json_kind(root)));
+		    "\", ...}", gp_jsonpos_kind(root)));
 	if ((e = json_object_get(root, "format")) == NULL)
 		return (fail(L, w_root, false, "missing \"format\": expected "
 		    "\"format\": \"" FORMAT "\""));

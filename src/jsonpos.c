@@ -398,3 +398,25 @@ gp_jsonpos_span(const char *text, size_t len,
 	*end = (size_t)(skip_value(p, text + len) - text);
 	return (0);
 }
+
+const char *
+gp_jsonpos_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return ("an object");
+	case JSON_ARRAY:
+		return ("an array");
+	case JSON_STRING:
+		return ("a string");
+	case JSON_INTEGER:
+		return ("an integer");
+	case JSON_REAL:
+		return ("a number");
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return ("a boolean");
+	default:
+		return ("null");
+	}
+}

@@ -14,6 +14,7 @@
 #ifndef GPTOP_SRC_JSONPOS_H
 #define GPTOP_SRC_JSONPOS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,5 +61,8 @@ size_t	gp_jsonpos_string_start(const char *text, size_t len, size_t end);
 /* Line and column of byte offset off (clamped to len). */
 void	gp_jsonpos_of_offset(const char *text, size_t len, size_t off,
 	    int *line, int *col);
+
+/* What v is, for messages: "an object", "an integer", "null" ... */
+const char	*gp_jsonpos_kind(const json_t *v);
 
 #endif

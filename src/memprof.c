@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "jsonpos.h"
 #include "vm.h"
 
 #define DEF_BUDGET_MS	1000
@@ -2361,28 +2362,6 @@ jr_fail(struct jr *r, const char *fmt, ...)
 	return (-1);
 }
 
-static const char *
-jtype(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return ("an object");
-	case JSON_ARRAY:
-		return ("an array");
-	case JSON_STRING:
-		return ("a string");
-	case JSON_INTEGER:
-		return ("an integer");
-	case JSON_REAL:
-		return ("a number");
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return ("a boolean");
-	default:
-		return ("null");
-	}
-}
-
 static const json_t *
 jr_get(struct jr *r, const json_t *o, const char *key, const char *what)
 {
@@ -2403,7 +2382,7 @@ jr_int_here(struct jr *r, const json_t *v, int64_t lo, int64_t hi,
 
 	if (!json_is_integer(v))
 		return (jr_fail(r, "expected %s, got %s", nonneg ?
-		    "a non-negative integer" : "an integer", jtype(v)));
+		    "a non-negative integer" : "an integer", gp_jsonpos_kind(v)));
 	x = json_integer_value(v);
 	if (nonneg && x < 0)
 		return (jr_fail(r, "expected a non-negative integer, got %lld",
@@ -2464,7 +2443,7 @@ jr_bool(struct jr *r, const json_t *o, const char *key, bool *out)
 	if (!json_is_boolean(v)) {
 		jr_key(r, key);
 		return (jr_fail(r, "expected true or false, got %s",
-		    jtype(v)));
+		    gp_jsonpos_kind(v)));
 	}
 	*out = json_is_true(v);
 	return (0);
@@ -2481,7 +2460,7 @@ jr_real(struct jr *r, const json_t *o, const char *key, double *out)
 		jr_key(r, key);
 		if (!json_is_number(v))
 			return (jr_fail(r, "expected a number, got %s",
-			    jtype(v)));
+			    gp_jsonpos_kind(v)));
 		return (jr_fail(r, "expected a non-negative number, got %g",
 		    json_number_value(v)));
 	}
@@ -2500,7 +2479,7 @@ jr_container(struct jr *r, const json_t *o, const char *key, bool array)
 		return (NULL);
 	if (array ? !json_is_array(v) : !json_is_object(v)) {
 		jr_key(r, key);
-		jr_fail(r, "expected %s, got %s", what, jtype(v));
+		jr_fail(r, "expected %s, got %s", what, gp_jsonpos_kind(v));
 		jr_pop(r);
 		return (NULL);
 	}
@@ -2549,7 +2528,7 @@ jr_col(struct jr *r, const json_t *o, const char *key, size_t n,
 		return (-1);
 	jr_key(r, key);
 	if (!json_is_string(v))
-		return (jr_fail(r, "expected %s, got %s", what, jtype(v)));
+		return (jr_fail(r, "expected %s, got %s", what, gp_jsonpos_kind(v)));
 	/* n is bounded by what was read (applies, outputs, kinds) */
 	gp_grow(&r->tmp, &r->tmp_cap, n + 1, sizeof(*r->tmp));
 	s = json_string_value(v);
@@ -2663,7 +2642,7 @@ jr_bufs(struct jr *r, const json_t *o, struct gp_memprof *m,
 		jr_key(r, "kind");
 		if (!json_is_string(kinds))
 			return (jr_fail(r, "expected a string, got %s",
-			    jtype(kinds)));
+			    gp_jsonpos_kind(kinds)));
 		return (jr_fail(r, "%zu kinds, but n_bufs says %zu",
 		    json_string_length(kinds), n));
 	}
@@ -2734,7 +2713,7 @@ jr_bufs(struct jr *r, const json_t *o, struct gp_memprof *m,
 		v = json_array_get(names, next);
 		jr_index(r, next++);
 		if (!json_is_string(v)) {
-			jr_fail(r, "expected a string, got %s", jtype(v));
+			jr_fail(r, "expected a string, got %s", gp_jsonpos_kind(v));
 			goto out;
 		}
 		if (pool_add_checked(pool, json_string_value(v),
@@ -2758,7 +2737,7 @@ jr_sim(struct jr *r, const json_t *o, struct gp_memprof *m,
     struct gp_mem_sim *s, struct pool *pool)
 {
 	if (!json_is_object(o))
-		return (jr_fail(r, "expected an object, got %s", jtype(o)));
+		return (jr_fail(r, "expected an object, got %s", gp_jsonpos_kind(o)));
 	if (jr_u64(r, o, "peak", &s->peak) < 0 ||
 	    jr_u64(r, o, "peak_first", &s->peak_first) < 0 ||
 	    jr_u64(r, o, "peak_steady", &s->peak_steady) < 0 ||
@@ -2842,7 +2821,7 @@ jr_memprof(struct jr *r, const json_t *j, struct gp_memprof *m,
 	size_t n;
 
 	if (!json_is_object(j))
-		return (jr_fail(r, "expected an object, got %s", jtype(j)));
+		return (jr_fail(r, "expected an object, got %s", gp_jsonpos_kind(j)));
 	if (from_applies(r, m, f, pool) < 0)
 		return (-1);
 	n = (size_t)m->n_apply;
@@ -2936,7 +2915,7 @@ jr_memprof(struct jr *r, const json_t *j, struct gp_memprof *m,
 		jr_key(r, "min");
 		if (!json_is_object(v))
 			return (jr_fail(r, "expected an object, got %s",
-			    jtype(v)));
+			    gp_jsonpos_kind(v)));
 		if (jr_bool(r, v, "optimal", &m->min_optimal) < 0 ||
 		    jr_u64(r, v, "peak", &m->min_peak) < 0 ||
 		    jr_u64(r, v, "lower", &m->min_lower) < 0 ||
