@@ -29,38 +29,6 @@
 #include "rewrite/rewriters.h"
 #include "rewrite/rw.h"
 
-/* One pass applying fn to every live node in order (none when no node
- * applies one of ops). */
-static int
-each_node(struct gp_rewrite_ctx *c, bool (*fn)(struct gp_rw *, int),
-    const char *const *ops)
-{
-	struct gp_rw w;
-
-	if (!gp_rw_any(c->g, ops))
-		return (0);
-	gp_rw_begin(&w, c);
-	for (int i = 0; i < w.n_order; i++) {
-		int x = gp_rw_visit(&w, i);
-
-		if (x >= 0)
-			(void)fn(&w, x);
-	}
-	return (gp_rw_end(&w));
-}
-
-/* Replace node x's output 0 by v when the types agree. */
-static bool
-replace_out(struct gp_rw *w, int x, int v)
-{
-	int o = w->g->nodes[x].out[0];
-
-	if (v < 0 || !gp_rw_same_type(w->g, o, v))
-		return (false);
-	gp_rw_replace(w, o, v);
-	return (true);
-}
-
 /*
  * An n-ary add or mul without its neutral elements.
  */
@@ -80,9 +48,9 @@ drop_neutral(struct gp_rw *w, int x, const char *op, double neutral)
 	if (nk == nin || nk == 0)
 		return (false);
 	if (nk == 1)
-		return (replace_out(w, x, keep[0]));
+		return (gp_rw_replace_out(w, x, keep[0]));
 	v = gp_rw_apply(g, op, NULL, nk, keep);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -108,7 +76,7 @@ right_neutral(struct gp_rw *w, int x, const char *op, double c)
 	w->ctx->tried++;
 	if (!gp_rw_const_is(w->g, n->in[1], c))
 		return (false);
-	return (replace_out(w, x, n->in[0]));
+	return (gp_rw_replace_out(w, x, n->in[0]));
 }
 
 static bool
@@ -133,7 +101,7 @@ neg_neg(struct gp_rw *w, int x)
 	w->ctx->tried++;
 	if ((p = gp_rw_producer_is(w->g, n->in[0], "neg")) == NULL)
 		return (false);
-	return (replace_out(w, x, p->in[0]));
+	return (gp_rw_replace_out(w, x, p->in[0]));
 }
 
 /*
@@ -205,7 +173,7 @@ useless_dimshuffle(struct gp_rw *w, int x)
 		return (false);
 	w->ctx->tried++;
 	if (is_identity(pat, np, gp_graph_in_type(g, n, 0)->ndim))
-		return (replace_out(w, x, n->in[0]));
+		return (gp_rw_replace_out(w, x, n->in[0]));
 	p = gp_rw_producer(g, n->in[0]);
 	if (p == NULL || !ds_pattern(g, p, ppat, &npp, &ptr))
 		return (false);
@@ -213,7 +181,7 @@ useless_dimshuffle(struct gp_rw *w, int x)
 	for (int k = 0; k < np; k++)
 		q[k] = pat[k] < 0 ? -1 : ppat[pat[k]];
 	if (is_identity(q, np, g->vars[src].type.ndim))
-		return (replace_out(w, x, src));
+		return (gp_rw_replace_out(w, x, src));
 	arr = json_array();
 	for (int k = 0; k < np; k++)
 		json_array_append_new(arr, q[k] < 0 ? json_string("x") :
@@ -224,7 +192,7 @@ useless_dimshuffle(struct gp_rw *w, int x)
 	else
 		v = gp_rw_apply1(g, "dimshuffle", json_pack("{s:o}",
 		    "pattern", arr), src);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -246,7 +214,7 @@ useless_reshape(struct gp_rw *w, int x)
 		return (false);
 	w->ctx->tried++;
 	if (gp_rw_same_type(g, n->out[0], n->in[0]))
-		return (replace_out(w, x, n->in[0]));
+		return (gp_rw_replace_out(w, x, n->in[0]));
 	p = gp_rw_producer(g, n->in[0]);
 	if (p == NULL || !is_reshape(p))
 		return (false);
@@ -256,11 +224,11 @@ useless_reshape(struct gp_rw *w, int x)
 		json_array_append_new(shape, json_integer(t->shape[d]));
 	if (gp_rw_same_type(g, n->out[0], p->in[0])) {
 		json_decref(shape);
-		return (replace_out(w, x, p->in[0]));
+		return (gp_rw_replace_out(w, x, p->in[0]));
 	}
 	v = gp_rw_apply1(g, "reshape", json_pack("{s:o}", "shape", shape),
 	    p->in[0]);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -271,7 +239,7 @@ useless_cast(struct gp_rw *w, int x)
 	if (!gp_rw_is(n, "cast"))
 		return (false);
 	w->ctx->tried++;
-	return (replace_out(w, x, n->in[0]));
+	return (gp_rw_replace_out(w, x, n->in[0]));
 }
 
 static bool
@@ -281,11 +249,11 @@ useless_identity(struct gp_rw *w, int x)
 
 	if (gp_rw_is(n, "identity")) {
 		w->ctx->tried++;
-		return (replace_out(w, x, n->in[0]));
+		return (gp_rw_replace_out(w, x, n->in[0]));
 	}
 	if ((gp_rw_is(n, "fill") || gp_rw_is(n, "second")) && n->n_in == 2) {
 		w->ctx->tried++;
-		return (replace_out(w, x, n->in[1]));
+		return (gp_rw_replace_out(w, x, n->in[1]));
 	}
 	return (false);
 }
@@ -296,7 +264,7 @@ useless_identity(struct gp_rw *w, int x)
 	{								\
 		static const char *const ops[] = {__VA_ARGS__, NULL};	\
 									\
-		return (each_node(c, fn, ops));				\
+		return (gp_rw_each_node(c, fn, ops));				\
 	}								\
 	static const struct gp_rewriter rw_##fn = {			\
 		.name = #fn,						\

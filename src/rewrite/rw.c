@@ -400,3 +400,32 @@ gp_rw_escapes(const struct gp_graph *g)
 	}
 	return (e);
 }
+
+bool
+gp_rw_replace_out(struct gp_rw *w, int x, int v)
+{
+	int o = w->g->nodes[x].out[0];
+
+	if (v < 0 || !gp_rw_same_type(w->g, o, v))
+		return (false);
+	gp_rw_replace(w, o, v);
+	return (true);
+}
+
+int
+gp_rw_each_node(struct gp_rewrite_ctx *c, bool (*fn)(struct gp_rw *, int),
+    const char *const *ops)
+{
+	struct gp_rw w;
+
+	if (!gp_rw_any(c->g, ops))
+		return (0);
+	gp_rw_begin(&w, c);
+	for (int i = 0; i < w.n_order; i++) {
+		int x = gp_rw_visit(&w, i);
+
+		if (x >= 0)
+			(void)fn(&w, x);
+	}
+	return (gp_rw_end(&w));
+}

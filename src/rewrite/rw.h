@@ -45,6 +45,13 @@ void	gp_rw_replace(struct gp_rw *w, int from, int to);
  * the number of changes. */
 int	gp_rw_end(struct gp_rw *w);
 
+/* Replace node x's output 0 by v (v >= 0) when their types agree; did it? */
+bool	gp_rw_replace_out(struct gp_rw *w, int x, int v);
+/* One walk applying fn to every live node in order; none when no live node
+ * applies one of ops (NULL-terminated names).  Returns the changes. */
+int	gp_rw_each_node(struct gp_rewrite_ctx *c,
+	    bool (*fn)(struct gp_rw *, int), const char *const *ops);
+
 /* Mark dead every live node no function output or update needs; returns
  * how many. */
 int	gp_rw_dce(struct gp_graph *g);

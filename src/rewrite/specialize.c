@@ -98,17 +98,6 @@ konst(struct spec *s, enum gp_dtype dt, double x)
 	return (gp_rw_const_new(s->w.g, dt, x));
 }
 
-static bool
-replace_out(struct gp_rw *w, int x, int v)
-{
-	int o = w->g->nodes[x].out[0];
-
-	if (v < 0 || !gp_rw_same_type(w->g, o, v))
-		return (false);
-	gp_rw_replace(w, o, v);
-	return (true);
-}
-
 /*
  * pow_specialize
  */
@@ -143,7 +132,7 @@ run_pow_specialize(struct gp_rewrite_ctx *c, struct gp_err *err)
 			v = n->in[0];
 		else
 			continue;
-		(void)replace_out(&w, x, v);
+		(void)gp_rw_replace_out(&w, x, v);
 	}
 	return (gp_rw_end(&w));
 }
@@ -235,7 +224,7 @@ dot_to_blas(struct spec *s, int x)
 		    b), a);
 	else
 		return (false);
-	return (replace_out(&s->w, x, v));
+	return (gp_rw_replace_out(&s->w, x, v));
 }
 
 static int
@@ -433,7 +422,7 @@ gemm(struct spec *s, int x)
 	in[2] = d.x;
 	in[3] = d.y;
 	in[4] = factor_var(s, beta, dt);
-	return (replace_out(&s->w, x, gp_rw_apply(g, d.op, NULL, 5, in)));
+	return (gp_rw_replace_out(&s->w, x, gp_rw_apply(g, d.op, NULL, 5, in)));
 }
 
 static int

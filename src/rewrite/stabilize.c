@@ -19,34 +19,8 @@
 #include "rewrite/rewriters.h"
 #include "rewrite/rw.h"
 
-static int
-each_node(struct gp_rewrite_ctx *c, bool (*fn)(struct gp_rw *, int))
-{
-	static const char *const logs[] = {"log", NULL};
-	struct gp_rw w;
-
-	if (!gp_rw_any(c->g, logs))
-		return (0);
-	gp_rw_begin(&w, c);
-	for (int i = 0; i < w.n_order; i++) {
-		int x = gp_rw_visit(&w, i);
-
-		if (x >= 0)
-			(void)fn(&w, x);
-	}
-	return (gp_rw_end(&w));
-}
-
-static bool
-replace_out(struct gp_rw *w, int x, int v)
-{
-	int o = w->g->nodes[x].out[0];
-
-	if (v < 0 || !gp_rw_same_type(w->g, o, v))
-		return (false);
-	gp_rw_replace(w, o, v);
-	return (true);
-}
+/* Every stabilizer starts from a log. */
+static const char *const logs[] = {"log", NULL};
 
 /* The input of a log node, or -1 when x is not one. */
 static int
@@ -74,7 +48,7 @@ s_log_sigmoid(struct gp_rw *w, int x)
 		v = gp_rw_apply1(g, "softplus", NULL, v);
 	if (v >= 0)
 		v = gp_rw_apply1(g, "neg", NULL, v);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -94,7 +68,7 @@ s_log1m_sigmoid(struct gp_rw *w, int x)
 	v = gp_rw_apply1(g, "softplus", NULL, s->in[0]);
 	if (v >= 0)
 		v = gp_rw_apply1(g, "neg", NULL, v);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -108,7 +82,7 @@ s_log_softmax(struct gp_rw *w, int x)
 		return (false);
 	v = gp_rw_apply1(g, "log_softmax", json_deep_copy(s->params),
 	    s->in[0]);
-	return (replace_out(w, x, v));
+	return (gp_rw_replace_out(w, x, v));
 }
 
 static bool
@@ -131,14 +105,14 @@ s_log1p(struct gp_rw *w, int x)
 	if (!gp_dtype_is_float(g->vars[y].type.dtype) ||
 	    !gp_rw_same_type(g, y, d->out[0]))
 		return (false);
-	return (replace_out(w, x, gp_rw_apply1(g, "log1p", NULL, y)));
+	return (gp_rw_replace_out(w, x, gp_rw_apply1(g, "log1p", NULL, y)));
 }
 
 #define STAB(fn, doc_)							\
 	static int							\
 	run_##fn(struct gp_rewrite_ctx *c, struct gp_err *err)		\
 	{								\
-		return (each_node(c, s_##fn));				\
+		return (gp_rw_each_node(c, s_##fn, logs));				\
 	}								\
 	static const struct gp_rewriter rw_##fn = {			\
 		.name = #fn,						\
