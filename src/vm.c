@@ -581,92 +581,91 @@ record_strides(struct gp_prof_apply *a, const struct step *s)
 	}
 }
 
+/* Run function f's steps without timing them; observe is a constant at
+ * each call site, so the loop without an observer has no test for one. */
+static inline __attribute__((always_inline)) void
+run_steps(struct gp_vm *vm, struct vm_fn *f, int fi, bool observe)
+{
+	const struct step *steps = f->steps;
+	const int n = f->n_steps;
+
+	for (int i = 0; i < n; i++) {
+		const struct step *s = &steps[i];
+
+		prepare_outputs(s, f->bufs);
+		s->kernel(s->node, s->in, s->out);
+		collect(s);
+		if (observe)
+			vm->observer(vm->observer_ctx, fi, i);
+	}
+}
+
+/* Run f with one stamp per step: step i runs from stamp i to stamp i+1
+ * and so owns its output allocation, its kernel and the freeing of the
+ * inputs it was the last to read (half the probe cost of two stamps per
+ * step). */
+static void
+run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
+{
+	const struct step *steps = f->steps;
+	const int n = f->n_steps;
+	uint64_t *tk = pf->ticks;
+	bool first = pf->calls_seen == 0;
+
+	tk[0] = gp_clock_ticks();
+	for (int i = 0; i < n; i++) {
+		const struct step *s = &steps[i];
+
+		prepare_outputs(s, f->bufs);
+		s->kernel(s->node, s->in, s->out);
+		if (__builtin_expect(first, 0))
+			record_strides(&pf->ap[i], s);
+		collect(s);
+		if (vm->observer != NULL)
+			vm->observer(vm->observer_ctx, fi, i);
+		tk[i + 1] = gp_clock_ticks();
+	}
+}
+
 void
 gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 {
 	struct vm_fn *f = &vm->fn[fi];
-	const int n = f->n_steps;
-	struct step *steps = f->steps;
+	uint64_t c0 = 0, v1 = 0;
+	bool timed;
 
 	drop_outputs(f);
-	if (prof == NULL && vm->observer == NULL) {
-		for (int i = 0; i < n; i++) {
-			const struct step *s = &steps[i];
-
-			prepare_outputs(s, f->bufs);
-			s->kernel(s->node, s->in, s->out);
-			collect(s);
-		}
-		keep_outputs(vm, fi);
-		apply_updates(vm, fi);
-		return;
-	}
 	if (prof == NULL) {
-		for (int i = 0; i < n; i++) {
-			const struct step *s = &steps[i];
-
-			prepare_outputs(s, f->bufs);
-			s->kernel(s->node, s->in, s->out);
-			collect(s);
-			vm->observer(vm->observer_ctx, fi, i);
-		}
+		if (vm->observer == NULL)
+			run_steps(vm, f, fi, false);
+		else
+			run_steps(vm, f, fi, true);
 		keep_outputs(vm, fi);
 		apply_updates(vm, fi);
 		return;
 	}
-	if (!gp_prof_time_next(&prof->fn[fi])) {
-		/* sampling: a call timed as a whole, its applies not */
-		uint64_t c0, v1, c1;
-
+	/* sampling: an untimed call is timed as a whole, its applies not */
+	timed = gp_prof_time_next(&prof->fn[fi]);
+	if (timed) {
+		run_timed(vm, f, fi, &prof->fn[fi]);
+		c0 = prof->fn[fi].ticks[0];
+		v1 = prof->fn[fi].ticks[f->n_steps];
+	} else {
 		c0 = gp_clock_ticks();
-		for (int i = 0; i < n; i++) {
-			const struct step *s = &steps[i];
-
-			prepare_outputs(s, f->bufs);
-			s->kernel(s->node, s->in, s->out);
-			collect(s);
-			if (vm->observer != NULL)
-				vm->observer(vm->observer_ctx, fi, i);
-		}
+		if (vm->observer == NULL)
+			run_steps(vm, f, fi, false);
+		else
+			run_steps(vm, f, fi, true);
 		v1 = gp_clock_ticks();
-		keep_outputs(vm, fi);
-		apply_updates(vm, fi);
-		c1 = gp_clock_ticks();
-		gp_prof_fold_untimed(prof, fi, gp_clock_ticks_to_ns(c1 - c0),
-		    gp_clock_ticks_to_ns(v1 - c0));
-		return;
 	}
+	keep_outputs(vm, fi);
+	apply_updates(vm, fi);
 	{
-		struct gp_prof_fn *pf = &prof->fn[fi];
-		uint64_t *tk = pf->ticks;
-		bool first = pf->calls_seen == 0;
-		uint64_t c0, v0, v1, c1;
+		uint64_t c1 = gp_clock_ticks();
 
-		/* One stamp per step: step i runs from stamp i to stamp i+1
-		 * and so owns its output allocation, its kernel and the
-		 * freeing of the inputs it was the last to read.  Halves the
-		 * probe cost of two stamps per step. */
-		c0 = gp_clock_ticks();
-		v0 = c0;
-		tk[0] = c0;
-		for (int i = 0; i < n; i++) {
-			const struct step *s = &steps[i];
-
-			prepare_outputs(s, f->bufs);
-			s->kernel(s->node, s->in, s->out);
-			if (__builtin_expect(first, 0))
-				record_strides(&pf->ap[i], s);
-			collect(s);
-			if (vm->observer != NULL)
-				vm->observer(vm->observer_ctx, fi, i);
-			tk[i + 1] = gp_clock_ticks();
-		}
-		v1 = tk[n];
-		keep_outputs(vm, fi);
-		apply_updates(vm, fi);
-		c1 = gp_clock_ticks();
-		gp_prof_fold(prof, fi, gp_clock_ticks_to_ns(c1 - c0),
-		    gp_clock_ticks_to_ns(v1 - v0));
+		(timed ? gp_prof_fold : gp_prof_fold_untimed)(prof, fi,
+		    gp_clock_ticks_to_ns(c1 - c0),
+		    gp_clock_ticks_to_ns(v1 - c0));
 	}
 }
 
