@@ -287,6 +287,9 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 		d->timed = s->timed;
 		d->mem_peak_measured = s->mem_peak_measured;
 		memcpy(d->recent, s->recent, sizeof(d->recent));
+		if (d->ap_gen == s->ap_gen)
+			continue;
+		d->ap_gen = s->ap_gen;
 		for (int i = 0; i < s->n_apply && i < d->n_apply; i++) {
 			d->ap[i].st = s->ap[i].st;
 			d->ap[i].first_ns = s->ap[i].first_ns;
@@ -324,6 +327,7 @@ gp_profile_reset(struct gp_profile *p)
 		memset(d->recent, 0, sizeof(d->recent));
 		for (int i = 0; i < d->n_apply; i++)
 			memset(&d->ap[i].st, 0, sizeof(d->ap[i].st));
+		d->ap_gen++;
 		/* what was the first call stays known; calls_seen keeps
 		 * counting so no later call is mistaken for a first one */
 	}
@@ -344,6 +348,7 @@ fold_applies(struct gp_profile *p, struct gp_prof_fn *f, uint64_t w,
 	uint64_t probe = (uint64_t)p->clock.probe_ns;
 	uint64_t thunk = 0;
 
+	f->ap_gen++;
 	for (int i = 0; i < f->n_apply; i++) {
 		uint64_t ns = gp_clock_ticks_to_ns(f->ticks[i + 1] -
 		    f->ticks[i]);

@@ -119,6 +119,9 @@ struct gp_prof_fn {
 	uint32_t		 skip;		/* calls left until a timed one */
 	uint64_t		 pending;	/* untimed calls not attributed */
 	uint64_t		 timed;		/* counted calls that were timed */
+	/* bumped whenever an apply's counters change, so a copy can skip
+	 * the applies (gp_profile_copy_counters) when they have not */
+	uint64_t		 ap_gen;
 };
 
 /* The rewriter profile (profile_optimizer). */

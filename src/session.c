@@ -36,6 +36,9 @@ struct gp_session {
 	pthread_t		 th;
 	bool			 running;
 	volatile sig_atomic_t	 interrupted;
+	bool			 stale;	/* gp_session_run ran since the last
+					 * publish (no worker: published on
+					 * demand) */
 	atomic_bool		 pending;	/* a request waits for the worker */
 	/* under mu */
 	struct gp_profile	*published;
@@ -197,8 +200,9 @@ gp_session_run(struct gp_session *s, int fn, uint64_t rounds)
 		one_round(s, fn);
 		s->rounds++;
 	}
-	gp_prof_flush(s->prof);
-	gp_profile_copy_counters(s->published, s->prof);
+	/* the untimed calls are attributed (gp_prof_flush) and the copy
+	 * published when somebody reads the profile, not after every run */
+	s->stale = true;
 }
 
 void
@@ -213,10 +217,11 @@ gp_session_rounds(struct gp_session *s)
 	return (s->rounds);
 }
 
-/* Under mu: copy the live counters out. */
+/* Under mu (or with no worker): copy the live counters out. */
 static void
 publish(struct gp_session *s)
 {
+	s->stale = false;
 	gp_prof_flush(s->prof);
 	if (s->published == NULL ||
 	    s->published->generation != s->prof->generation ||
@@ -352,6 +357,8 @@ gp_session_start(struct gp_session *s, uint64_t limit, struct gp_err *err)
 {
 	s->limit = limit;
 	s->quit = false;
+	if (s->stale)
+		publish(s);
 	if (pthread_create(&s->th, NULL, worker, s) != 0)
 		return (gp_err_set(err, "cannot start the runtime thread"));
 	s->running = true;
@@ -395,7 +402,7 @@ gp_session_reset(struct gp_session *s)
 		gp_profile_reset(s->prof);
 		s->reset_req = false;
 		s->rounds = 0;
-		gp_profile_copy_counters(s->published, s->prof);
+		publish(s);
 	}
 }
 
@@ -438,6 +445,7 @@ gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
 			s->prof->generation = gen + 1;
 			gp_profile_free(s->published);
 			s->published = gp_profile_clone(s->prof);
+			s->stale = false;
 			s->rounds = 0;
 		} else {
 			gp_flags_done(nf);
@@ -466,6 +474,8 @@ gp_session_snapshot(struct gp_session *s, struct gp_profile **dst)
 	uint64_t r;
 
 	pthread_mutex_lock(&s->mu);
+	if (s->stale && !s->running)
+		publish(s);
 	if (*dst == NULL || (*dst)->generation != s->published->generation ||
 	    (*dst)->n_fn != s->published->n_fn) {
 		gp_profile_free(*dst);
@@ -508,6 +518,7 @@ gp_session_status(struct gp_session *s, struct gp_session_status *st)
 struct gp_profile *
 gp_session_profile(struct gp_session *s)
 {
+	gp_prof_flush(s->prof);
 	return (s->prof);
 }
 

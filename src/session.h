@@ -76,7 +76,10 @@ struct gp_session_status {
 };
 void	gp_session_status(struct gp_session *s, struct gp_session_status *st);
 
-/* Synchronous use only (no worker running). */
+/* Synchronous use only (no worker running).  gp_session_profile returns
+ * the live profile made complete (the calls whose applies were sampled
+ * out attributed, gp_prof_flush): ask for it again after each
+ * gp_session_run rather than keeping the pointer. */
 struct gp_profile	*gp_session_profile(struct gp_session *s);
 struct gp_graph		*gp_session_graph(struct gp_session *s);
 struct gp_vm		*gp_session_vm(struct gp_session *s);

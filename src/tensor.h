@@ -22,13 +22,15 @@
 
 #define GP_MAX_DIMS 8
 
+/* The fields the VM reads on every apply come first, in one cache line
+ * with the leading dimensions. */
 struct gp_tensor {
+	struct gp_storage	*storage;	/* NULL: no data */
+	size_t			 offset;	/* bytes into storage->data */
 	enum gp_dtype		 dtype;
 	int			 ndim;
 	int64_t			 shape[GP_MAX_DIMS];
 	int64_t			 strides[GP_MAX_DIMS];	/* bytes */
-	struct gp_storage	*storage;	/* NULL: no data */
-	size_t			 offset;	/* bytes into storage->data */
 };
 
 static inline char *

@@ -17,26 +17,38 @@ enum out_mode {
 	OUT_DESTROY	/* the output is input `src`, overwritten in place */
 };
 
+/* What a call reads of each step, kept small: the steps are an array in
+ * schedule order, and their slot lists are runs of one array of the
+ * function (vm_fn.ptrs), laid out in the same order, so a call reads both
+ * front to back instead of chasing a separate allocation per list. */
 struct step {
 	gp_kernel_fn		 kernel;
 	const struct gp_node	*node;
 	struct gp_tensor	**in, **out;
+	struct gp_tensor	**free;	/* slots released after the step */
+	int			 n_free;
+	int			 fast;	/* the pool buffer planned for the step's
+					 * one output (the common case), or -1 */
+};
+
+/* How each output of a step is made: read at link time and on the slow
+ * path only. */
+struct step_outs {
 	int			 n_out;
 	uint8_t			 mode[GP_MAX_OUT];
 	int8_t			 src[GP_MAX_OUT];
-	int			 n_free;
-	struct gp_tensor	**free;	/* slots released after the step */
 	/* OUT_ALLOC outputs: their size in bytes, and the pool buffer
 	 * planned for them (-1: none).  Their slots keep the header of a
 	 * fresh contiguous tensor, written at link time. */
-	size_t			*nbytes;
 	int			 buf[GP_MAX_OUT];
-	bool			 fast;	/* one OUT_ALLOC output with a buffer */
+	size_t			 nbytes[GP_MAX_OUT];
 };
 
 struct vm_fn {
 	int		 n_steps;
 	struct step	*steps;
+	struct step_outs *so;		/* one per step */
+	struct gp_tensor **ptrs;	/* the steps' slot lists */
 	int		*order;	/* node of each step */
 	int		 n_end_free;
 	struct gp_tensor **end_free;	/* update sources released at the end */
@@ -191,7 +203,7 @@ plan_buffers(struct gp_vm *vm, int fi, const int *last)
 		root[v] = -1;
 	for (int i = 0; i < n; i++) {
 		const struct gp_node *nd = &g->nodes[f->order[i]];
-		const struct step *s = &f->steps[i];
+		const struct step_outs *s = &f->so[i];
 
 		for (int k = 0; k < nd->n_out; k++) {
 			int v = nd->out[k], r = -1;
@@ -224,7 +236,7 @@ plan_buffers(struct gp_vm *vm, int fi, const int *last)
 		expire[i] = -1;
 	for (int i = 0; i < n; i++) {
 		const struct gp_node *nd = &g->nodes[f->order[i]];
-		struct step *s = &f->steps[i];
+		struct step_outs *s = &f->so[i];
 
 		if (i > 0)
 			for (int b = expire[i - 1]; b >= 0; b = next[b])
@@ -261,7 +273,7 @@ plan_buffers(struct gp_vm *vm, int fi, const int *last)
 			next[b] = expire[end[v]];
 			expire[end[v]] = b;
 		}
-		s->fast = nd->n_out == 1 && s->buf[0] >= 0;
+		f->steps[i].fast = nd->n_out == 1 ? s->buf[0] : -1;
 	}
 	f->bufs = gp_xcalloc((size_t)f->n_buf + 1, sizeof(*f->bufs));
 	free(root);
@@ -277,14 +289,13 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 {
 	struct gp_vm *vm = gp_xcalloc(1, sizeof(*vm));
 	int *last = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
-	int *cnt;
+	size_t np;
 
 	vm->g = g;
 	vm->allow_gc = o == NULL || o->allow_gc;
 	vm->slots = gp_xcalloc(g->n_vars + 1, sizeof(*vm->slots));
 	vm->n_fn = (int)g->n_fns;
 	vm->fn = gp_xcalloc(g->n_fns + 1, sizeof(*vm->fn));
-	cnt = gp_xcalloc(g->n_vars + 1, sizeof(int));
 	for (size_t fi = 0; fi < g->n_fns; fi++) {
 		const struct gp_function *gf = &g->fns[fi];
 		struct vm_fn *f = &vm->fn[fi];
@@ -293,9 +304,11 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 		f->n_out = gf->n_out;
 		f->outs = gp_xcalloc((size_t)gf->n_out + 1, sizeof(*f->outs));
 		f->steps = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->steps));
+		f->so = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->so));
 		/* last step that reads each temp */
 		for (size_t v = 0; v < g->n_vars; v++)
 			last[v] = -1;
+		np = 0;
 		for (int i = 0; i < f->n_steps; i++) {
 			const struct gp_node *n = &g->nodes[f->order[i]];
 
@@ -304,86 +317,76 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 			for (int k = 0; k < n->n_out; k++)
 				if (last[n->out[k]] < i)
 					last[n->out[k]] = i;	/* unread */
+			/* inputs, outputs, and a GC list of at most both */
+			np += 2 * (size_t)(n->n_in + n->n_out);
 		}
-		memset(cnt, 0, sizeof(int) * (g->n_vars + 1));
+		f->ptrs = gp_xmalloc(sizeof(*f->ptrs) * (np + 1));
+		np = 0;
 		for (int i = 0; i < f->n_steps; i++) {
 			const struct gp_node *n = &g->nodes[f->order[i]];
 			struct step *s = &f->steps[i];
+			struct step_outs *so = &f->so[i];
 
-			s->node = n;
-			s->kernel = n->kernel;
-			s->n_out = n->n_out;
-			s->in = gp_xmalloc(sizeof(*s->in) *
-			    (size_t)(n->n_in + 1));
-			s->out = gp_xmalloc(sizeof(*s->out) *
-			    (size_t)(n->n_out + 1));
-			s->nbytes = gp_xcalloc((size_t)n->n_out + 1,
-			    sizeof(*s->nbytes));
-			for (int k = 0; k < n->n_out; k++) {
-				const struct gp_type *ty =
-				    &g->vars[n->out[k]].type;
-
-				s->nbytes[k] = gp_type_nbytes(ty);
-				s->buf[k] = -1;
-			}
-			for (int k = 0; k < n->n_in; k++)
-				s->in[k] = &vm->slots[n->in[k]];
-			for (int k = 0; k < n->n_out; k++) {
-				s->out[k] = &vm->slots[n->out[k]];
-				s->src[k] = -1;
-				if (n->destroy[k] >= 0) {
-					s->mode[k] = OUT_DESTROY;
-					s->src[k] = n->destroy[k];
-				} else if (n->view[k] >= 0)
-					s->mode[k] = OUT_KERNEL;
-				else {
-					s->mode[k] = OUT_ALLOC;
-					fresh_header(s->out[k],
-					    &g->vars[n->out[k]].type);
-				}
-			}
 			if (n->kernel == NULL) {
 				gp_err_set(err, "%s: node %s (op '%s') has no "
 				    "kernel", g->path, n->name ? n->name :
 				    g->vars[n->out[0]].name, n->op->name);
 				free(last);
-				free(cnt);
 				gp_vm_free(vm);
 				return (NULL);
 			}
-		}
-		/* GC lists: temps whose last use is step i and that are not
-		 * needed after the call */
-		if (vm->allow_gc) {
-			for (int i = 0; i < f->n_steps; i++) {
-				const struct gp_node *n = &g->nodes[f->order[i]];
-				struct step *s = &f->steps[i];
-				int cap = n->n_in + n->n_out;
+			s->node = n;
+			s->kernel = n->kernel;
+			s->fast = -1;
+			s->in = f->ptrs + np;
+			np += (size_t)n->n_in;
+			s->out = f->ptrs + np;
+			np += (size_t)n->n_out;
+			s->free = f->ptrs + np;
+			so->n_out = n->n_out;
+			for (int k = 0; k < n->n_in; k++)
+				s->in[k] = &vm->slots[n->in[k]];
+			for (int k = 0; k < n->n_out; k++) {
+				const struct gp_type *ty =
+				    &g->vars[n->out[k]].type;
 
-				s->free = gp_xmalloc(sizeof(*s->free) *
-				    (size_t)(cap + 1));
-				for (int pass = 0; pass < 2; pass++) {
-					int m = pass ? n->n_out : n->n_in;
-					const int *vs = pass ? n->out : n->in;
-
-					for (int k = 0; k < m; k++) {
-						int v = vs[k];
-						bool dup = false;
-
-						if (g->vars[v].kind != GP_VAR_TEMP ||
-						    last[v] != i ||
-						    survives_call(gf, v))
-							continue;
-						for (int j = 0; j < s->n_free; j++)
-							if (s->free[j] ==
-							    &vm->slots[v])
-								dup = true;
-						if (!dup)
-							s->free[s->n_free++] =
-							    &vm->slots[v];
-					}
+				s->out[k] = &vm->slots[n->out[k]];
+				so->nbytes[k] = gp_type_nbytes(ty);
+				so->buf[k] = -1;
+				so->src[k] = -1;
+				if (n->destroy[k] >= 0) {
+					so->mode[k] = OUT_DESTROY;
+					so->src[k] = n->destroy[k];
+				} else if (n->view[k] >= 0)
+					so->mode[k] = OUT_KERNEL;
+				else {
+					so->mode[k] = OUT_ALLOC;
+					fresh_header(s->out[k], ty);
 				}
 			}
+			/* the GC list: temps whose last use is this step and
+			 * that are not needed after the call */
+			for (int pass = 0; vm->allow_gc && pass < 2; pass++) {
+				int m = pass ? n->n_out : n->n_in;
+				const int *vs = pass ? n->out : n->in;
+
+				for (int k = 0; k < m; k++) {
+					int v = vs[k];
+					bool dup = false;
+
+					if (g->vars[v].kind != GP_VAR_TEMP ||
+					    last[v] != i || survives_call(gf, v))
+						continue;
+					for (int j = 0; j < s->n_free; j++)
+						if (s->free[j] == &vm->slots[v])
+							dup = true;
+					if (!dup)
+						s->free[s->n_free++] = &vm->slots[v];
+				}
+			}
+			np += (size_t)s->n_free;
+		}
+		if (vm->allow_gc) {
 			f->end_free = gp_xmalloc(sizeof(*f->end_free) *
 			    (size_t)(gf->n_upd + 1));
 			for (int k = 0; k < gf->n_upd; k++) {
@@ -404,7 +407,6 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 			describe(vm, (int)fi, &prof->fn[fi]);
 	}
 	free(last);
-	free(cnt);
 	bind_graph_vars(vm);
 	if (prof != NULL) {
 		prof->n_nodes = 0;
@@ -424,18 +426,14 @@ gp_vm_free(struct gp_vm *vm)
 	for (int fi = 0; fi < vm->n_fn; fi++) {
 		struct vm_fn *f = &vm->fn[fi];
 
-		for (int i = 0; i < f->n_steps; i++) {
-			free(f->steps[i].in);
-			free(f->steps[i].out);
-			free(f->steps[i].free);
-			free(f->steps[i].nbytes);
-		}
 		for (int b = 0; b < f->n_buf; b++)
 			if (f->bufs[b] != NULL)
 				gp_alloc_pool_drop(f->bufs[b]);
 		free(f->bufs);
 		free(f->buf_bytes);
 		free(f->steps);
+		free(f->so);
+		free(f->ptrs);
 		free(f->order);
 		free(f->end_free);
 		for (int k = 0; k < f->n_out; k++)
@@ -450,12 +448,13 @@ gp_vm_free(struct gp_vm *vm)
 }
 
 static void __attribute__((noinline))
-prepare_slow(const struct step *s, struct gp_storage **bufs)
+prepare_slow(const struct step *s, const struct step_outs *so,
+    struct gp_storage **bufs)
 {
-	for (int k = 0; k < s->n_out; k++) {
+	for (int k = 0; k < so->n_out; k++) {
 		struct gp_tensor *t = s->out[k];
 
-		switch (s->mode[k]) {
+		switch (so->mode[k]) {
 		case OUT_ALLOC:
 			/* a buffer kept from the last call is reused when
 			 * nobody else holds it */
@@ -466,24 +465,24 @@ prepare_slow(const struct step *s, struct gp_storage **bufs)
 			}
 			/* so is the planned pool buffer (a view may still
 			 * hold it: then a fresh one) */
-			if (s->buf[k] >= 0) {
-				struct gp_storage **pb = &bufs[s->buf[k]];
+			if (so->buf[k] >= 0) {
+				struct gp_storage **pb = &bufs[so->buf[k]];
 
 				if (*pb == NULL)
-					*pb = gp_alloc_pool_new(s->nbytes[k]);
+					*pb = gp_alloc_pool_new(so->nbytes[k]);
 				if ((*pb)->refcount == 1) {
 					gp_alloc_pool_take(*pb);
 					t->storage = *pb;
 					break;
 				}
 			}
-			t->storage = gp_alloc_storage(s->nbytes[k]);
+			t->storage = gp_alloc_storage(so->nbytes[k]);
 			break;
 		case OUT_KERNEL:
 			gp_tensor_release(t);
 			break;
 		case OUT_DESTROY:
-			gp_tensor_view(t, s->in[s->src[k]]);
+			gp_tensor_view(t, s->in[so->src[k]]);
 			break;
 		}
 	}
@@ -492,11 +491,13 @@ prepare_slow(const struct step *s, struct gp_storage **bufs)
 /* Make step s's outputs ready.  The common case inline: one output, a
  * fresh tensor the plan gave a pool buffer, which is free. */
 static inline __attribute__((always_inline)) void
-prepare_outputs(const struct step *s, struct gp_storage **bufs)
+prepare_outputs(const struct vm_fn *f, int i)
 {
-	if (__builtin_expect(s->fast, 1)) {
+	const struct step *s = &f->steps[i];
+
+	if (__builtin_expect(s->fast >= 0, 1)) {
 		struct gp_tensor *t = s->out[0];
-		struct gp_storage *b = bufs[s->buf[0]];
+		struct gp_storage *b = f->bufs[s->fast];
 
 		if (__builtin_expect(t->storage == NULL && b != NULL &&
 		    b->refcount == 1, 1)) {
@@ -505,7 +506,7 @@ prepare_outputs(const struct step *s, struct gp_storage **bufs)
 			return;
 		}
 	}
-	prepare_slow(s, bufs);
+	prepare_slow(s, &f->so[i], f->bufs);
 }
 
 static inline __attribute__((always_inline)) void
@@ -591,8 +592,13 @@ run_steps(struct gp_vm *vm, struct vm_fn *f, int fi, bool observe)
 
 	for (int i = 0; i < n; i++) {
 		const struct step *s = &steps[i];
+		const struct step *ahead = &steps[i + 8 < n ? i + 8 : i];
 
-		prepare_outputs(s, f->bufs);
+
+		/* the step 8 ahead: its node and output slot */
+		__builtin_prefetch(ahead->node);
+		__builtin_prefetch(ahead->out[0]);
+		prepare_outputs(f, i);
 		s->kernel(s->node, s->in, s->out);
 		collect(s);
 		if (observe)
@@ -616,7 +622,7 @@ run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
 	for (int i = 0; i < n; i++) {
 		const struct step *s = &steps[i];
 
-		prepare_outputs(s, f->bufs);
+		prepare_outputs(f, i);
 		s->kernel(s->node, s->in, s->out);
 		if (__builtin_expect(first, 0))
 			record_strides(&pf->ap[i], s);

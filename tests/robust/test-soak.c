@@ -122,11 +122,14 @@ main(void)
 	    "%d)",
 	    n_apply);
 	for (int i = 0; i < SLICES; i++) {
-		const struct gp_prof_fn *f = &p->fn[0];
+		const struct gp_prof_fn *f;
 		uint64_t t0 = gp_clock_ns(), t1, sum = 0, ap_total = 0;
 
 		gp_session_run(s, -1, slice);
 		t1 = gp_clock_ns();
+		/* complete again: the sampled-out calls attributed */
+		p = gp_session_profile(s);
+		f = &p->fn[0];
 		rss[i] = rss_bytes();
 		rate[i] = (double)slice * 1e9 / (double)(t1 - t0);
 		gp_alloc_get_stats(&a);
