@@ -65,6 +65,11 @@ struct doc {
 	struct part		 part[3];	/* whole; or rest, head, tail */
 	json_t			**nodes;	/* the node objects, in order */
 	size_t			 n_nodes;
+	/* a split parse: the tail is still being parsed by thread th while
+	 * the first n_head nodes are read (finish_parse waits for it) */
+	size_t			 n_head;
+	pthread_t		 th;
+	bool			 pending;
 	struct gp_jsonpos_elem	*elems;	/* their text (from jsonpos) */
 	size_t			 n_elems, cap_elems;
 	bool			 have_elems;	/* "nodes" is an array */
@@ -72,6 +77,7 @@ struct doc {
 
 struct loader {
 	const char		*file;	/* for messages */
+	const char		*path;	/* the graph's path ("" for none) */
 	const char		*dir;	/* for relative .npy paths */
 	const char		*text;
 	size_t			 len;
@@ -89,10 +95,17 @@ struct loader {
 	size_t			*lit_start;	/* per node, into lits */
 	json_t			**inputs;	/* per node: "inputs" */
 	json_t			*node_names;	/* a set */
-	const struct gp_op	*last_op;	/* the last op found */
+	json_t			*no_params;	/* {}, shared by the nodes
+						 * without params */
+	const struct gp_op	*seen_ops[4];	/* the ops found last */
+	unsigned		 n_seen;
+	bool			 no_split;	/* parse the text in one piece */
+	bool			 retry;		/* ...and load it again */
 };
 
 static const struct gp_op *const *test_ops;
+
+static bool finish_parse(struct loader *L);
 
 void
 gp_graph_load_set_test_ops(const struct gp_op *const *ops)
@@ -1000,6 +1013,21 @@ get_node_fields(const json_t *jn, struct node_fields *f)
 	}
 }
 
+/* The op called name: nearby nodes often use the same few ops. */
+static const struct gp_op *
+seen_op(struct loader *L, const char *name)
+{
+	const unsigned n = sizeof(L->seen_ops) / sizeof(L->seen_ops[0]);
+	const struct gp_op *op;
+
+	for (unsigned i = 0; i < n && L->seen_ops[i] != NULL; i++)
+		if (strcmp(name, L->seen_ops[i]->name) == 0)
+			return (L->seen_ops[i]);
+	if ((op = find_op(name)) != NULL)
+		L->seen_ops[L->n_seen++ % n] = op;
+	return (op);
+}
+
 /* Places in a node, built only for messages. */
 #define NODE_W(i)	w_idx(w_key(w_root, "nodes"), (i))
 #define FIELD_W(i, f)	w_key(NODE_W(i), (f))
@@ -1028,14 +1056,8 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 		    show(L, jn)));
 	get_node_fields(jn, &f);
 	/* the op first, for the label of later messages */
-	if (json_is_string(f.op)) {
-		/* neighbouring nodes often share their op */
-		if (L->last_op != NULL &&
-		    strcmp(json_string_value(f.op), L->last_op->name) == 0)
-			n->op = L->last_op;
-		else
-			n->op = L->last_op = find_op(json_string_value(f.op));
-	}
+	if (json_is_string(f.op))
+		n->op = seen_op(L, json_string_value(f.op));
 
 	if ((e = f.name) != NULL) {
 		if (!json_is_string(e))
@@ -1075,7 +1097,7 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 		return (bad_type(L, FIELD_W(i, "params"), node_label(L, i),
 		    "params", "an object", e));
 	/* a copy: the document goes with its arena */
-	n->params = e != NULL ? json_deep_copy(e) : json_object();
+	n->params = e != NULL ? json_deep_copy(e) : json_incref(L->no_params);
 
 	if ((e = f.inputs) == NULL)
 		return (fail(L, NODE_W(i), false, "%s: missing \"inputs\": "
@@ -1191,14 +1213,15 @@ load_nodes(struct loader *L)
 		    "%zu nodes: expected at most %d", nn, GP_LOAD_MAX_NODES));
 	gp_grow(&g->nodes, &g->cap_nodes, nn, sizeof(*g->nodes));
 	/* room for one output per node at once: growing by doubling would
-	 * copy the variables several times */
-	gp_grow(&g->vars, &g->cap_vars, g->n_vars + nn + nn / 8,
-	    sizeof(*g->vars));
+	 * copy the variables and rebuild the name map several times */
+	gp_graph_reserve_vars(g, nn + nn / 8);
 	L->inputs = gp_xcalloc(nn + 1, sizeof(*L->inputs));
 	L->lit_start = gp_xcalloc(nn + 1, sizeof(*L->lit_start));
 	for (size_t i = 0; i < nn && rc == 0; i++) {
 		int pos[2] = {0, 0};
 
+		if (i == d->n_head && !finish_parse(L))
+			return (-1);
 		if (d->n_elems == nn) {
 			pos[0] = d->elems[i].line;
 			pos[1] = d->elems[i].col;
@@ -1708,6 +1731,8 @@ syntax_error(struct loader *L, const json_error_t *je)
 
 /* Split parsing pays off from this much node text on. */
 #define SPLIT_MIN	(1 << 20)
+/* The tail's share of the nodes' text, in percent (see parse_split). */
+#define TAIL_PCT	58
 /* The most padding a piece may need to keep its line and column. */
 #define PAD_MAX		4096
 
@@ -1721,6 +1746,25 @@ parse_part(void *vp)
 	    JSON_DECODE_ANY, &p->je);
 	gp_json_arena_leave(&p->arena);
 	return (NULL);
+}
+
+/* The text of a parsed piece is not needed any more: jansson keeps
+ * copies of what it needs. */
+static void
+drop_text(struct part *p)
+{
+	if (p->owned)
+		free((char *)p->buf);
+	p->buf = NULL;
+	p->owned = false;
+}
+
+static void
+join_tail(struct doc *d)
+{
+	if (d->pending)
+		pthread_join(d->th, NULL);
+	d->pending = false;
 }
 
 static void
@@ -1809,6 +1853,20 @@ wrap_piece(struct part *p, const char *text, size_t start, size_t end,
 	return (true);
 }
 
+/* The tail's nodes, once parsed; false if they are not all there. */
+static bool
+take_tail(struct doc *d)
+{
+	json_t *tail = json_array_get(d->part[2].root, 0);
+
+	drop_text(&d->part[2]);
+	if (json_array_size(tail) != d->n_nodes - d->n_head)
+		return (false);
+	for (size_t i = d->n_head; i < d->n_nodes; i++)
+		d->nodes[i] = json_array_get(tail, i - d->n_head);
+	return (true);
+}
+
 /*
  * A big graph is mostly its "nodes" array, and jansson parses at one
  * speed, so the array is parsed in two pieces on two threads while the
@@ -1827,9 +1885,7 @@ parse_split(struct loader *L)
 	struct gp_jsonpos_step at = {.key = "nodes"};
 	size_t n = d->n_elems, open, close, k, nl = 0, pad;
 	const char *lastnl;
-	json_t *head, *tail, *jn;
-	pthread_t th;
-	bool threaded;
+	json_t *head, *jn;
 	char *b;
 
 	if (n < 2 || e[n - 1].end - e[0].start < SPLIT_MIN ||
@@ -1847,9 +1903,12 @@ parse_split(struct loader *L)
 		if (c == NULL || !all_space(p, c) || !all_space(c + 1, q))
 			return (false);
 	}
-	/* the tail, parsed by the second thread: about half the text */
+	/* the tail, parsed by the second thread while this one parses the
+	 * rest and the head and then reads the head's nodes: TAIL_PCT of the
+	 * nodes' text keeps both threads about equally busy */
 	for (k = 1; k < n - 1; k++)
-		if (e[n - 1].end - e[k].start <= L->len / 2)
+		if ((e[n - 1].end - e[k].start) * 100 <=
+		    (e[n - 1].end - e[0].start) * TAIL_PCT)
 			break;
 	/* the rest: the array emptied, keeping later lines and columns */
 	for (const char *p = t + open + 1;
@@ -1877,37 +1936,66 @@ parse_split(struct loader *L)
 	    e[n - 1].end, e[k].line, e[k].col))
 		goto fail;
 
-	threaded = pthread_create(&th, NULL, parse_part, &d->part[2]) == 0;
+	/* the tail goes on in the background while the head's nodes are
+	 * read (load_nodes calls finish_parse when it reaches the tail) */
+	d->pending = pthread_create(&d->th, NULL, parse_part,
+	    &d->part[2]) == 0;
 	parse_part(&d->part[0]);
 	parse_part(&d->part[1]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
+	if (!d->pending)
 		parse_part(&d->part[2]);
 	/* jansson keeps copies of what it needs: drop the pieces now */
-	for (int i = 0; i < 3; i++) {
-		free((char *)d->part[i].buf);
-		d->part[i].buf = NULL;
-		d->part[i].owned = false;
-	}
+	for (int i = 0; i < 2; i++)
+		drop_text(&d->part[i]);
 
 	head = json_array_get(d->part[1].root, 0);
-	tail = json_array_get(d->part[2].root, 0);
 	jn = json_object_get(d->part[0].root, "nodes");
 	if (!json_is_object(d->part[0].root) || !json_is_array(jn) ||
-	    json_array_size(jn) != 0 || json_array_size(head) != k ||
-	    json_array_size(tail) != n - k)
+	    json_array_size(jn) != 0 || json_array_size(head) != k)
 		goto fail;
-	d->nodes = gp_xmalloc(sizeof(*d->nodes) * n);
-	for (size_t i = 0; i < n; i++)
-		d->nodes[i] = i < k ? json_array_get(head, i) :
-		    json_array_get(tail, i - k);
+	d->nodes = gp_xcalloc(n + 1, sizeof(*d->nodes));
+	for (size_t i = 0; i < k; i++)
+		d->nodes[i] = json_array_get(head, i);
 	d->n_nodes = n;
+	d->n_head = k;
 	L->root = d->part[0].root;
+	if (!d->pending && !take_tail(d))
+		goto fail;
 	return (true);
 fail:
+	join_tail(d);
 	for (int i = 0; i < 3; i++)
 		release_part(&d->part[i]);
+	free(d->nodes);
+	d->nodes = NULL;
+	d->n_nodes = d->n_head = 0;
+	return (false);
+}
+
+/* Wait for the tail of a split parse; false with the error set.  A tail
+ * that does not parse means the text does not: it is parsed again whole,
+ * for jansson's own message (and should that succeed, the load starts
+ * over without splitting). */
+static bool
+finish_parse(struct loader *L)
+{
+	struct doc *d = &L->doc;
+	struct part whole = {.buf = L->text, .len = L->len};
+
+	if (!d->pending)
+		return (true);
+	join_tail(d);
+	if (take_tail(d))
+		return (true);
+	parse_part(&whole);
+	if (whole.root == NULL)
+		syntax_error(L, &whole.je);
+	else {
+		L->retry = true;
+		gp_err_set(L->err, "%s: the nodes could not be read in pieces",
+		    L->file);
+	}
+	release_part(&whole);
 	return (false);
 }
 
@@ -1923,7 +2011,7 @@ parse(struct loader *L)
 	/* where the nodes are: their positions, and the pieces to split */
 	d->have_elems = gp_jsonpos_each(L->text, L->len, &at, 1,
 	    collect_elem, d) >= 0;
-	if (d->have_elems && parse_split(L))
+	if (d->have_elems && !L->no_split && parse_split(L))
 		return (true);
 	*p = (struct part){.buf = L->text, .len = L->len};
 	parse_part(p);
@@ -1946,6 +2034,7 @@ parse(struct loader *L)
 static void
 release_doc(struct doc *d)
 {
+	join_tail(d);
 	for (int i = 0; i < 3; i++)
 		release_part(&d->part[i]);
 	free(d->nodes);
@@ -2046,14 +2135,56 @@ load_root(struct loader *L)
 	return (check_updates(L, jfns));
 }
 
+/* One load of L's text, split or not: the graph, or NULL with the error
+ * set (and L->retry when it should be loaded again without splitting). */
+static struct gp_graph *
+load_text(struct loader *L, const struct gp_load_opts *o)
+{
+	struct gp_graph *g = NULL;
+
+	if (!parse(L)) {
+		release_doc(&L->doc);
+		return (NULL);
+	}
+	L->g = gp_graph_new(NULL);
+	free(L->g->path);
+	free(L->g->dir);
+	L->g->path = gp_xstrdup(L->path);
+	L->g->dir = gp_xstrdup(L->dir);
+	L->g->limit_bytes = L->limit;
+	L->g->allow_extern = o != NULL && o->allow_extern;
+	L->node_names = json_object();
+	L->no_params = json_object();
+	if (load_root(L) == 0) {
+		g = L->g;
+		L->g = NULL;
+	} else if (!L->retry) {
+		/* a text that does not parse says so first, wherever in the
+		 * text that is: the tail of a split parse is waited for */
+		(void)finish_parse(L);
+	}
+	gp_graph_free(L->g);
+	release_doc(&L->doc);
+	json_decref(L->node_names);
+	json_decref(L->no_params);
+	gp_buf_free(&L->shown[0]);
+	gp_buf_free(&L->shown[1]);
+	gp_buf_free(&L->label);
+	free(L->lits);
+	free(L->lit_start);
+	free(L->inputs);
+	return (g);
+}
+
 struct gp_graph *
 gp_graph_load_buf(const char *text, size_t len, const char *path_for_messages,
     const char *dir, const struct gp_load_opts *o, struct gp_err *err)
 {
 	struct loader L = {0};
-	struct gp_graph *g = NULL;
+	struct gp_graph *g;
 
 	L.file = path_for_messages != NULL ? path_for_messages : "<graph>";
+	L.path = path_for_messages != NULL ? path_for_messages : "";
 	L.dir = dir != NULL ? dir : ".";
 	L.text = text;
 	L.len = len;
@@ -2062,32 +2193,14 @@ gp_graph_load_buf(const char *text, size_t len, const char *path_for_messages,
 	    gp_graph_default_limit();
 	if (check_text(&L) < 0)
 		return (NULL);
-	if (!parse(&L)) {
-		release_doc(&L.doc);
-		return (NULL);
+	g = load_text(&L, o);
+	if (g == NULL && L.retry) {
+		struct loader again = {.file = L.file, .path = L.path,
+		    .dir = L.dir, .text = text, .len = len, .err = err,
+		    .limit = L.limit, .no_split = true};
+
+		g = load_text(&again, o);
 	}
-	L.g = gp_graph_new(NULL);
-	free(L.g->path);
-	free(L.g->dir);
-	L.g->path = gp_xstrdup(path_for_messages != NULL ? path_for_messages :
-	    "");
-	L.g->dir = gp_xstrdup(L.dir);
-	L.g->limit_bytes = L.limit;
-	L.g->allow_extern = o != NULL && o->allow_extern;
-	L.node_names = json_object();
-	if (load_root(&L) == 0) {
-		g = L.g;
-		L.g = NULL;
-	}
-	gp_graph_free(L.g);
-	release_doc(&L.doc);
-	json_decref(L.node_names);
-	gp_buf_free(&L.shown[0]);
-	gp_buf_free(&L.shown[1]);
-	gp_buf_free(&L.label);
-	free(L.lits);
-	free(L.lit_start);
-	free(L.inputs);
 	return (g);
 }
 

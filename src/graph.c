@@ -19,27 +19,63 @@ const char *const gp_impl_names[GP_IMPL__COUNT] = {
 	[GP_IMPL_VIEW] = "View",
 };
 
-/* name -> index map: open addressing, power-of-two size. */
-struct gp_varmap {
-	size_t	 cap, n;
-	int	*slot;	/* var index + 1, 0 = empty */
+/* name -> index map: open addressing, power-of-two size.  A slot keeps
+ * the name's hash and its first bytes, so a lookup reads one slot per probe
+ * and the name itself (the variable's own string) only when it is longer
+ * than the prefix. */
+#define PREFIX 16
+
+struct gp_varslot {
+	const char	*name;	/* NULL: the old entry of a renamed variable */
+	uint32_t	 hash;
+	int32_t		 var;	/* var index + 1, 0 = empty */
+	char		 pre[PREFIX];	/* the name's start, NUL-padded */
 };
 
-static uint64_t
-hash_str(const char *s)
+struct gp_varmap {
+	size_t			 cap, n;
+	struct gp_varslot	*slot;
+};
+
+static uint32_t
+hash_str(const char *s, size_t len)
 {
-	return (gp_hash_bytes(GP_HASH_INIT, s, strlen(s)));
+	return ((uint32_t)gp_hash_bytes(GP_HASH_INIT, s, len));
 }
 
 static void
 map_put(struct gp_varmap *m, const struct gp_graph *g, int v)
 {
-	size_t i = hash_str(g->vars[v].name) & (m->cap - 1);
+	const char *name = g->vars[v].name;
+	size_t len = strlen(name);
+	uint32_t h = hash_str(name, len);
+	size_t i = h & (m->cap - 1);
+	struct gp_varslot *s;
 
-	while (m->slot[i] != 0)
+	while (m->slot[i].var != 0)
 		i = (i + 1) & (m->cap - 1);
-	m->slot[i] = v + 1;
+	s = &m->slot[i];
+	*s = (struct gp_varslot){.name = name, .hash = h, .var = v + 1};
+	memcpy(s->pre, name, len < PREFIX ? len : PREFIX);
 	m->n++;
+}
+
+/* The slot of variable v's name, or NULL. */
+static struct gp_varslot *
+map_slot(struct gp_graph *g, int v)
+{
+	struct gp_varmap *m = g->map;
+	const char *name = g->vars[v].name;
+	size_t i;
+
+	if (m->cap == 0 || name == NULL)
+		return (NULL);
+	for (i = hash_str(name, strlen(name)) & (m->cap - 1);
+	    m->slot[i].var != 0;
+	    i = (i + 1) & (m->cap - 1))
+		if (m->slot[i].name == name && m->slot[i].var == v + 1)
+			return (&m->slot[i]);
+	return (NULL);
 }
 
 /* Rebuild the map over every named variable, sized to hold them. */
@@ -53,7 +89,7 @@ map_rebuild(struct gp_graph *g, size_t cap)
 	free(m->slot);
 	m->cap = cap;
 	m->n = 0;
-	m->slot = gp_xcalloc(cap, sizeof(int));
+	m->slot = gp_xcalloc(cap, sizeof(*m->slot));
 	for (size_t i = 0; i < g->n_vars; i++)
 		if (g->vars[i].name != NULL)
 			map_put(m, g, (int)i);
@@ -72,21 +108,43 @@ map_insert(struct gp_graph *g, int v)
 	map_put(m, g, v);
 }
 
+void
+gp_graph_reserve_vars(struct gp_graph *g, size_t more)
+{
+	struct gp_varmap *m = g->map;
+
+	gp_grow(&g->vars, &g->cap_vars, g->n_vars + more, sizeof(*g->vars));
+	if ((m->n + more + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap : 64;
+
+		while ((m->n + more + 1) * 2 > cap)
+			cap *= 2;
+		map_rebuild(g, cap);
+	}
+}
+
 int
 gp_graph_find_var(const struct gp_graph *g, const char *name)
 {
 	const struct gp_varmap *m = g->map;
-	size_t i;
+	size_t len, i;
+	uint32_t h;
 
 	if (m->cap == 0)
 		return (-1);
-	i = hash_str(name) & (m->cap - 1);
-	while (m->slot[i] != 0) {
-		int v = m->slot[i] - 1;
+	len = strlen(name);
+	h = hash_str(name, len);
+	for (i = h & (m->cap - 1); m->slot[i].var != 0;
+	    i = (i + 1) & (m->cap - 1)) {
+		const struct gp_varslot *s = &m->slot[i];
 
-		if (strcmp(g->vars[v].name, name) == 0)
-			return (v);
-		i = (i + 1) & (m->cap - 1);
+		if (s->hash != h || s->name == NULL)
+			continue;
+		/* a short name is all in the prefix, with its NUL */
+		if (len < PREFIX ? memcmp(s->pre, name, len + 1) == 0 :
+		    memcmp(s->pre, name, PREFIX) == 0 &&
+		    strcmp(s->name + PREFIX, name + PREFIX) == 0)
+			return (s->var - 1);
 	}
 	return (-1);
 }
@@ -95,15 +153,32 @@ void
 gp_graph_rename_var(struct gp_graph *g, int v, const char *name)
 {
 	char *nm = gp_xstrdup(name);
+	struct gp_varslot *s;
 
 	for (int k = 2; gp_graph_find_var(g, nm) >= 0; k++) {
 		free(nm);
 		nm = gp_xasprintf("%s#%d", name, k);
 	}
-	/* the old name's map entry goes stale: lookups compare names */
+	/* the old name's entry stays, emptied, so probes pass over it */
+	if ((s = map_slot(g, v)) != NULL)
+		s->name = NULL;
 	free(g->vars[v].name);
 	g->vars[v].name = nm;
 	map_insert(g, v);
+}
+
+void
+gp_graph_swap_names(struct gp_graph *g, int a, int b)
+{
+	struct gp_varslot *sa = map_slot(g, a), *sb = map_slot(g, b);
+	char *t = g->vars[a].name;
+
+	g->vars[a].name = g->vars[b].name;
+	g->vars[b].name = t;
+	if (sa != NULL)
+		sa->var = b + 1;
+	if (sb != NULL)
+		sb->var = a + 1;
 }
 
 struct gp_graph *

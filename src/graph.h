@@ -71,7 +71,9 @@ typedef void (*gp_kernel_fn)(const struct gp_node *node,
 struct gp_node {
 	char			*name;	/* user's name, or NULL */
 	const struct gp_op	*op;
-	json_t			*params;	/* object, never NULL */
+	json_t			*params;	/* object, never NULL; nodes may
+						 * share one: replace, never
+						 * modify */
 	void			*priv;	/* the op's parsed params */
 	int			 n_in, n_out;
 	int			*in, *out;	/* variable indices */
@@ -119,8 +121,12 @@ struct gp_graph	*gp_graph_clone(const struct gp_graph *g);
 int	gp_graph_add_var(struct gp_graph *g, const char *name,
 	    enum gp_var_kind kind, const struct gp_type *type);
 int	gp_graph_find_var(const struct gp_graph *g, const char *name);
+/* Make room for `more` variables at once (a loader that knows how many). */
+void	gp_graph_reserve_vars(struct gp_graph *g, size_t more);
 /* Give variable v a new name, made unique by a suffix if taken. */
 void	gp_graph_rename_var(struct gp_graph *g, int v, const char *name);
+/* Variables a and b exchange names. */
+void	gp_graph_swap_names(struct gp_graph *g, int a, int b);
 /* Add a node applying op to inputs, with fresh temporaries as outputs,
  * then prepare it (params parsed, output types inferred).  params is
  * consumed (a reference is stolen; NULL means {}).  Returns the node index,

@@ -1139,12 +1139,13 @@ ew_prepare(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	int op = (int)(s - scalars), nd, rc = -1;
 	int64_t shape[GP_MAX_DIMS], numel;
 	enum gp_dtype cast_to = GP_FLOAT64, out;
-	enum gp_dtype *dt, *as;
+	enum gp_dtype few[2 * 4], *dt = few, *as;
 	struct ew_plan *p;
 
 	if (s->rule == GP_SCALAR_CAST && parse_cast(n, &cast_to, err) < 0)
 		return (-1);
-	dt = gp_xmalloc(sizeof(*dt) * (size_t)n->n_in * 2);
+	if (n->n_in > 4)
+		dt = gp_xmalloc(sizeof(*dt) * (size_t)n->n_in * 2);
 	as = dt + n->n_in;
 	for (int k = 0; k < n->n_in; k++)
 		dt[k] = gp_graph_in_type(g, n, k)->dtype;
@@ -1200,7 +1201,8 @@ ew_prepare(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	gp_ops_set_out(g, n, 0, out, nd, shape);
 	rc = 0;
 done:
-	free(dt);
+	if (dt != few)
+		free(dt);
 	return (rc);
 }
 

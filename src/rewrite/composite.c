@@ -705,12 +705,16 @@ gp_composite_jit(struct gp_graph *g, const int *nodes, int n)
 	for (int i = 0; i < n; i++) {
 		struct gp_node *nd = &g->nodes[nodes[i]];
 		struct gp_composite *c = nd->priv;
+		json_t *p;
 
 		if (fns[i] == NULL)
 			continue;
+		p = json_copy(nd->params);
 		c->jit = fns[i];
 		nd->impl = GP_IMPL_JIT;
-		json_object_set_new(nd->params, "jit", json_true());
+		json_object_set_new(p, "jit", json_true());
+		json_decref(nd->params);
+		nd->params = p;
 		built++;
 	}
 	for (int i = 0; i < n; i++)

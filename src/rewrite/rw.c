@@ -240,7 +240,6 @@ gp_rw_end(struct gp_rw *w)
 	 * stays "out" after fusion */
 	for (size_t v = 0; v < w->n_repl && changes > 0; v++) {
 		int to, p;
-		char *t;
 
 		if (w->repl[v] < 0)
 			continue;
@@ -251,9 +250,7 @@ gp_rw_end(struct gp_rw *w)
 		    strncmp(g->vars[to].name, "_t", 2) != 0 ||
 		    strncmp(g->vars[v].name, "_t", 2) == 0)
 			continue;
-		t = g->vars[v].name;
-		g->vars[v].name = g->vars[to].name;
-		g->vars[to].name = t;
+		gp_graph_swap_names(g, (int)v, to);
 	}
 	free(w->order);
 	free(w->repl);

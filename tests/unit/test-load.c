@@ -701,16 +701,20 @@ big_graph(int n, int bad, const char *how)
 			snprintf(in, sizeof(in), "x");
 		else
 			snprintf(in, sizeof(in), "t%d", i - 1);
-		if (i != bad)
+		if (i != bad && !(i == 22000 && strcmp(how, "op+syntax") == 0))
 			gp_buf_printf(&b, "  {\"op\": \"add\", \"inputs\": "
 			    "[\"%s\", \"x\"], \"outputs\": [\"t%d\"]}", in, i);
-		else if (strcmp(how, "syntax") == 0)
+		else if (strcmp(how, "syntax") == 0 || i == 22000)
 			gp_buf_printf(&b, "  {\"op\": \"add\", \"inputs\" "
 			    "[\"%s\", \"x\"], \"outputs\": [\"t%d\"]}", in, i);
 		else if (strcmp(how, "dup") == 0)
 			gp_buf_printf(&b, "  {\"op\": \"add\", \"op\": "
 			    "\"add\", \"inputs\": [\"%s\", \"x\"], "
 			    "\"outputs\": [\"t%d\"]}", in, i);
+		else if (strcmp(how, "op") == 0 ||
+		    strcmp(how, "op+syntax") == 0)
+			gp_buf_printf(&b, "  {\"op\": \"nop\", \"inputs\": "
+			    "[\"%s\", \"x\"], \"outputs\": [\"t%d\"]}", in, i);
 		else if (strcmp(how, "comma") == 0)
 			gp_buf_printf(&b, "  {\"op\": \"add\", \"inputs\": "
 			    "[\"%s\", \"x\"], \"outputs\": [\"t%d\"]} ", in,
@@ -745,6 +749,11 @@ test_big(void)
 		    "expected near '{'"},
 		{"name", 23000, "big.json:23004:28: node 23000 (op 'add'): "
 		    "input 'nope' is not defined"},
+		/* read while the second piece is still being parsed */
+		{"op", 50, "big.json:54:10: node 50: unknown op 'nop'"},
+		/* a syntax error is told first, wherever it is */
+		{"op+syntax", 50, "big.json:22004:26: JSON syntax error: ':' "
+		    "expected near '['"},
 	};
 	struct gp_err err = {{0}};
 	struct gp_graph *g;
