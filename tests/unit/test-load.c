@@ -790,6 +790,79 @@ test_big(void)
 	}
 }
 
+/* The name map: lookups of short and long names (past the prefix a slot
+ * keeps), misses that share a prefix, renames and swaps, checked against
+ * a linear search over the variables. */
+static int
+find_linear(const struct gp_graph *g, const char *name)
+{
+	for (size_t v = 0; v < g->n_vars; v++)
+		if (g->vars[v].name != NULL && strcmp(g->vars[v].name, name) == 0)
+			return ((int)v);
+	return (-1);
+}
+
+static void
+test_names(void)
+{
+	struct gp_type t = {.dtype = GP_FLOAT64, .ndim = 0};
+	struct gp_graph *g = gp_graph_new("names");
+	char name[64];
+	bool all = true, miss = true;
+	int a, b;
+
+	gp_graph_reserve_vars(g, 10);	/* then grown past it */
+	for (int i = 0; i < 3000; i++) {
+		if (i % 3 == 0)
+			snprintf(name, sizeof(name), "v%d", i);
+		else if (i % 3 == 1)	/* one 16-byte prefix for all */
+			snprintf(name, sizeof(name), "a_long_prefix_xx%d", i);
+		else	/* exactly the prefix's length, and one past */
+			snprintf(name, sizeof(name), "%015d%s", i,
+			    i % 2 ? "" : "z");
+		gp_graph_add_var(g, name, GP_VAR_INPUT, &t);
+	}
+	for (size_t v = 0; v < g->n_vars; v++)
+		all = all && gp_graph_find_var(g, g->vars[v].name) == (int)v;
+	ok(all && g->n_vars == 3000, "every one of 3000 names is found");
+	for (int i = 3000; i < 3300; i++) {
+		snprintf(name, sizeof(name), "a_long_prefix_xx%d", i);
+		miss = miss && gp_graph_find_var(g, name) < 0;
+		snprintf(name, sizeof(name), "%015d", i);
+		miss = miss && gp_graph_find_var(g, name) < 0;
+	}
+	miss = miss && gp_graph_find_var(g, "a_long_prefix_xx") < 0 &&
+	    gp_graph_find_var(g, "") < 0 && gp_graph_find_var(g, "v") < 0;
+	ok(miss, "names that share a prefix with a variable's are not found");
+
+	a = gp_graph_find_var(g, "a_long_prefix_xx4");
+	gp_graph_rename_var(g, a, "renamed_to_something_long");
+	ok(gp_graph_find_var(g, "a_long_prefix_xx4") < 0 &&
+	    gp_graph_find_var(g, "renamed_to_something_long") == a,
+	    "a renamed variable is found by its new name only");
+	b = gp_graph_find_var(g, "v3");
+	gp_graph_rename_var(g, b, "renamed_to_something_long");
+	ok(strcmp(g->vars[b].name, "renamed_to_something_long#2") == 0 &&
+	    gp_graph_find_var(g, g->vars[b].name) == b &&
+	    gp_graph_find_var(g, "v3") < 0,
+	    "a rename to a taken name gets a suffix (%s)", g->vars[b].name);
+	a = gp_graph_find_var(g, "v6");
+	b = gp_graph_find_var(g, "a_long_prefix_xx7");
+	gp_graph_swap_names(g, a, b);
+	ok(gp_graph_find_var(g, "v6") == b &&
+	    gp_graph_find_var(g, "a_long_prefix_xx7") == a,
+	    "swapped names are found at each other's variable");
+	all = true;
+	for (int i = 0; i < 3300; i++) {
+		snprintf(name, sizeof(name), i % 2 ? "v%d" : "%015d", i);
+		all = all && gp_graph_find_var(g, name) == find_linear(g, name);
+	}
+	for (size_t v = 0; v < g->n_vars; v++)
+		all = all && gp_graph_find_var(g, g->vars[v].name) == (int)v;
+	ok(all, "after them, every lookup agrees with a linear search");
+	gp_graph_free(g);
+}
+
 /* The invalid corpus. */
 
 static char *
@@ -896,6 +969,7 @@ main(void)
 	test_literals();
 	test_limits();
 	test_big();
+	test_names();
 	test_corpus();
 	p = gp_xasprintf("%s/full.json", tmpdir);
 	unlink(p);
