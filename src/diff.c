@@ -22,14 +22,18 @@
 #include "diff.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
 #include "memprof.h"
+#include "radix.h"
 #include "report.h"
 
 #define MAX_ROUNDS 16
+/* Functions of this many applies pair their two sides on two threads. */
+#define THREAD_MIN 4096
 
 void
 gp_diff_opts_init(struct gp_diff_opts *o)
@@ -325,6 +329,16 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 	}
 }
 
+/* B's side of a big function, on a second thread while A's is made. */
+static void *
+side_init_b(void *arg)
+{
+	struct pairing *pg = arg;
+
+	side_init(&pg->b, pg->b.f);
+	return (NULL);
+}
+
 static void
 side_done(struct side *sd)
 {
@@ -477,8 +491,15 @@ pass(struct pairing *pg, enum tier t)
 static void
 pair_applies(struct pairing *pg)
 {
+	pthread_t th;
+	bool threaded = pg->b.f->n_apply >= THREAD_MIN &&
+	    pthread_create(&th, NULL, side_init_b, pg) == 0;
+
 	side_init(&pg->a, pg->a.f);
-	side_init(&pg->b, pg->b.f);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		side_init(&pg->b, pg->b.f);
 	for (int t = 0; t < TIER__COUNT; t++)
 		if (t != TIER_LOOSE)
 			index_b(pg, t);
@@ -674,45 +695,62 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 	    fn_scale(o, df->fn_b >= 0 ? &b->fn[df->fn_b] : NULL));
 }
 
+/* The apply rows, in the order of their positions (gp_diff_row_cmp's
+ * last keys, so the sort by them has nothing to do): the applies only in
+ * B (no position in A) first, then A's, function by function. */
 static void
 fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 {
+	struct pairing *pgs = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*pgs));
+
 	for (int f = 0; f < d->n_fn; f++) {
 		struct gp_diff_fn *df = &d->fn[f];
 		const struct gp_prof_fn *fa = df->fn_a >= 0 ?
 		    &d->a->fn[df->fn_a] : NULL;
 		const struct gp_prof_fn *fb = df->fn_b >= 0 ?
 		    &d->b->fn[df->fn_b] : NULL;
-		struct pairing pg = {.a.f = fa, .b.f = fb};
+		struct pairing *pg = &pgs[f];
 
-		if (fa == NULL || fb == NULL) {
-			int n = fa != NULL ? fa->n_apply : fb->n_apply;
-
-			for (int i = 0; i < n; i++)
-				apply_row(rs, df, d->a, fa != NULL ? i : -1,
-				    d->b, fb != NULL ? i : -1, GP_MATCH_NONE,
-				    o);
+		pg->a.f = fa;
+		pg->b.f = fb;
+		if (fa == NULL || fb == NULL)
 			continue;
-		}
-		pg.pa = gp_xmalloc(sizeof(int) * ((size_t)fa->n_apply + 1));
-		pg.pb = gp_xmalloc(sizeof(int) * ((size_t)fb->n_apply + 1));
-		pg.how = gp_xcalloc((size_t)fa->n_apply + 1, sizeof(*pg.how));
-		memset(pg.pa, -1, sizeof(int) * (size_t)fa->n_apply);
-		memset(pg.pb, -1, sizeof(int) * (size_t)fb->n_apply);
-		pair_applies(&pg);
-		for (int i = 0; i < fa->n_apply; i++) {
-			apply_row(rs, df, d->a, i, d->b, pg.pa[i], pg.how[i],
-			    o);
-			d->n_match[pg.how[i]]++;
-		}
-		for (int j = 0; j < fb->n_apply; j++)
-			if (pg.pb[j] < 0)
-				apply_row(rs, df, d->a, -1, d->b, j,
-				    GP_MATCH_NONE, o);
-		free(pg.pa);
-		free(pg.pb);
-		free(pg.how);
+		pg->pa = gp_xmalloc(sizeof(int) * ((size_t)fa->n_apply + 1));
+		pg->pb = gp_xmalloc(sizeof(int) * ((size_t)fb->n_apply + 1));
+		pg->how = gp_xcalloc((size_t)fa->n_apply + 1, sizeof(*pg->how));
+		memset(pg->pa, -1, sizeof(int) * (size_t)fa->n_apply);
+		memset(pg->pb, -1, sizeof(int) * (size_t)fb->n_apply);
+		pair_applies(pg);
 	}
+	for (int f = 0; f < d->n_fn; f++) {
+		const struct pairing *pg = &pgs[f];
+
+		if (pg->b.f == NULL)
+			continue;
+		for (int j = 0; j < pg->b.f->n_apply; j++)
+			if (pg->a.f == NULL || pg->pb[j] < 0)
+				apply_row(rs, &d->fn[f], d->a, -1, d->b, j,
+				    GP_MATCH_NONE, o);
+	}
+	for (int f = 0; f < d->n_fn; f++) {
+		struct pairing *pg = &pgs[f];
+
+		if (pg->a.f == NULL)
+			continue;
+		for (int i = 0; i < pg->a.f->n_apply; i++) {
+			enum gp_diff_match how = pg->b.f != NULL ? pg->how[i] :
+			    GP_MATCH_NONE;
+
+			apply_row(rs, &d->fn[f], d->a, i, d->b,
+			    pg->b.f != NULL ? pg->pa[i] : -1, how, o);
+			if (pg->b.f != NULL)
+				d->n_match[how]++;
+		}
+		free(pg->pa);
+		free(pg->pb);
+		free(pg->how);
+	}
+	free(pgs);
 }
 
 /* The memory profile's predicted peak and intermediates peak, for the
@@ -803,6 +841,23 @@ pair_functions(struct gp_diff *d, const struct gp_diff_opts *o)
 	free(used);
 }
 
+/* The Class and Ops tables: made on a second thread while the applies are
+ * paired (they read the two profiles only, and write their own tables). */
+struct groups_job {
+	struct gp_diff			*d;
+	const struct gp_diff_opts	*o;
+};
+
+static void *
+group_tables(void *arg)
+{
+	struct groups_job *j = arg;
+
+	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], j->o);
+	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], j->o);
+	return (NULL);
+}
+
 struct gp_diff *
 gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
     const struct gp_diff_opts *o)
@@ -811,6 +866,9 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	struct gp_diff_opts def;
 	struct rows rs = {0};
 	double ta = 0, tb = 0;
+	struct groups_job job;
+	pthread_t th;
+	bool threaded;
 
 	if (o == NULL) {
 		gp_diff_opts_init(&def);
@@ -826,8 +884,10 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	d->scale_a = profile_scale(o, a);
 	d->scale_b = profile_scale(o, b);
 	pair_functions(d, o);
-	group_table(d, GP_GROUP_CLASS, &d->cls, d->rollup[0], o);
-	group_table(d, GP_GROUP_OP, &d->ops, d->rollup[1], o);
+	job = (struct groups_job){d, o};
+	threaded = pthread_create(&th, NULL, group_tables, &job) == 0;
+	if (!threaded)
+		group_tables(&job);
 	fn_rows(d, &rs, o);
 	for (int f = 0; f < a->n_fn; f++)
 		for (int i = 0; i < a->fn[f].n_apply; i++)
@@ -838,6 +898,8 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 			tb += (double)b->fn[f].ap[i].st.total *
 			    fn_scale(o, &b->fn[f]);
 	finish_table(&d->applies, &rs, ta, tb);
+	if (threaded)
+		pthread_join(th, NULL);
 	return (d);
 }
 
@@ -936,32 +998,31 @@ col_value(const struct gp_diff_row *r, enum gp_diff_col c)
 	}
 }
 
+/* a against b, NAN last in either direction. */
+static int
+cmp_val(double a, double b, bool descending)
+{
+	if (isnan(a) || isnan(b))
+		return (isnan(a) - isnan(b));
+	return (descending ? cmp_num(b, a) : cmp_num(a, b));
+}
+
 int
 gp_diff_row_cmp(const struct gp_diff_row *x, const struct gp_diff_row *y,
     enum gp_diff_col c, bool descending)
 {
-	int v = 0;
+	int v;
 
-	if (c == GP_DIFF_COL_NAME)
+	if (c == GP_DIFF_COL_NAME) {
 		v = strcmp(x->name, y->name);
-	else {
-		double a = col_value(x, c), b = col_value(y, c);
-
-		/* NAN (untested, undefined) last in either direction */
-		if (isnan(a) || isnan(b)) {
-			if (!isnan(a))
-				return (-1);
-			if (!isnan(b))
-				return (1);
-		} else
-			v = cmp_num(a, b);
-	}
-	if (descending)
-		v = -v;
+		if (descending)
+			v = -v;
+	} else
+		v = cmp_val(col_value(x, c), col_value(y, c), descending);
 	if (v != 0)
 		return (v);
 	if (c != GP_DIFF_COL_ABS_DELTA &&
-	    (v = cmp_num(fabs(y->delta), fabs(x->delta))) != 0)
+	    (v = cmp_val(fabs(x->delta), fabs(y->delta), true)) != 0)
 		return (v);
 	/* apply rows: schedule positions (unique); others: names */
 	if ((v = (x->fn_a - y->fn_a)) != 0 || (v = (x->id_a - y->id_a)) != 0)
@@ -971,22 +1032,121 @@ gp_diff_row_cmp(const struct gp_diff_row *x, const struct gp_diff_row *y,
 	return (c != GP_DIFF_COL_NAME ? strcmp(x->name, y->name) : 0);
 }
 
-static enum gp_diff_col sort_col;
-static bool sort_desc;
+/* A key that orders doubles as cmp_val does (equal keys: equal values). */
+static uint64_t
+val_key(double v, bool descending)
+{
+	uint64_t u;
+
+	if (isnan(v))
+		return (UINT64_MAX);
+	if (v == 0)
+		v = 0;	/* -0 ties with 0 */
+	memcpy(&u, &v, sizeof(u));
+	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+	return (descending ? ~u : u);
+}
+
+/* A key that orders (fn, id) positions as gp_diff_row_cmp does. */
+static uint64_t
+pos_key(int fn, int id)
+{
+	return ((uint64_t)(uint32_t)(fn + 1) << 32 | (uint32_t)(id + 1));
+}
+
+/* qsort has no context argument: a thread's sort in progress */
+static _Thread_local const struct gp_diff_row *sort_rows;
+static _Thread_local enum gp_diff_col sort_col;
+static _Thread_local bool sort_desc;
 
 static int
 cmp_sort(const void *a, const void *b)
 {
-	return (gp_diff_row_cmp(a, b, sort_col, sort_desc));
+	return (gp_diff_row_cmp(&sort_rows[*(const uint32_t *)a],
+	    &sort_rows[*(const uint32_t *)b], sort_col, sort_desc));
 }
 
+/* Are rows r[0..n) in the order of their positions, A's then B's? */
+static bool
+by_position(const struct gp_diff_row *r, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t a0 = pos_key(r[i - 1].fn_a, r[i - 1].id_a);
+		uint64_t a1 = pos_key(r[i].fn_a, r[i].id_a);
+
+		if (a0 > a1 || (a0 == a1 && pos_key(r[i - 1].fn_b,
+		    r[i - 1].id_b) > pos_key(r[i].fn_b, r[i].id_b)))
+			return (false);
+	}
+	return (true);
+}
+
+/* Do x and y tie on everything gp_diff_row_cmp compares but the name? */
+static bool
+tied(const struct gp_diff_row *x, const struct gp_diff_row *y,
+    enum gp_diff_col c)
+{
+	return (val_key(col_value(x, c), false) ==
+	    val_key(col_value(y, c), false) &&
+	    val_key(fabs(x->delta), false) == val_key(fabs(y->delta), false) &&
+	    x->fn_a == y->fn_a && x->id_a == y->id_a && x->fn_b == y->fn_b &&
+	    x->id_b == y->id_b);
+}
+
+/* Stable radix sorts by gp_diff_row_cmp's keys, least significant first;
+ * only rows still tied after them (rows of the Class and Ops tables with
+ * equal figures) are compared by name: the order of a qsort with
+ * gp_diff_row_cmp, at a fraction of its cost on 100,000 rows. */
 void
 gp_diff_sort(struct gp_diff_table *t, enum gp_diff_col c, bool descending)
 {
-	/* qsort has no context argument; sorting is not reentrant */
+	const struct gp_diff_row *r = t->rows;
+	size_t n = t->n;
+	uint32_t *idx = gp_xmalloc(sizeof(*idx) * (n + 1));
+	uint64_t *k;
+	struct gp_diff_row *v;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	sort_rows = t->rows;
 	sort_col = c;
 	sort_desc = descending;
-	qsort(t->rows, t->n, sizeof(*t->rows), cmp_sort);
+	if (c == GP_DIFF_COL_NAME)
+		qsort(idx, n, sizeof(*idx), cmp_sort);
+	else {
+		k = gp_xmalloc(sizeof(*k) * (3 * n + 1));
+		/* by position (the order gp_diff_compute makes them in) */
+		if (!by_position(r, n)) {
+			for (size_t i = 0; i < n; i++)
+				k[i] = pos_key(r[i].fn_b, r[i].id_b);
+			gp_radix_sort(k, idx, n, k + n);
+			for (size_t i = 0; i < n; i++)
+				k[i] = pos_key(r[i].fn_a, r[i].id_a);
+			gp_radix_sort(k, idx, n, k + n);
+		}
+		if (c != GP_DIFF_COL_ABS_DELTA) {
+			for (size_t i = 0; i < n; i++)
+				k[i] = val_key(fabs(r[i].delta), true);
+			gp_radix_sort(k, idx, n, k + n);
+		}
+		for (size_t i = 0; i < n; i++)
+			k[i] = val_key(col_value(&r[i], c), descending);
+		gp_radix_sort(k, idx, n, k + n);
+		free(k);
+		for (size_t i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && tied(&r[idx[i]], &r[idx[j]], c);
+			    j++)
+				;
+			if (j - i > 1)
+				qsort(idx + i, j - i, sizeof(*idx), cmp_sort);
+		}
+	}
+	v = gp_xmalloc(sizeof(*v) * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		v[i] = t->rows[idx[i]];
+	memcpy(t->rows, v, sizeof(*v) * n);
+	free(v);
+	free(idx);
 }
 
 /*

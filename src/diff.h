@@ -172,7 +172,8 @@ void		 gp_diff_opts_init(struct gp_diff_opts *o);
 bool		 gp_diff_calls_differ(const struct gp_profile *a,
 		    const struct gp_profile *b);
 /* Compare a (baseline) with b; o NULL: the defaults.  Tables come sorted by
- * |delta|, descending. */
+ * |delta|, descending.  The Class and Ops tables are made on a second
+ * thread meanwhile (a and b are only read). */
 struct gp_diff	*gp_diff_compute(const struct gp_profile *a,
 		    const struct gp_profile *b, const struct gp_diff_opts *o);
 void		 gp_diff_free(struct gp_diff *d);
@@ -205,12 +206,11 @@ extern const struct gp_diff_col_info gp_diff_cols[GP_DIFF_COL__COUNT];
 
 /* Order of x and y by column c (ascending: <0, 0, >0, or the reverse when
  * descending); NAN sorts last in both directions; ties fall back to
- * |delta| (largest first), then the applies' positions (A's, then B's),
- * then the name. */
+ * |delta| (largest first, NAN last), then the applies' positions (A's, then
+ * B's), then the name. */
 int	gp_diff_row_cmp(const struct gp_diff_row *x,
 	    const struct gp_diff_row *y, enum gp_diff_col c, bool descending);
-/* Sort t's rows (qsort with gp_diff_row_cmp; not reentrant: sort from one
- * thread at a time). */
+/* Sort t's rows in gp_diff_row_cmp's order. */
 void	gp_diff_sort(struct gp_diff_table *t, enum gp_diff_col c,
 	    bool descending);
 

@@ -89,16 +89,21 @@ gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
     double *out, int n)
 {
 	uint64_t tot = 0, acc = 0;
-	int q = 0;
+	int q = 0, b0 = gp_prof_bin(s->min), b1 = gp_prof_bin(s->max);
 
-	for (int b = 0; b < GP_PROF_BINS; b++)
+	/* the samples are all in the bins of [min, max] */
+	if (b0 > b1) {
+		b0 = 0;
+		b1 = GP_PROF_BINS - 1;
+	}
+	for (int b = b0; b <= b1; b++)
 		tot += s->hist[b];
 	if (tot == 0) {
 		for (q = 0; q < n; q++)
 			out[q] = 0;
 		return;
 	}
-	for (int b = 0; b < GP_PROF_BINS && q < n; b++) {
+	for (int b = b0; b <= b1 && q < n; b++) {
 		if (s->hist[b] == 0)
 			continue;
 		/* every quantile that falls in bin b, interpolated in it and

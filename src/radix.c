@@ -2,7 +2,7 @@
  * radix.c: a stable LSD radix sort of row indices by 64-bit keys (see
  * radix.h): by the keys' high halves in three scatters of 11 bits, then
  * each run of equal high halves by the low ones (an insertion sort for
- * short runs).  The profile's rollups and the interface's tables order
+ * short runs, a merge sort for middling ones).  The profile's rollups and the interface's tables order
  * their rows with it.
  */
 #include "config.h"
@@ -17,6 +17,9 @@
 #define DIGIT_BITS 11
 #define BUCKETS (1u << DIGIT_BITS)
 #define SMALL 32
+/* Runs shorter than this merge-sort: a radix pass clears and sums 2048
+ * counters, which costs more than sorting a few hundred halves. */
+#define MERGE_MAX 2048
 
 /* A 32-bit key and its row. */
 struct half {
@@ -67,6 +70,35 @@ radix_halves(struct half *a, struct half *tmp, size_t n)
 	free(count);
 }
 
+/* Sort a[0..n) by k ascending, stable: a bottom-up merge sort through
+ * tmp (n halves); the result ends in a. */
+static void
+merge_halves(struct half *a, struct half *tmp, size_t n)
+{
+	struct half *src = a, *dst = tmp, *t;
+
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				dst[o++] = src[j].k < src[i].k ? src[j++] :
+				    src[i++];
+			while (i < mid)
+				dst[o++] = src[i++];
+			while (j < hi)
+				dst[o++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, sizeof(*a) * n);
+}
+
 /* idx[0..n) sorted by the 64-bit keys k[], ties in idx order: by the high
  * halves first (doubles rarely share them), then each run of equal high
  * halves by the low ones. */
@@ -87,7 +119,10 @@ sort_wide(const uint64_t *k, uint32_t *idx, size_t n, struct half *a,
 		if (e - j > SMALL) {
 			for (size_t m = j; m < e; m++)
 				a[m].k = (uint32_t)k[a[m].i];
-			radix_halves(a + j, tmp, e - j);
+			if (e - j < MERGE_MAX)
+				merge_halves(a + j, tmp, e - j);
+			else
+				radix_halves(a + j, tmp, e - j);
 		} else {
 			/* insertion sort by the low halves, stable */
 			for (size_t m = j + 1; m < e; m++) {

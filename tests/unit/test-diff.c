@@ -304,13 +304,72 @@ test_functions(void)
 	gp_profile_free(b);
 }
 
+/* The sort on a table of many ties: values drawn from a few, with NAN,
+ * -0, 0 and infinities, names from a few; every column, both ways, must
+ * come out in gp_diff_row_cmp's order. */
+static void
+test_sort_ties(void)
+{
+	static const double vals[] = {0.0, -0.0, 1.0, -1.0, 2.5, 1e-300,
+	    INFINITY, -INFINITY, NAN};
+	static const char *const names[] = {"a", "b", "add", "mul"};
+	const size_t nv = sizeof(vals) / sizeof(vals[0]), n = 5000;
+	struct gp_diff_table t = {0};
+	uint64_t x = 12345;
+	bool sorted = true;
+
+	t.rows = calloc(n, sizeof(*t.rows));
+	t.n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct gp_diff_row *r = &t.rows[i];
+		double *f[] = {&r->time_a, &r->time_b, &r->delta, &r->ratio,
+		    &r->per_call_a, &r->per_call_b, &r->change, &r->p};
+
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			*f[k] = vals[(x >> 33) % nv];
+		}
+		r->calls_a = (x >> 40) % 3;
+		r->calls_b = (x >> 45) % 3;
+		r->kind = (enum gp_diff_kind)((x >> 50) % 3);
+		r->name = names[(x >> 55) % 4];
+		/* positions tie too: rows of the Class and Ops tables */
+		r->fn_a = r->id_a = r->fn_b = r->id_b = -1;
+		if (i % 2)
+			r->id_a = (int)(i % 97);
+	}
+	for (int c = 0; c < GP_DIFF_COL__COUNT; c++)
+		for (int desc = 0; desc < 2; desc++) {
+			gp_diff_sort(&t, (enum gp_diff_col)c, desc);
+			for (size_t i = 1; i < n; i++)
+				if (gp_diff_row_cmp(&t.rows[i - 1],
+				    &t.rows[i], (enum gp_diff_col)c, desc) > 0) {
+					if (sorted)
+						diag("column %d%s: rows %zu, %zu "
+						    "out of order", c,
+						    desc ? " descending" : "",
+						    i - 1, i);
+					sorted = false;
+				}
+		}
+	ok(sorted, "5000 rows of many ties (NAN, -0, infinities, equal "
+	    "names): every column, both ways, in gp_diff_row_cmp's order");
+	free(t.rows);
+}
+
 static void
 test_sort(void)
 {
 	struct gp_profile *a = chain(1, 1, 10), *b = fused(2, "t3");
 	struct gp_diff *d = gp_diff_compute(a, b, NULL);
-	bool sorted = true, nan_last = true;
+	bool sorted = true, nan_last = true, first = true;
 
+	/* as made: by |delta|, from rows made in the order of positions */
+	for (size_t i = 1; i < d->applies.n; i++)
+		first &= gp_diff_row_cmp(&d->applies.rows[i - 1],
+		    &d->applies.rows[i], GP_DIFF_COL_ABS_DELTA, true) <= 0;
+	ok(first && d->applies.n >= 5, "the applies come sorted by |delta| "
+	    "(%zu rows)", d->applies.n);
 	for (int c = 0; c < GP_DIFF_COL__COUNT; c++)
 		for (int desc = 0; desc < 2; desc++) {
 			gp_diff_sort(&d->applies, (enum gp_diff_col)c, desc);
@@ -465,6 +524,7 @@ main(void)
 	test_per_call();
 	test_functions();
 	test_sort();
+	test_sort_ties();
 	test_report();
 	test_speed();
 	return (done_testing());

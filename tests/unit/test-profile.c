@@ -12,6 +12,7 @@
 #include "../tap.h"
 #include "flags.h"
 #include "profile.h"
+#include "radix.h"
 
 static void
 test_bins(void)
@@ -101,13 +102,13 @@ test_fold_and_rollup(void)
 	gp_clock_init();
 	/* without a TSC, ticks are ns; with one, use the conversion */
 	for (int call = 0; call < 4; call++) {
-		uint64_t t = 1000 + (uint64_t)call * 100000;
+		uint64_t t0 = 1000 + (uint64_t)call * 100000;
 		uint64_t dur[3] = {110, 210, 1010};	/* ns incl. probe */
 
 		if (call == 0) {
 			dur[0] = 5010;	/* a slow first call */
 		}
-		tk[0] = t;
+		tk[0] = t0;
 		for (int i = 0; i < 3; i++) {
 			/* ns -> ticks: invert the conversion closely enough */
 			uint64_t d = (uint64_t)((double)dur[i] *
@@ -199,10 +200,62 @@ test_flags(void)
 	gp_flags_done(&f);
 }
 
+/* The radix sort against a stable reference: keys with many shared high
+ * halves (runs sorted by the low halves: short, middling, long) and
+ * repeated keys, which must keep their order. */
+struct ref {
+	uint64_t	k;
+	uint32_t	i;
+};
+
+static int
+cmp_ref(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	if (x->k != y->k)
+		return (x->k < y->k ? -1 : 1);
+	return (x->i < y->i ? -1 : x->i > y->i);
+}
+
+static void
+test_radix(void)
+{
+	static const size_t sizes[] = {0, 1, 2, 31, 33, 500, 3000, 70000};
+	bool good = true;
+	uint64_t x = 99;
+
+	for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		size_t n = sizes[t];
+		uint64_t *k = malloc(sizeof(*k) * (3 * n + 1));
+		uint32_t *idx = malloc(sizeof(*idx) * (n + 1));
+		struct ref *r = malloc(sizeof(*r) * (n + 1));
+
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* a few high halves, low halves over a small range */
+			k[i] = (x >> 61) << 32 | (x >> 20) % (n / 4 + 1);
+			idx[i] = (uint32_t)(n - 1 - i);	/* a given order */
+		}
+		for (size_t i = 0; i < n; i++)
+			r[i] = (struct ref){k[idx[i]], (uint32_t)i};
+		qsort(r, n, sizeof(*r), cmp_ref);
+		gp_radix_sort(k, idx, n, t % 2 ? k + n : NULL);
+		for (size_t i = 0; i < n; i++)
+			good = good && idx[i] == n - 1 - r[i].i;
+		free(k);
+		free(idx);
+		free(r);
+	}
+	ok(good, "radix sort: keys in order, equal keys in their given order "
+	    "(0 to 70,000 rows, runs of shared high halves)");
+}
+
 int
 main(void)
 {
 	test_bins();
+	test_radix();
 	test_fold_and_rollup();
 	test_flags();
 	return (done_testing());
