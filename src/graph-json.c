@@ -1732,7 +1732,7 @@ syntax_error(struct loader *L, const json_error_t *je)
 /* Split parsing pays off from this much node text on. */
 #define SPLIT_MIN	(1 << 20)
 /* The tail's share of the nodes' text, in percent (see parse_split). */
-#define TAIL_PCT	58
+#define TAIL_PCT	55
 /* The most padding a piece may need to keep its line and column. */
 #define PAD_MAX		4096
 
@@ -1789,10 +1789,16 @@ collect_elem(void *vd, size_t i, const struct gp_jsonpos_elem *e)
 }
 
 static bool
+is_space(char c)
+{
+	return (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+}
+
+static bool
 all_space(const char *p, const char *end)
 {
 	for (; p < end; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+		if (!is_space(*p))
 			return (false);
 	return (true);
 }
@@ -1882,20 +1888,24 @@ parse_split(struct loader *L)
 	struct doc *d = &L->doc;
 	const char *t = L->text;
 	const struct gp_jsonpos_elem *e = d->elems;
-	struct gp_jsonpos_step at = {.key = "nodes"};
 	size_t n = d->n_elems, open, close, k, nl = 0, pad;
 	const char *lastnl;
 	json_t *head, *jn;
 	char *b;
 
-	if (n < 2 || e[n - 1].end - e[0].start < SPLIT_MIN ||
-	    gp_jsonpos_span(t, L->len, &at, 1, &open, &close) < 0 ||
-	    close < 2 || t[open] != '[' || t[close - 1] != ']')
+	if (n < 2 || e[n - 1].end - e[0].start < SPLIT_MIN)
+		return (false);
+	/* the array's brackets: only white space between them and the
+	 * first and last elements */
+	for (open = e[0].start; open > 0 && is_space(t[open - 1]); open--)
+		;
+	for (close = e[n - 1].end; close < L->len && is_space(t[close]);
+	    close++)
+		;
+	if (open == 0 || t[--open] != '[' || close == L->len ||
+	    t[close++] != ']')
 		return (false);
 	/* the text between the elements: white space and one comma */
-	if (!all_space(t + open + 1, t + e[0].start) ||
-	    !all_space(t + e[n - 1].end, t + close - 1))
-		return (false);
 	for (size_t i = 0; i + 1 < n; i++) {
 		const char *p = t + e[i].end, *q = t + e[i + 1].start;
 		const char *c = memchr(p, ',', (size_t)(q - p));
