@@ -658,10 +658,11 @@ profile_scale(const struct gp_diff_opts *o, const struct gp_profile *p)
 	return (o->per_call && n > 0 ? 1.0 / (double)n : 1);
 }
 
+/* An apply row's figures; its verdict comes later (judge_applies). */
 static void
 apply_row(struct rows *rs, const struct gp_diff_fn *df,
     const struct gp_profile *a, int ia, const struct gp_profile *b, int ib,
-    enum gp_diff_match how, const struct gp_diff_opts *o)
+    enum gp_diff_match how)
 {
 	const struct gp_prof_apply *x = ia >= 0 ? &a->fn[df->fn_a].ap[ia] :
 	    NULL;
@@ -690,9 +691,53 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 		r->calls_b = y->st.n;
 		r->time_b = (double)y->st.total;
 	}
-	judge(r, x != NULL ? &x->st : NULL, y != NULL ? &y->st : NULL, o,
-	    fn_scale(o, df->fn_a >= 0 ? &a->fn[df->fn_a] : NULL),
-	    fn_scale(o, df->fn_b >= 0 ? &b->fn[df->fn_b] : NULL));
+}
+
+/* Judge apply rows [lo, hi) (a side's scale matters only to the side
+ * that has the apply). */
+struct judging {
+	const struct gp_diff		*d;
+	const struct gp_diff_opts	*o;
+	struct gp_diff_row		*rows;
+	size_t				 lo, hi;
+};
+
+static void *
+judge_applies(void *arg)
+{
+	const struct judging *j = arg;
+	const struct gp_profile *a = j->d->a, *b = j->d->b;
+
+	for (size_t i = j->lo; i < j->hi; i++) {
+		struct gp_diff_row *r = &j->rows[i];
+		const struct gp_prof_fn *fa = r->fn_a >= 0 ? &a->fn[r->fn_a] :
+		    NULL;
+		const struct gp_prof_fn *fb = r->fn_b >= 0 ? &b->fn[r->fn_b] :
+		    NULL;
+
+		judge(r, fa != NULL ? &fa->ap[r->id_a].st : NULL,
+		    fb != NULL ? &fb->ap[r->id_b].st : NULL, j->o,
+		    fn_scale(j->o, fa), fn_scale(j->o, fb));
+	}
+	return (NULL);
+}
+
+/* Judge the apply rows, the second half on a second thread. */
+static void
+judge_all(const struct gp_diff *d, struct rows *rs,
+    const struct gp_diff_opts *o)
+{
+	struct judging lo = {d, o, rs->v, 0, rs->n / 2};
+	struct judging hi = {d, o, rs->v, rs->n / 2, rs->n};
+	pthread_t th;
+	bool threaded = rs->n >= THREAD_MIN &&
+	    pthread_create(&th, NULL, judge_applies, &hi) == 0;
+
+	if (!threaded)
+		lo.hi = rs->n;
+	judge_applies(&lo);
+	if (threaded)
+		pthread_join(th, NULL);
 }
 
 /* The apply rows, in the order of their positions (gp_diff_row_cmp's
@@ -730,7 +775,7 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		for (int j = 0; j < pg->b.f->n_apply; j++)
 			if (pg->a.f == NULL || pg->pb[j] < 0)
 				apply_row(rs, &d->fn[f], d->a, -1, d->b, j,
-				    GP_MATCH_NONE, o);
+				    GP_MATCH_NONE);
 	}
 	for (int f = 0; f < d->n_fn; f++) {
 		struct pairing *pg = &pgs[f];
@@ -742,7 +787,7 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 			    GP_MATCH_NONE;
 
 			apply_row(rs, &d->fn[f], d->a, i, d->b,
-			    pg->b.f != NULL ? pg->pa[i] : -1, how, o);
+			    pg->b.f != NULL ? pg->pa[i] : -1, how);
 			if (pg->b.f != NULL)
 				d->n_match[how]++;
 		}
@@ -751,6 +796,7 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		free(pg->how);
 	}
 	free(pgs);
+	judge_all(d, rs, o);
 }
 
 /* The memory profile's predicted peak and intermediates peak, for the
