@@ -3,14 +3,16 @@
  * doc/capture-format.md), the graph hash, and atomic file writing.
  *
  * Writing streams the document: the top-level members and each apply are
- * encoded by jansson one at a time (an apply per line), so memory stays
- * flat for large graphs and the file stays readable; op kinds and
- * input/output types go once into two tables that applies index.  Reading
- * parses the whole text with jansson, then walks the tree with a reader
- * that keeps the JSON path of the value it is looking at, so every
- * complaint can name the field, and jsonpos.c turns that path into a line
- * and column.  Both run jansson on an arena (below): a 100,000-apply
- * capture is written in about 0.7 s and read in about 0.9 s.
+ * encoded by jansson one at a time (an apply per line), so the file stays
+ * readable and memory stays flat for large graphs (but for the second half
+ * of a big function's applies, encoded on a second thread meanwhile: see
+ * write_applies); op kinds and input/output types go once into two tables
+ * that applies index.  Reading parses the text with jansson (a large
+ * capture in pieces, on two threads: see split_begin), then walks the tree
+ * with a reader that keeps the JSON path of the value it is looking at, so
+ * every complaint can name the field, and jsonpos.c turns that path into a
+ * line and column.  Both run jansson on arenas (below): a 100,000-apply
+ * capture is written in about 0.45 s and read in about 0.45 s.
  *
  * Each function's memory profile (struct gp_memprof) is its "memory"
  * member, written and read by memprof.c (gp_memprof_to_json(),
@@ -25,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -50,13 +53,15 @@
  * jansson's memory while a capture is read or written.  A 100,000-apply
  * capture parses into millions of values that all die together, so
  * malloc and free would take a third of the time: instead they come from
- * a bump arena (jsonarena.h, which owns jansson's allocator hooks) that is
- * dropped whole after a load, and started again at the bottom after each
- * apply a save writes.  The load's arena asks for huge pages: its tree is
- * hundreds of MiB, and faulting it in 4 KiB pages costs a quarter of the
- * load.  Nothing allocated in an arena outlives it.
+ * bump arenas (jsonarena.h, which owns jansson's allocator hooks), one per
+ * parsing thread, dropped whole after a load; a save's is started again
+ * at the bottom after each apply it writes.  The load's arenas ask for huge pages: the tree is hundreds of MiB, and
+ * faulting it in 4 KiB pages costs a quarter of the load.  Nothing
+ * allocated in an arena outlives it.
  */
 #define READ_ARENA(len)	((size_t)64 * (len) + ((size_t)1 << 20))
+/* A function of this many applies is encoded on two threads. */
+#define SAVE_SPLIT_MIN	8192
 #define WRITE_ARENA	((size_t)1 << 30)
 
 /* Route this thread's jansson allocations to a fresh arena of size bytes
@@ -548,7 +553,6 @@ struct wr {
 	size_t		 cap;
 	int		 rc;
 	struct gp_json_arena arena;
-	struct gp_buf	 name;	/* an apply's default name */
 	struct table	 ops, types;
 	int		*op_of;		/* per apply, in function order */
 	int		*type_of;	/* per input then output */
@@ -689,34 +693,74 @@ types_json(const struct wr *w)
 	return (t);
 }
 
-/* An apply: its op and its inputs' and outputs' types by table index
- * (*io walks the type indices). */
 /* The name an apply has unless a capture says otherwise:
- * "OP(IN0, IN1, ...)", as gp_node_format_apply() makes it. */
-static void
-default_name(struct gp_buf *b, const char *op, const struct gp_prof_io *in,
-    int n_in)
+ * "OP(IN0, IN1, ...)", as gp_node_format_apply() makes it (malloc'ed). */
+static char *
+default_name(const char *op, const struct gp_prof_io *in, int n_in)
 {
-	gp_buf_clear(b);
-	gp_buf_puts(b, op);
-	gp_buf_puts(b, "(");
-	for (int k = 0; k < n_in; k++) {
-		if (k > 0)
-			gp_buf_puts(b, ", ");
-		gp_buf_puts(b, in[k].var != NULL ? in[k].var : "");
+	size_t n = strlen(nz(op)) + 2, k;
+	char *s, *d;
+
+	for (int i = 0; i < n_in; i++)
+		n += strlen(nz(in[i].var)) + (i > 0 ? 2 : 0);
+	d = s = gp_xmalloc(n + 1);
+	k = strlen(nz(op));
+	memcpy(d, nz(op), k);
+	d += k;
+	*d++ = '(';
+	for (int i = 0; i < n_in; i++) {
+		if (i > 0) {
+			*d++ = ',';
+			*d++ = ' ';
+		}
+		k = strlen(nz(in[i].var));
+		memcpy(d, nz(in[i].var), k);
+		d += k;
 	}
-	gp_buf_puts(b, ")");
+	*d++ = ')';
+	*d = '\0';
+	return (s);
 }
 
+/* Is name what an apply of op with inputs in is called unless a capture
+ * says otherwise, "OP(IN0, IN1, ...)" (as gp_node_format_apply() makes
+ * it, and default_name() above)? */
+static bool
+is_default_name(const char *name, const char *op, const struct gp_prof_io *in,
+    int n_in)
+{
+	const char *s = name != NULL ? name : "";
+	size_t n;
+
+	n = strlen(nz(op));
+	if (strncmp(s, nz(op), n) != 0 || s[n] != '(')
+		return (false);
+	s += n + 1;
+	for (int k = 0; k < n_in; k++) {
+		const char *v = nz(in[k].var);
+
+		if (k > 0) {
+			if (s[0] != ',' || s[1] != ' ')
+				return (false);
+			s += 2;
+		}
+		n = strlen(v);
+		if (strncmp(s, v, n) != 0)
+			return (false);
+		s += n;
+	}
+	return (s[0] == ')' && s[1] == '\0');
+}
+
+/* An apply: its op and its inputs' and outputs' types by table index
+ * (*io walks the type indices). */
 static json_t *
-apply_to_json(struct wr *w, const struct gp_prof_apply *a, int op,
-    const int **io)
+apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 {
 	json_t *o = json_object(), *in = json_array(), *out = json_array();
 
 	set(o, "id", json_integer(a->id));
-	default_name(&w->name, a->op, a->in, a->n_in);
-	if (strcmp(gp_buf_str(&w->name), a->name != NULL ? a->name : "") != 0)
+	if (!is_default_name(a->name, a->op, a->in, a->n_in))
 		set(o, "name", jstr(a->name));
 	set(o, "op", json_integer(op));
 	if (a->node != NULL && a->node[0] != '\0')
@@ -800,6 +844,83 @@ member(struct wr *w, const char *key, json_t *v, bool last)
 	fputs(last ? "\n" : ",\n", w->fp);
 }
 
+/* Applies [lo, hi) of f, one per line (op, io: the table indices of
+ * apply lo on). */
+struct apply_run {
+	struct wr		*w;
+	const struct gp_prof_fn	*f;
+	int			 lo, hi;
+	const int		*op, *io;
+};
+
+static void *
+write_run(void *arg)
+{
+	struct apply_run *r = arg;
+	struct wr *w = r->w;
+	const int *op = r->op, *io = r->io;
+
+	for (int i = r->lo; i < r->hi; i++) {
+		fputs("   ", w->fp);
+		wr_json(w, apply_to_json(&r->f->ap[i], *op++, &io));
+		fputs(i + 1 < r->f->n_apply ? ",\n" : "\n", w->fp);
+		/* every value of that apply is dead: reuse the memory */
+		gp_json_arena_reset(&w->arena);
+	}
+	return (NULL);
+}
+
+/* The second half of a big function's applies, encoded by jansson on a
+ * second thread into memory while this one writes the first half. */
+static void *
+write_run_apart(void *arg)
+{
+	struct apply_run *r = arg;
+
+	arena_begin(&r->w->arena, WRITE_ARENA, false);
+	write_run(r);
+	gp_json_arena_end(&r->w->arena, NULL);
+	return (NULL);
+}
+
+/* Function f's applies (op, io: the table indices of its first). */
+static void
+write_applies(struct wr *w, const struct gp_prof_fn *f, const int *op,
+    const int *io)
+{
+	struct apply_run a = {w, f, 0, f->n_apply, op, io}, b;
+	struct wr w2 = {.cap = 65536};
+	char *text = NULL;
+	size_t len = 0;
+	pthread_t th;
+
+	if (f->n_apply < SAVE_SPLIT_MIN ||
+	    (w2.fp = open_memstream(&text, &len)) == NULL) {
+		write_run(&a);
+		return;
+	}
+	w2.buf = gp_xmalloc(w2.cap);
+	a.hi = f->n_apply / 2;
+	b = (struct apply_run){&w2, f, a.hi, f->n_apply, op + a.hi, io};
+	for (int i = 0; i < a.hi; i++)
+		b.io += f->ap[i].n_in + f->ap[i].n_out;
+	if (pthread_create(&th, NULL, write_run_apart, &b) != 0) {
+		fclose(w2.fp);
+		free(text);
+		free(w2.buf);
+		write_run(&a);
+		return;
+	}
+	write_run(&a);
+	pthread_join(th, NULL);
+	if (fclose(w2.fp) != 0 || w2.rc != 0)
+		w->rc = -1;
+	else
+		fwrite(text, 1, len, w->fp);
+	free(text);
+	free(w2.buf);
+}
+
 static void
 write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
     const int **op, const int **io)
@@ -838,12 +959,10 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 	fputs("  ", w->fp);
 	wr_json_trim(w, o, 1);
 	fputs(",\"applies\":[\n", w->fp);
+	write_applies(w, f, *op, *io);
 	for (int i = 0; i < f->n_apply; i++) {
-		fputs("   ", w->fp);
-		wr_json(w, apply_to_json(w, &f->ap[i], *(*op)++, io));
-		fputs(i + 1 < f->n_apply ? ",\n" : "\n", w->fp);
-		/* every value of that apply is dead: reuse the memory */
-		gp_json_arena_reset(&w->arena);
+		(*op)++;
+		*io += f->ap[i].n_in + f->ap[i].n_out;
 	}
 	fprintf(w->fp, "  ]}%s\n", last ? "" : ",");
 }
@@ -938,7 +1057,6 @@ write_capture(FILE *fp, const struct gp_profile *p,
 		write_function(&w, &p->fn[f], f + 1 == p->n_fn, &op, &io);
 	fputs(" ]\n}\n", fp);
 	gp_json_arena_end(&w.arena, NULL);
-	gp_buf_free(&w.name);
 	table_free(&w.ops);
 	table_free(&w.types);
 	free(w.op_of);
@@ -1003,6 +1121,9 @@ struct rd {
 	int			 n_ops;
 	struct gp_prof_io	*types;	/* var unused */
 	int			 n_types;
+	struct split		*sp;	/* a split parse (below), or NULL */
+	const json_t		*cur_o;	/* the object last looked in */
+	void			*cur_it;	/* and its next member */
 };
 
 static void
@@ -1066,13 +1187,36 @@ rd_fail(struct rd *r, const char *fmt, ...)
 	return (-1);
 }
 
+/*
+ * Member key of o.  Members are mostly asked for in the order they are
+ * written, so the member after the last one found is tried first, then
+ * the hash table (keys are unique: duplicates do not parse).
+ */
+static json_t *
+rd_member(struct rd *r, const json_t *o, const char *key)
+{
+	void *it = NULL;
+
+	if (o != r->cur_o) {
+		r->cur_o = o;
+		r->cur_it = json_object_iter((json_t *)o);
+	}
+	if (r->cur_it != NULL && strcmp(json_object_iter_key(r->cur_it),
+	    key) == 0)
+		it = r->cur_it;
+	else if ((it = json_object_iter_at((json_t *)o, key)) == NULL)
+		return (NULL);
+	r->cur_it = json_object_iter_next((json_t *)o, it);
+	return (json_object_iter_value(it));
+}
+
 /* Member key of o; missing: an error naming what was expected, or NULL
  * without one when optional. */
 static json_t *
 rd_get(struct rd *r, const json_t *o, const char *key, const char *what,
     bool optional)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *v = rd_member(r, o, key);
 
 	if (v == NULL && !optional)
 		rd_fail(r, "missing \"%s\" (%s)", key, what);
@@ -1535,7 +1679,7 @@ rd_apply(struct rd *r, const json_t *o, struct gp_prof_apply *a, int idx)
 	    rd_str_def(r, o, "extra", &a->extra) < 0 ||
 	    rd_real(r, o, "flops", &a->flops) < 0)
 		return (-1);
-	v = json_object_get(o, "link_ns");
+	v = rd_member(r, o, "link_ns");
 	if (v != NULL && rd_real(r, o, "link_ns", &a->link_ns) < 0)
 		return (-1);
 	if (rd_ios(r, o, "inputs", false, a, idx) < 0 ||
@@ -1544,13 +1688,8 @@ rd_apply(struct rd *r, const json_t *o, struct gp_prof_apply *a, int idx)
 	if (rd_stat(r, o, &a->st) < 0 ||
 	    rd_u64(r, o, "first_ns", &a->first_ns) < 0)
 		return (-1);
-	if (a->name == NULL) {
-		struct gp_buf b = {0};
-
-		default_name(&b, a->op, a->in, a->n_in);
-		/* the buffer, kept (it is a malloc'ed string) */
-		a->name = b.s != NULL ? b.s : gp_xstrdup("");
-	}
+	if (a->name == NULL)
+		a->name = default_name(a->op, a->in, a->n_in);
 	return (0);
 }
 
@@ -1610,6 +1749,351 @@ rd_memory(struct rd *r, const json_t *v, struct gp_prof_fn *f, int fn,
 	r->depth = depth;
 	gp_buf_free(&pre);
 	return (rc);
+}
+
+/*
+ * Split reading.  jansson parses at one speed, and nearly all of a large
+ * capture is the first function's "applies" array, so the array is cut at
+ * element boundaries into chunks, and two threads share the work: this
+ * one parses the rest of the document (the array emptied) and reads it,
+ * and both parse chunks and read the applies of parsed chunks (once the
+ * chunks before are parsed, which places their applies), taking whatever
+ * is there to do next.  Each chunk is wrapped in as many brackets as
+ * enclose the array, so that jansson's depth limit falls where it does in
+ * the whole text.  When the rest parses with the array empty where the
+ * scanner found it, and each chunk parses to a list of at least one
+ * element inside exactly its wrapping, the whole text parses to the same
+ * tree; anything else (a piece that does not parse, a value that does not
+ * read) and the text is read again in one piece, which gives the messages
+ * of a reading in one piece.
+ */
+
+/* Splitting pays off from this much array text on. */
+#define SPLIT_MIN	((size_t)1 << 20)
+/* About this much array text to a chunk, and at most this many chunks. */
+#define SPLIT_CHUNK	((size_t)1 << 20)
+#define SPLIT_MAX	64
+/* The array's depth: the document, "functions", a function, "applies". */
+#define SPLIT_DEPTH	4
+
+struct chunk {
+	size_t		 from, to;	/* text[from, to) */
+	json_t		*root;
+	json_t		*elems;		/* the array in the wrapping */
+	/* the rest under split.lock */
+	bool		 done;		/* parsed */
+	bool		 mine;		/* parsed on split.arena[0] */
+	int		 read;		/* 0 not yet, 1 being read, 2 read */
+	size_t		 base;		/* its first apply's index, once known */
+};
+
+struct split {
+	const char		*text;
+	json_t			*rest;	/* the document, the array emptied */
+	struct chunk		 ck[SPLIT_MAX];
+	int			 n_ck;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;	/* something changed */
+	/* under lock: */
+	int			 next;	/* the next chunk to parse */
+	int			 known;	/* chunks [0, known) are placed */
+	int			 n_read;	/* chunks read */
+	bool			 stop;	/* do no more */
+	bool			 failed;	/* a chunk did not parse or read */
+	const struct rd		*rd;	/* how to read, once applies can be */
+	struct gp_prof_apply	*ap;	/* where they go */
+	size_t			 n_ap;
+	pthread_t		 th;
+	bool			 running;	/* th is working */
+	/* this thread's jansson memory, and the other's */
+	struct gp_json_arena	 arena[2];
+};
+
+/* Parse text[from, to) (when wrap, in SPLIT_DEPTH brackets). */
+static json_t *
+parse_text(const char *text, size_t from, size_t to, bool wrap)
+{
+	size_t n = to - from, w = wrap ? SPLIT_DEPTH : 0;
+	json_t *root;
+	char *b = gp_xmalloc(n + 2 * w + 1);
+
+	memset(b, '[', w);
+	memcpy(b + w, text + from, n);
+	memset(b + w + n, ']', w);
+	root = json_loadb(b, n + 2 * w, JSON_REJECT_DUPLICATES, NULL);
+	free(b);
+	return (root);
+}
+
+/*
+ * Do one thing there is to do, as thread `me` (0 this one, 1 the other),
+ * reading with r (the other thread's r is a copy of split.rd, taken when
+ * that is set): read a parsed and placed chunk's applies, or else parse
+ * the next chunk.  1 when something was done, 0 after waiting for
+ * something to do, -1 when there will be nothing more.
+ */
+static int
+split_step(struct split *sp, struct rd *r, int me)
+{
+	struct chunk *c = NULL;
+	bool parse = false, good = true;
+	size_t m;
+	int k;
+
+	pthread_mutex_lock(&sp->lock);
+	if (sp->stop || sp->failed) {
+		pthread_mutex_unlock(&sp->lock);
+		return (-1);
+	}
+	if (r->name == NULL && sp->rd != NULL) {
+		struct gp_err *e = r->err;
+
+		*r = *sp->rd;
+		r->err = e;
+	}
+	for (k = 0; r->name != NULL && k < sp->known && c == NULL; k++)
+		if (sp->ck[k].read == 0)
+			c = &sp->ck[k];
+	if (c != NULL)
+		c->read = 1;
+	else if (sp->next < sp->n_ck) {
+		c = &sp->ck[sp->next++];
+		parse = true;
+	} else {
+		for (k = 0; k < sp->n_ck && sp->ck[k].read != 0; k++)
+			continue;
+		if (k == sp->n_ck) {
+			pthread_mutex_unlock(&sp->lock);
+			return (-1);
+		}
+		/* a chunk is being parsed, or cannot be read yet */
+		pthread_cond_wait(&sp->cond, &sp->lock);
+		pthread_mutex_unlock(&sp->lock);
+		return (0);
+	}
+	pthread_mutex_unlock(&sp->lock);
+
+	if (parse) {
+		json_t *e;
+
+		gp_json_arena_enter(&sp->arena[me]);
+		c->root = parse_text(sp->text, c->from, c->to, true);
+		gp_json_arena_leave(&sp->arena[me]);
+		/* one element at each level of the wrapping, then the
+		 * array */
+		e = c->root;
+		for (int d = 1; d < SPLIT_DEPTH && e != NULL; d++)
+			e = json_array_size(e) == 1 ? json_array_get(e, 0) :
+			    NULL;
+		pthread_mutex_lock(&sp->lock);
+		/* at least one element: ",," does not parse */
+		c->elems = json_array_size(e) > 0 ? e : NULL;
+		c->mine = me == 0;
+		c->done = true;
+		if (c->elems == NULL)
+			sp->failed = true;
+		/* place the chunks parsed so far */
+		for (; sp->known < sp->n_ck && sp->ck[sp->known].done &&
+		    !sp->failed; sp->known++) {
+			k = sp->known;
+			sp->ck[k].base = k == 0 ? 0 : sp->ck[k - 1].base +
+			    json_array_size(sp->ck[k - 1].elems);
+		}
+		pthread_cond_broadcast(&sp->cond);
+		pthread_mutex_unlock(&sp->lock);
+		return (1);
+	}
+
+	/* read: the applies go to their places, each chunk's its own */
+	m = json_array_size(c->elems);
+	if (c->base > sp->n_ap || m > sp->n_ap - c->base)
+		good = false;
+	for (size_t j = 0; good && j < m; j++) {
+		size_t i = c->base + j;
+
+		rd_index(r, i);
+		good = rd_apply(r, json_array_get(c->elems, j), &sp->ap[i],
+		    (int)i) == 0;
+		rd_pop(r);
+	}
+	pthread_mutex_lock(&sp->lock);
+	c->read = 2;
+	sp->n_read++;
+	if (!good)
+		sp->failed = true;
+	pthread_cond_broadcast(&sp->cond);
+	pthread_mutex_unlock(&sp->lock);
+	return (1);
+}
+
+/* The other thread: whatever there is to do, till there is no more. */
+static void *
+split_worker(void *vp)
+{
+	struct split *sp = vp;
+	struct gp_err scratch;
+	struct rd r = {.err = &scratch};
+
+	(void)arena_begin(&sp->arena[1], READ_ARENA(sp->ck[sp->n_ck - 1].to -
+	    sp->ck[0].from), true);
+	gp_json_arena_leave(&sp->arena[1]);
+	while (split_step(sp, &r, 1) >= 0)
+		continue;
+	return (NULL);
+}
+
+/* Tell the other thread to stop, and wait till it has. */
+static void
+split_stop(struct split *sp)
+{
+	pthread_mutex_lock(&sp->lock);
+	sp->stop = true;
+	pthread_cond_broadcast(&sp->cond);
+	pthread_mutex_unlock(&sp->lock);
+	if (sp->running)
+		pthread_join(sp->th, NULL);
+	sp->running = false;
+}
+
+static void
+split_end(struct split *sp)
+{
+	split_stop(sp);
+	/* what went to malloc, when an arena filled up (or there was none) */
+	for (int k = 0; k < sp->n_ck; k++) {
+		struct gp_json_arena *a = &sp->arena[sp->ck[k].mine ? 0 : 1];
+
+		if (a->base == NULL || a->spilled)
+			json_decref(sp->ck[k].root);
+	}
+	gp_json_arena_end(&sp->arena[1], NULL);
+	gp_json_arena_end(&sp->arena[0], sp->rest);
+	pthread_cond_destroy(&sp->cond);
+	pthread_mutex_destroy(&sp->lock);
+}
+
+/*
+ * Find the first function's applies in text, cut them into chunks and
+ * start parsing: the chunks on a thread of its own, the rest here (this
+ * thread parses chunks too, as it reads them).  false (sp unused) when the
+ * text is small or not laid out as gptop writes it.
+ */
+static bool
+split_begin(struct split *sp, const char *text, size_t len)
+{
+	static const struct gp_jsonpos_step first[] = {
+		{.key = "functions"}, {.index = 0}, {.key = "applies"},
+		{.index = 0}
+	};
+	size_t open, close, from, e0, e1, step;
+	const char *end, *nl = NULL;
+	int n;
+
+	memset(sp, 0, sizeof(*sp));
+	if (len < SPLIT_MIN || gp_jsonpos_span(text, len, first, 4, &e0,
+	    &e1) < 0)
+		return (false);
+	/* the array's bracket: only white space before its first element */
+	for (open = e0; open > 0 && (text[open - 1] == ' ' ||
+	    text[open - 1] == '\n' || text[open - 1] == '\t' ||
+	    text[open - 1] == '\r'); open--)
+		continue;
+	if (open == 0 || text[--open] != '[')
+		return (false);
+	/* its end: an apply per line, then "  ]" on a line of its own (a
+	 * newline is never inside a string) */
+	for (end = text + e1; (end = memchr(end, '\n', (size_t)(text + len -
+	    end))) != NULL; end++)
+		if (text + len - end >= 4 && memcmp(end, "\n  ]", 4) == 0)
+			break;
+	if (end == NULL)
+		return (false);
+	close = (size_t)(end - text) + 3;
+	if (close - open < SPLIT_MIN)
+		return (false);
+	/* the cuts: commas that end a line, about a chunk apart */
+	n = (int)((close - open) / SPLIT_CHUNK);
+	n = n < 2 ? 2 : n > SPLIT_MAX ? SPLIT_MAX : n;
+	step = (close - open) / (size_t)n;
+	from = open + 1;
+	for (int k = 0; k < n - 1; k++) {
+		size_t at = open + step * (size_t)(k + 1);
+
+		/* past the last cut's newline: no chunk is empty */
+		if (at <= from)
+			at = from + 1;
+		while (at < close && (nl = memchr(text + at, '\n', close -
+		    at)) != NULL && nl[-1] != ',')
+			at = (size_t)(nl - text) + 1;
+		if (at >= close || nl == NULL)
+			break;
+		at = (size_t)(nl - text) - 1;
+		sp->ck[sp->n_ck++] = (struct chunk){.from = from, .to = at};
+		from = at + 1;
+	}
+	sp->ck[sp->n_ck++] = (struct chunk){.from = from, .to = close};
+	sp->text = text;
+	pthread_mutex_init(&sp->lock, NULL);
+	pthread_cond_init(&sp->cond, NULL);
+	/* this thread's arena first: it installs jansson's hooks */
+	arena_begin(&sp->arena[0], READ_ARENA(len), true);
+	gp_json_arena_leave(&sp->arena[0]);
+	sp->running = pthread_create(&sp->th, NULL, split_worker, sp) == 0;
+	gp_json_arena_enter(&sp->arena[0]);
+	{
+		/* the rest: the document up to and from the brackets */
+		char *b = gp_xmalloc(open + 1 + len - close + 1);
+
+		memcpy(b, text, open + 1);
+		memcpy(b + open + 1, text + close, len - close);
+		sp->rest = json_loadb(b, open + 1 + len - close,
+		    JSON_REJECT_DUPLICATES, NULL);
+		free(b);
+	}
+	gp_json_arena_leave(&sp->arena[0]);
+	return (true);
+}
+
+/* The first function's applies, n of them, from the chunks of a split
+ * parse (v is the emptied array); -1 on any fault, which the reading in
+ * one piece tells. */
+static int
+rd_applies_split(struct rd *r, const json_t *v, struct gp_prof_fn *f, int n)
+{
+	struct split *sp = r->sp;
+	struct chunk *last = &sp->ck[sp->n_ck - 1];
+	struct rd tmpl;
+	bool good;
+
+	if (json_array_size(v) != 0)
+		return (-1);
+	/* n_apply only with the array, so a failed load frees cleanly */
+	f->ap = gp_xcalloc((size_t)n + 1, sizeof(*f->ap));
+	f->n_apply = n;
+	/* how the other thread reads: with these tables */
+	tmpl = *r;
+	tmpl.depth = 0;
+	tmpl.sp = NULL;
+	tmpl.cur_o = NULL;
+	tmpl.cur_it = NULL;
+	pthread_mutex_lock(&sp->lock);
+	sp->ap = f->ap;
+	sp->n_ap = (size_t)n;
+	sp->rd = &tmpl;
+	pthread_cond_broadcast(&sp->cond);
+	pthread_mutex_unlock(&sp->lock);
+	while (split_step(sp, r, 0) >= 0)
+		continue;
+	/* the other thread's last chunk */
+	pthread_mutex_lock(&sp->lock);
+	while (!sp->failed && sp->n_read < sp->n_ck)
+		pthread_cond_wait(&sp->cond, &sp->lock);
+	good = !sp->failed && last->base + json_array_size(last->elems) ==
+	    (size_t)n;
+	pthread_mutex_unlock(&sp->lock);
+	/* nothing may write to f->ap once this returns */
+	split_stop(sp);
+	return (good ? 0 : -1);
 }
 
 static int
@@ -1682,6 +2166,12 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
 	if ((v = rd_container(r, o, "applies", true, false)) == NULL)
 		return (-1);
 	rd_key(r, "applies");
+	if (r->sp != NULL && fn == 0) {
+		if (rd_applies_split(r, v, f, n) < 0)
+			return (-1);
+		rd_pop(r);
+		goto memory;
+	}
 	if (json_array_size(v) != (size_t)n)
 		return (rd_fail(r, "%zu applies, but n_applies says %d",
 		    json_array_size(v), n));
@@ -1695,6 +2185,7 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
 		rd_pop(r);
 	}
 	rd_pop(r);
+memory:
 	/* MEMPROF-JSON: the memory profile, which refers to the applies */
 	v = json_object_get(o, "memory");
 	if (v != NULL && !json_is_null(v) && rd_memory(r, v, f, fn, n_fn) < 0)
@@ -1931,12 +2422,58 @@ utf8_cut(const char *text, size_t len)
 	return (false);
 }
 
+/* The capture in the tree top (an object): a profile, and *ci when not
+ * NULL; NULL with the fault in r->err. */
+static struct gp_profile *
+rd_capture(struct rd *r, const json_t *top, struct gp_capture_info *ci)
+{
+	struct gp_capture_info local = {0};
+	struct gp_profile *p;
+
+	if (rd_format(r, top, &local.version) < 0)
+		return (NULL);
+	p = gp_xcalloc(1, sizeof(*p));
+	if (rd_info(r, top, &local) < 0 || rd_profile(r, top, p) < 0) {
+		gp_capture_info_done(&local);
+		gp_profile_free(p);
+		return (NULL);
+	}
+	if (ci != NULL)
+		*ci = local;
+	else
+		gp_capture_info_done(&local);
+	return (p);
+}
+
+/* A large capture read in pieces (see split_begin), or NULL when it is
+ * not laid out for that or any piece does not parse or read: the caller
+ * reads it whole then, for the message. */
+static struct gp_profile *
+load_split(const char *text, size_t len, const char *name,
+    struct gp_capture_info *ci)
+{
+	struct gp_err scratch;
+	/* no positions for faults nobody is told of */
+	struct rd r = {.name = name, .len = len, .err = &scratch};
+	struct gp_profile *p = NULL;
+	struct split sp;
+
+	if (!split_begin(&sp, text, len))
+		return (NULL);
+	r.sp = &sp;
+	if (json_is_object(sp.rest))
+		p = rd_capture(&r, sp.rest, ci);
+	split_end(&sp);
+	free(r.ops);
+	free(r.types);
+	return (p);
+}
+
 struct gp_profile *
 gp_capture_load_buf(const char *text, size_t len, const char *name,
     struct gp_capture_info *ci, struct gp_err *err)
 {
 	struct rd r = {.name = name, .text = text, .len = len, .err = err};
-	struct gp_capture_info local = {0};
 	struct gp_profile *p = NULL;
 	struct gp_json_arena arena;
 	json_error_t je;
@@ -1946,6 +2483,8 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		gp_err_set(err, "%s: empty file (not a gptop capture)", name);
 		return (NULL);
 	}
+	if ((p = load_split(text, len, name, ci)) != NULL)
+		return (p);
 	/* the tree is never freed value by value: the arena goes whole */
 	arena_begin(&arena, READ_ARENA(len), true);
 	top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
@@ -1991,19 +2530,7 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		    "capture), got %s", name, gp_jsonpos_kind(top));
 		goto out;
 	}
-	if (rd_format(&r, top, &local.version) < 0)
-		goto out;
-	p = gp_xcalloc(1, sizeof(*p));
-	if (rd_info(&r, top, &local) < 0 || rd_profile(&r, top, p) < 0) {
-		gp_capture_info_done(&local);
-		gp_profile_free(p);
-		p = NULL;
-		goto out;
-	}
-	if (ci != NULL)
-		*ci = local;
-	else
-		gp_capture_info_done(&local);
+	p = rd_capture(&r, top, ci);
 out:
 	free(r.ops);
 	free(r.types);

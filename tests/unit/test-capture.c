@@ -1,7 +1,8 @@
 /*
  * test-capture.c: captures (save, load, every field back equal, the same
  * report; the recent-call ring; each kind of bad capture refused with its
- * file:line:col and JSON path; every truncation refused), capture
+ * file:line:col and JSON path; every truncation refused; a large capture
+ * read in pieces, with every fault told as when read whole), capture
  * detection, atomic writing, merging and its refusals, the graph hash, the
  * memory profile in captures (real runs' back field by field with the same
  * Memory Profile section; each kind of bad memory object refused with its
@@ -1727,6 +1728,191 @@ test_trace(void)
 	free(path);
 }
 
+/*
+ * A capture large enough to be read in pieces on two threads: the same
+ * profile back, and each fault anywhere in its applies told as a reading
+ * in one piece tells it (jansson's own position and text for syntax,
+ * duplicate keys and nesting depth; the path for a bad value).
+ */
+#define SPLIT_N	12000
+
+/* text with `ins` inserted at offset at (del bytes removed there). */
+static char *
+splice(const char *text, size_t at, size_t del, const char *ins)
+{
+	return (gp_xasprintf("%.*s%s%s", (int)at, text, ins, text + at + del));
+}
+
+/* Where apply i's line starts in a capture gptop wrote. */
+static size_t
+apply_line(const char *text, int i)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n   {\"id\":%d,", i);
+	p = strstr(text, key);
+	return (p != NULL ? (size_t)(p - text) + 4 : 0);
+}
+
+/* Loading text must do what jansson says of it, whole: refuse it with
+ * jansson's line, column and text, or (ok_msg NULL) load it. */
+static void
+split_like_whole(const char *text, const char *what, const char *want)
+{
+	struct gp_err err = {{0}};
+	struct gp_profile *p;
+	json_error_t je;
+	json_t *j = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	char *msg;
+
+	p = gp_capture_load_buf(text, strlen(text), "big.json", NULL, &err);
+	if (j != NULL) {
+		json_decref(j);
+		if (want == NULL)
+			ok(p != NULL, "%s: loaded%s%s", what, p ? "" : ": ",
+			    p ? "" : err.msg);
+		else if (!ok(p == NULL && strstr(err.msg, want) != NULL,
+		    "%s: refused", what))
+			diag("  got: %s", p != NULL ? "(loaded)" : err.msg);
+		gp_profile_free(p);
+		return;
+	}
+	msg = gp_xasprintf("big.json:%d:%d: %s", je.line, je.column, je.text);
+	if (!ok(p == NULL && strncmp(err.msg, msg, strlen(msg)) == 0,
+	    "%s: refused as jansson says", what))
+		diag("  got: %s\n  want: %s", p != NULL ? "(loaded)" : err.msg,
+		    msg);
+	free(msg);
+	gp_profile_free(p);
+}
+
+static void
+test_split(void)
+{
+	static const char *const kinds[] = {"mul", "add", "tanh", "exp"};
+	const char **ops = gp_xmalloc(sizeof(*ops) * SPLIT_N);
+	double *ns = gp_xmalloc(sizeof(*ns) * SPLIT_N);
+	struct gp_profile *p = fx_profile("big", 0x0123456789abcdefULL, "");
+	struct gp_profile *q;
+	struct gp_err err;
+	char *path = tmp_path("big.capture.json"), *text, *t, *want;
+	char why[256] = "", *deep = gp_xmalloc(2 * 2100 + 64);
+	uint64_t seed = 7;
+	size_t len, at;
+	int line = 1;
+
+	for (int i = 0; i < SPLIT_N; i++) {
+		ops[i] = kinds[i % 4];
+		ns[i] = 100 + i % 50;
+	}
+	fx_chain(p, "f", SPLIT_N, ops, ns, 3, 0.2, &seed);
+	fx_chain(p, "g", 3, ops, ns, 2, 0.2, &seed);
+	ok(gp_capture_save(p, path, &err) == 0, "save a large capture (%s)",
+	    err.msg);
+	text = slurp(path, &len);
+	ok(text != NULL && len > ((size_t)2 << 20), "it is over 2 MiB");
+	q = gp_capture_load(path, NULL, &err);
+	ok(q != NULL && fx_profile_equal(p, q, why, sizeof(why)),
+	    "read in pieces, every field and counter equal %s", q ? why :
+	    err.msg);
+	gp_profile_free(q);
+
+	/* a bad value late in the applies: its path, line and column */
+	at = apply_line(text, 10000);
+	for (size_t k = 0; k < at; k++)
+		line += text[k] == '\n';
+	t = strstr(text + at, "\"calls\":");
+	want = gp_xasprintf("big.json:%d:%d: functions[0].applies[10000]."
+	    "calls: expected a non-negative integer, got -1", line,
+	    (int)((size_t)(t - text) + 8 - at) + 4);
+	t = splice(text, (size_t)(t - text) + 8, 1, "-1");
+	q = gp_capture_load_buf(t, strlen(t), "big.json", NULL, &err);
+	if (!ok(q == NULL && strcmp(err.msg, want) == 0, "a bad value late "
+	    "in the applies: its line, column and path"))
+		diag("  got: %s\n  want: %s", q ? "(loaded)" : err.msg, want);
+	gp_profile_free(q);
+	free(want);
+	free(t);
+	/* the first apply of a piece, and the last apply */
+	for (int i = 0; i < SPLIT_N; i += SPLIT_N / 4 - 1) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "{\"id\":%d,", i);
+		at = apply_line(text, i);
+		t = splice(text, at, strlen(key), "{\"id\":0,");
+		want = gp_xasprintf("functions[0].applies[%d].id: apply 0 is "
+		    "at position %d", i, i);
+		split_like_whole(t, "a misplaced apply", i > 0 ? want : NULL);
+		free(want);
+		free(t);
+	}
+	/* syntax anywhere: jansson's message for the whole text */
+	for (int i = 1; i < SPLIT_N; i += SPLIT_N / 3) {
+		at = apply_line(text, i);
+		t = splice(text, at, 1, "");
+		split_like_whole(t, "a lost brace", NULL);
+		free(t);
+		t = splice(text, at + 1, 0, "\"id\":1,");
+		split_like_whole(t, "a duplicate key", NULL);
+		free(t);
+	}
+	t = splice(text, strlen(text) - 6, 0, ",");
+	split_like_whole(t, "a comma before the end", NULL);
+	free(t);
+	{
+		/* a comma on a line of its own after each apply */
+		struct gp_buf b = {0};
+
+		for (const char *c = text, *d; *c != '\0'; c = d + 1) {
+			d = strchr(c, '\n');
+			if (d == NULL)
+				d = c + strlen(c) - 1;
+			gp_buf_printf(&b, "%.*s", (int)(d - c + 1), c);
+			if (strncmp(c, "   {", 4) == 0 && d[-1] == ',')
+				gp_buf_puts(&b, ",\n");
+		}
+		split_like_whole(b.s, "lone commas", NULL);
+		gp_buf_free(&b);
+	}
+	{
+		/* an apply line longer than the rest together */
+		size_t n = 2 * len;
+		char *pad = gp_xmalloc(n + 16);
+
+		memcpy(pad, "\"pad\":\"", 7);
+		memset(pad + 7, 'x', n);
+		memcpy(pad + 7 + n, "\",", 3);
+		at = apply_line(text, 100);
+		t = splice(text, at + 1, 0, pad);
+		split_like_whole(t, "a very long line", NULL);
+		free(t);
+		free(pad);
+	}
+	/* jansson's depth limit falls where it does in the whole text */
+	for (int d = 2043; d <= 2044; d++) {
+		char *msg;
+
+		memset(deep, 0, 2 * 2100 + 64);
+		strcpy(deep, "\"deep\":");
+		memset(deep + 7, '[', (size_t)d);
+		memset(deep + 7 + d, ']', (size_t)d);
+		strcat(deep, ",");
+		at = apply_line(text, 9000);
+		t = splice(text, at + 1, 0, deep);
+		msg = gp_xasprintf("an apply %d arrays deep", d);
+		split_like_whole(t, msg, NULL);
+		free(msg);
+		free(t);
+	}
+	free(deep);
+	free(text);
+	free(ops);
+	free(ns);
+	gp_profile_free(p);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -1737,6 +1923,7 @@ main(void)
 		return (1);
 	}
 	test_roundtrip();
+	test_split();
 	test_recent_ring();
 	test_bad();
 	test_memory_roundtrip();
