@@ -179,7 +179,7 @@ kmap_init(struct kmap *m, size_t n)
 	m->cap = 16;
 	while (m->cap < 2 * n + 2)
 		m->cap *= 2;
-	m->key = gp_xcalloc(m->cap, sizeof(*m->key));
+	m->key = gp_xmalloc(m->cap * sizeof(*m->key));	/* read once used */
 	m->head = gp_xmalloc(m->cap * sizeof(*m->head));
 	memset(m->head, -1, m->cap * sizeof(*m->head));
 }

@@ -677,15 +677,13 @@ build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 			continue;
 		for (int i = 0; i < pf->n_apply; i++) {
 			const struct gp_prof_apply *a = &pf->ap[i];
+			const char *ks;
 			size_t g = ng, h = 0;
 
 			gp_buf_clear(&key);
 			switch (grp) {
-			case GP_GROUP_CLASS:
-				gp_buf_puts(&key, a->cls);
-				break;
+			case GP_GROUP_CLASS:	/* the apply's strings: no copy */
 			case GP_GROUP_OP:
-				gp_buf_puts(&key, a->op);
 				break;
 			case GP_GROUP_OP_SIG:
 				gp_buf_printf(&key, "%s <", a->op);
@@ -698,12 +696,15 @@ build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 				gp_buf_puts(&key, a->name);
 				break;
 			}
+			ks = grp == GP_GROUP_CLASS ? a->cls :
+			    grp == GP_GROUP_OP ? a->op : gp_buf_str(&key);
+			if (ks == NULL)
+				ks = "";
 			if (grp != GP_GROUP_APPLY) {
-				h = gp_hash_bytes(GP_HASH_INIT, key.s,
-				    key.len) & (hcap - 1);
+				h = gp_hash_bytes(GP_HASH_INIT, ks, strlen(ks)) &
+				    (hcap - 1);
 				while (hidx[h] >= 0 &&
-				    strcmp(rows[hidx[h]].name,
-				    gp_buf_str(&key)) != 0)
+				    strcmp(rows[hidx[h]].name, ks) != 0)
 					h = (h + 1) & (hcap - 1);
 				if (hidx[h] >= 0)
 					g = (size_t)hidx[h];
@@ -714,7 +715,7 @@ build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 				    sizeof(*impls));
 				memset(&rows[g], 0, sizeof(rows[g]));
 				impls[g] = 0;
-				rows[g].name = gp_xstrdup(gp_buf_str(&key));
+				rows[g].name = gp_xstrdup(ks);
 				rows[g].fn = f;
 				rows[g].id = i;
 				if (hidx != NULL)
