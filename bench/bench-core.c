@@ -94,6 +94,25 @@ open_graph(const char *path, const char *flagstr)
 	return (s);
 }
 
+/* The graph at path opened twice, profiling off and on (flags: others
+ * before those, or ""); false, nothing left open, when either fails. */
+static bool
+open_pair(const char *path, const char *flags, struct gp_session **off,
+    struct gp_session **on)
+{
+	char f[256];
+
+	snprintf(f, sizeof(f), "%s%sprofile=False", flags, *flags ? "," : "");
+	*off = open_graph(path, f);
+	snprintf(f, sizeof(f), "%s%sprofile=True", flags, *flags ? "," : "");
+	*on = open_graph(path, f);
+	if (*off != NULL && *on != NULL)
+		return (true);
+	gp_session_free(*off);
+	gp_session_free(*on);
+	return (false);
+}
+
 /* ns per round of s, best of reps x rounds */
 static double
 time_rounds(struct gp_session *s, int rounds)
@@ -154,9 +173,7 @@ bench_dispatch(void)
 	int n = 10000;
 
 	snprintf(path, sizeof(path), "%s/bench/out/chain-10000.json", builddir);
-	off = open_graph(path, "optimizer=None,profile=False");
-	on = open_graph(path, "optimizer=None,profile=True");
-	if (off == NULL || on == NULL)
+	if (!open_pair(path, "optimizer=None", &off, &on))
 		return;
 	time_rounds(off, 20);
 	time_rounds(on, 20);
@@ -188,13 +205,8 @@ bench_overhead(const char *name, int rounds, int reps, double target)
 	double t_off = 1e30, t_on = 1e30;
 
 	snprintf(path, sizeof(path), "%s/data/graphs/%s.json", srcdir, name);
-	off = open_graph(path, "profile=False");
-	on = open_graph(path, "profile=True");
-	if (off == NULL || on == NULL) {
-		gp_session_free(off);
-		gp_session_free(on);
+	if (!open_pair(path, "", &off, &on))
 		return;
-	}
 	time_rounds(off, 2);
 	time_rounds(on, 2);
 	for (int r = 0; r < reps; r++) {
@@ -597,13 +609,8 @@ bench_e2e(struct peer *p, const char *name, int calls, int reps, double speedup)
 
 	snprintf(path, sizeof(path), "%s/bench/out/npy/%s/%s.json", builddir,
 	    name, name);
-	off = open_graph(path, "profile=False");
-	on = open_graph(path, "profile=True");
-	if (off == NULL || on == NULL) {
-		gp_session_free(off);
-		gp_session_free(on);
+	if (!open_pair(path, "", &off, &on))
 		return;
-	}
 	time_rounds(off, 1);
 	time_rounds(on, 1);
 	for (int r = 0; r < reps; r++) {

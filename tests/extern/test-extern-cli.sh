@@ -19,20 +19,8 @@ if [ ! -f "$lib" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-extern.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top_srcdir/tests/tap.sh"
+tap_tmp extern
 
 # run ARGS...: sets rc, out, err
 run() {

@@ -17,20 +17,8 @@ for p in "$GPTOP" "$dump"; do
 	fi
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-models.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top_srcdir/tests/tap.sh"
+tap_tmp models
 
 # batch GRAPH OUT: the outputs gptop prints, without the first line (which
 # names the file)

@@ -11,20 +11,8 @@ if [ ! -x "$GPTOP" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-jit.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top_srcdir/tests/tap.sh"
+tap_tmp jit
 
 t() {
 	if "$@"; then echo 0; else echo 1; fi

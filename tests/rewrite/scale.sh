@@ -12,20 +12,8 @@ if [ ! -x "$GPTOP" ] || [ ! -x "$gen" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-scale.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top_srcdir/tests/tap.sh"
+tap_tmp scale
 
 "$gen" -k dag 100000 >"$tmp/dag.json" || exit 99
 for flags in jit=False optimizer_excluding=fusion; do

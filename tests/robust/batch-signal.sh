@@ -14,20 +14,8 @@ if [ ! -x "$GPTOP" ]; then
 	echo "1..0 # SKIP $GPTOP not built"
 	exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-bsig.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top_srcdir/tests/tap.sh"
+tap_tmp bsig
 
 # CPU ticks (user + system) process $1 has used, or nothing once gone.
 ticks() {
