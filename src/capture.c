@@ -1352,11 +1352,52 @@ rd_object_here(struct rd *r, const json_t *v)
 	return (rd_fail(r, "expected an object, got %s", gp_jsonpos_kind(v)));
 }
 
+/* The invariants of counters that were read: a complaint names the field
+ * (PATH.total, PATH.min). */
+static int
+rd_stat_check(struct rd *r, const struct gp_prof_stat *s)
+{
+	const char *key = NULL;
+	int rc;
+
+	/* the writer caps at INT64_MAX: a total there overflowed (captures
+	 * merged past 292 years of time) and is no sum of anything */
+	if (s->total >= (uint64_t)INT64_MAX)
+		key = "total";
+	else if (s->n > 0 && s->min > s->max)
+		key = "min";
+	else if (s->n > 0 && s->total < s->max)
+		key = "total";
+	else if (s->n == 0 && (s->total | s->min | s->max) != 0)
+		key = s->total != 0 ? "total" : s->min != 0 ? "min" : "max";
+	if (key == NULL)
+		return (0);
+	rd_key(r, key);
+	if (s->total >= (uint64_t)INT64_MAX)
+		rc = rd_fail(r, "%llu is the largest integer a capture holds: "
+		    "the sum overflowed (a merge of captures past 2^63 ns)",
+		    (unsigned long long)s->total);
+	else if (s->n == 0)
+		rc = rd_fail(r, "%llu, but calls is 0",
+		    (unsigned long long)(key[0] == 't' ? s->total :
+		    key[1] == 'i' ? s->min : s->max));
+	else if (key[0] == 'm')
+		rc = rd_fail(r, "min %llu is larger than max %llu",
+		    (unsigned long long)s->min, (unsigned long long)s->max);
+	else
+		rc = rd_fail(r, "total %llu is below max %llu (the total "
+		    "sums every call's time)", (unsigned long long)s->total,
+		    (unsigned long long)s->max);
+	rd_pop(r);
+	return (rc);
+}
+
 static int
 rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
 {
 	json_t *h;
 	uint64_t sum = 0;
+	long long prev = -1;
 	size_t i;
 	json_t *e;
 
@@ -1388,6 +1429,12 @@ rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
 			return (rd_fail(r, "count %lld is out of range (1 to "
 			    "%u)", (long long)json_integer_value(c),
 			    UINT32_MAX));
+		/* each bin once, in increasing order (as written) */
+		if (json_integer_value(b) <= prev)
+			return (rd_fail(r, "bin %lld after bin %lld: the bins "
+			    "must increase, each listed once",
+			    (long long)json_integer_value(b), prev));
+		prev = json_integer_value(b);
 		s->hist[json_integer_value(b)] +=
 		    (uint32_t)json_integer_value(c);
 		sum += (uint64_t)json_integer_value(c);
@@ -1398,10 +1445,7 @@ rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
 		return (rd_fail(r, "the histogram holds %llu samples but "
 		    "calls is %llu", (unsigned long long)sum,
 		    (unsigned long long)s->n));
-	if (s->n > 0 && s->min > s->max)
-		return (rd_fail(r, "min %llu is larger than max %llu",
-		    (unsigned long long)s->min, (unsigned long long)s->max));
-	return (0);
+	return (rd_stat_check(r, s));
 }
 
 static int
@@ -2260,8 +2304,8 @@ rd_format(struct rd *r, const json_t *top, int *version)
 		    "(expected \"%s\")", GP_CAPTURE_FORMAT));
 	rd_key(r, "format");
 	if (!json_is_string(v))
-		return (rd_fail(r, "expected a string, got %s",
-		    gp_jsonpos_kind(v)));
+		return (rd_fail(r, "expected the string \"%s\", got %s",
+		    GP_CAPTURE_FORMAT, gp_jsonpos_kind(v)));
 	s = json_string_value(v);
 	if (strncmp(s, GP_CAPTURE_PREFIX, strlen(GP_CAPTURE_PREFIX) - 1) != 0)
 		return (rd_fail(r, "\"%s\" is not a gptop capture (expected "
@@ -2646,10 +2690,12 @@ skip_val(const char *p, const char *end)
 int
 gp_capture_detect(const char *path, struct gp_err *err)
 {
-	static const char key[] = "\"format\"";
-	const char *p, *end;
+	static const char key[] = "\"format\"", gkey[] = "\"graph\"";
+	static const char graph[] = "\"gptop-graph";
+	const char *p, *end, *fmt = NULL;
 	size_t len;
 	char *text = read_file(path, &len, err);
+	bool has_graph = false;
 	int found = 0;
 
 	if (text == NULL)
@@ -2669,20 +2715,41 @@ gp_capture_detect(const char *path, struct gp_err *err)
 			v = ws(p + 1, end);
 			if ((size_t)(p - k) >= sizeof(key) - 1 &&
 			    memcmp(k, key, sizeof(key) - 1) == 0 &&
-			    ws(k + sizeof(key) - 1, end) == p) {
-				/* "gptop-capture" with or without a good
-				 * version: the loader says what is wrong */
-				size_t n = strlen(GP_CAPTURE_PREFIX) - 1;
-
-				found = (size_t)(end - v) > n && *v == '"' &&
-				    memcmp(v + 1, GP_CAPTURE_PREFIX, n) == 0;
+			    ws(k + sizeof(key) - 1, end) == p)
+				fmt = v;
+			if ((size_t)(p - k) >= sizeof(gkey) - 1 &&
+			    memcmp(k, gkey, sizeof(gkey) - 1) == 0 &&
+			    ws(k + sizeof(gkey) - 1, end) == p)
+				has_graph = true;
+			/* known once the format says which, or once a
+			 * capture's "graph" member came with another format
+			 * (the rest of a large file is not walked) */
+			if (fmt != NULL && (has_graph || (*fmt == '"' &&
+			    (size_t)(end - fmt) > sizeof(graph) &&
+			    (memcmp(fmt, graph, sizeof(graph) - 1) == 0 ||
+			    memcmp(fmt + 1, GP_CAPTURE_PREFIX,
+			    strlen(GP_CAPTURE_PREFIX) - 1) == 0))))
 				break;
-			}
 			p = ws(skip_val(v, end), end);
 			if (p >= end || *p != ',')
 				break;
 			p = ws(p + 1, end);
 		}
+	}
+	if (fmt != NULL) {
+		/* "gptop-capture" with or without a good version: the
+		 * loader says what is wrong */
+		size_t n = strlen(GP_CAPTURE_PREFIX) - 1;
+
+		found = (size_t)(end - fmt) > n && *fmt == '"' &&
+		    memcmp(fmt + 1, GP_CAPTURE_PREFIX, n) == 0;
+		/* any other format but a graph's, in a document with a
+		 * capture's "graph" member (graphs have none): a capture
+		 * whose format is wrong, and the capture loader says so */
+		if (!found && has_graph && !((size_t)(end - fmt) >
+		    sizeof(graph) - 1 && memcmp(fmt, graph,
+		    sizeof(graph) - 1) == 0))
+			found = 1;
 	}
 	free(text);
 	return (found);
@@ -2755,6 +2822,7 @@ gp_capture_merge(struct gp_profile *const *p,
 {
 	struct gp_profile *m;
 	int *ord = gp_xmalloc(sizeof(int) * (size_t)(n + 1));
+	char *over = NULL;	/* the first total too large, as a path */
 
 	if (n < 1) {
 		free(ord);
@@ -2803,6 +2871,10 @@ gp_capture_merge(struct gp_profile *const *p,
 			const struct gp_prof_fn *s = &p[ord[j]]->fn[f];
 
 			gp_prof_stat_merge(&d->call, &s->call);
+			if (over == NULL && d->call.total >=
+			    (uint64_t)INT64_MAX)
+				over = gp_xasprintf("functions[%d].call.total",
+				    f);
 			d->vm_ns += s->vm_ns;
 			d->thunk_ns += s->thunk_ns;
 			d->calls_seen += s->calls_seen;
@@ -2817,6 +2889,10 @@ gp_capture_merge(struct gp_profile *const *p,
 				const struct gp_prof_apply *sa = &s->ap[i];
 
 				gp_prof_stat_merge(&da->st, &sa->st);
+				if (over == NULL && da->st.total >=
+				    (uint64_t)INT64_MAX)
+					over = gp_xasprintf("functions[%d]."
+					    "applies[%d].total", f, i);
 				for (int k = 0; k < da->n_in; k++)
 					if (!da->in[k].strides_known &&
 					    sa->in[k].strides_known) {
@@ -2845,6 +2921,16 @@ gp_capture_merge(struct gp_profile *const *p,
 			recent_set(d, rec + nrec - keep, keep);
 		}
 		free(rec);
+		if (over != NULL) {
+			/* both sides were below 2^63: the sum did not wrap,
+			 * but a capture cannot hold it */
+			gp_err_set(err, "the merged %s would be 2^63 ns or "
+			    "more (over 292 years): too much to merge", over);
+			free(over);
+			free(ord);
+			gp_profile_free(m);
+			return (NULL);
+		}
 	}
 	if (out_ci != NULL) {
 		gp_capture_info_this(out_ci);

@@ -6,6 +6,7 @@
 #include "flags.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,6 +149,12 @@ set_one(struct gp_flags *f, const struct gp_flag_info *fi, const char *val,
 
 		errno = 0;
 		v = strtoll(val, &end, 10);
+		if (*val != '\0' && *end == '\0' && errno == ERANGE)
+			return (gp_err_set(err, "%s: flag %s: %s is too %s "
+			    "(%s %lld)", origin, fi->name,
+			    show(val, SIZE_MAX, sv), v < 0 ? "small" :
+			    "large", v < 0 ? "at least" : "at most",
+			    v < 0 ? (long long)fi->min : LLONG_MAX));
 		if (*val == '\0' || *end != '\0' || errno != 0)
 			return (gp_err_set(err, "%s: flag %s: '%s' is not an "
 			    "integer", origin, fi->name,

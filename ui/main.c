@@ -709,6 +709,11 @@ main(int argc, char **argv)
 		gp_flags_done(&flags);
 		return (exit_status(rc));
 	}
+	if (batch && check) {
+		fprintf(stderr, "gptop: --check validates without running: "
+		    "use it or --batch, not both\n");
+		return (2);
+	}
 	interactive = !batch && !check && isatty(STDOUT_FILENO) &&
 	    isatty(STDIN_FILENO) && out.save == NULL && out.trace == NULL &&
 	    out.csv == NULL && out.csv_ops == NULL;

@@ -104,6 +104,16 @@ check $? "merge refuses another rewrite set, with the reason"
     >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "different graphs" "$tmp/err"
 check $? "merge refuses another graph"
+# a total merged past 2^63 ns cannot be written (the writer would cap it
+# at INT64_MAX, which the reader refuses): the merge refuses it
+sed 's/"total":4832,/"total":5000000000000000000,/' \
+    "$srcdir/tests/capture/good.capture.json" >"$tmp/big.json"
+"$GPTOP" --batch "$tmp/big.json" >/dev/null 2>&1 &&
+"$GPTOP" merge "$tmp/big.json" "$tmp/big.json" -o "$tmp/x.json" \
+    >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "merged functions\[0\].applies\[0\].total would be 2^63 ns or more" "$tmp/err" &&
+    [ ! -e "$tmp/x.json" ]
+check $? "merge refuses a total of 2^63 ns or more"
 
 # 8-9. a capture diffed with itself
 "$GPTOP" --batch --diff "$tmp/run.json" "$tmp/run.json" >"$tmp/d.out" \

@@ -276,7 +276,7 @@ e_hist(json_t *j)
 {
 	json_t *h = json_object_get(apply_at(j, 0, 0), "histogram");
 
-	json_array_append_new(h, json_pack("[ii]", 3, 1));
+	json_array_append_new(h, json_pack("[ii]", GP_PROF_BINS - 1, 1));
 }
 
 static void
@@ -423,8 +423,8 @@ test_bad(void)
 		    "apply out of order"},
 		{e_strides, "types[0].strides: 3 dimensions, but the shape has",
 		    "strides of another rank"},
-		{e_minmax, "functions[0].applies[0]: min 1099511627776 is "
-		    "larger than max", "min above max"},
+		{e_minmax, "functions[0].applies[0].min: min 1099511627776 "
+		    "is larger than max", "min above max"},
 		{e_seen, "functions[0].calls_seen: 1 calls seen, fewer than "
 		    "the 7 counted", "calls seen below calls counted"},
 	};
