@@ -32,6 +32,9 @@
 #include "report.h"
 
 #define MAX_ROUNDS 16
+/* The least spread of the applies' log ratios around the common factor
+ * (a change of about 2%) */
+#define SPREAD_MIN 0.1
 /* Functions of this many applies pair their two sides on two threads. */
 #define THREAD_MIN 4096
 
@@ -41,6 +44,8 @@ gp_diff_opts_init(struct gp_diff_opts *o)
 	o->alpha = 0.05;
 	o->min_change = 0.05;
 	o->min_samples = 4;
+	o->floor_probes = 3;
+	o->same_load = false;
 	o->per_call = false;
 }
 
@@ -94,6 +99,85 @@ gp_diff_utest(const struct gp_prof_stat *a, const struct gp_prof_stat *b)
 	return (erfc(z / M_SQRT2));
 }
 
+struct padj {
+	double	p;
+	size_t	i;
+};
+
+static int
+cmp_padj(const void *x, const void *y)
+{
+	const struct padj *a = x, *b = y;
+
+	if (a->p != b->p)
+		return (a->p < b->p ? -1 : 1);
+	return (a->i < b->i ? -1 : a->i > b->i);
+}
+
+void
+gp_diff_adjust(const double *p, double *q, size_t n)
+{
+	struct padj *v = gp_xmalloc(sizeof(*v) * (n + 1));
+	size_t m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			v[m++] = (struct padj){p[i], i};
+	qsort(v, m, sizeof(*v), cmp_padj);
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			q[i] = NAN;
+	/* from the largest p down: the running minimum of p * m / rank */
+	for (size_t k = m; k-- > 0;) {
+		double a = v[k].p * (double)m / (double)(k + 1);
+
+		if (a < run)
+			run = a;
+		q[v[k].i] = run;
+	}
+	free(v);
+}
+
+/* A table's p adjusted over its rows; a change whose adjusted p is not
+ * below alpha is within noise after all. */
+static void
+adjust_rows(struct gp_diff_row *rows, size_t n, size_t stride,
+    const struct gp_diff_opts *o)
+{
+	double *p = gp_xmalloc(sizeof(*p) * (n + 1));
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = ((struct gp_diff_row *)((char *)rows + i *
+		    stride))->p_raw;
+	gp_diff_adjust(p, p, n);
+	for (size_t i = 0; i < n; i++) {
+		struct gp_diff_row *r = (struct gp_diff_row *)((char *)rows +
+		    i * stride);
+
+		r->p = p[i];
+		if ((r->verdict == GP_VERDICT_SLOWER ||
+		    r->verdict == GP_VERDICT_FASTER) && !(r->p < o->alpha))
+			r->verdict = GP_VERDICT_NOISE;
+	}
+	free(p);
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a < b ? -1 : a > b);
+}
+
+/* The median of v[0..k), sorted, k > 0. */
+static double
+median_of(const double *v, size_t k)
+{
+	return (k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2);
+}
+
 static double
 ratio_of(double a, double b)
 {
@@ -102,20 +186,103 @@ ratio_of(double a, double b)
 	return (b > 0 ? INFINITY : NAN);
 }
 
-/* Fill the derived figures of r from its two distributions; then scale
- * its times (per call of the function, with opts.per_call). */
+/* The gates a change must pass besides the test: a change of the mean of
+ * at least min_change (relative to the common factor), of the median too
+ * and the same way (mchange; NAN: not looked at), of at least floor_ns in
+ * absolute terms, and enough samples; then the test's raw p below alpha
+ * (the adjustment over the table comes after, adjust_rows). */
+static enum gp_diff_verdict
+verdict_of(const struct gp_diff_opts *o, double change, double mchange,
+    double abs_change, double floor_ns, uint64_t few, double p)
+{
+	if (isnan(change) || fabs(change) < o->min_change ||
+	    abs_change < floor_ns)
+		return (GP_VERDICT_NOISE);
+	if (!isnan(mchange) && (fabs(mchange) < o->min_change ||
+	    (mchange > 0) != (change > 0)))
+		return (GP_VERDICT_NOISE);
+	if (few < (uint64_t)o->min_samples)
+		return (GP_VERDICT_FEW);
+	if (p < o->alpha)
+		return (change > 0 ? GP_VERDICT_SLOWER : GP_VERDICT_FASTER);
+	return (GP_VERDICT_NOISE);
+}
+
+static double	drift_p(const struct gp_diff *d, double a, double b);
+
+/* The mean and variance of a distribution, from its quantiles (a grid of
+ * 64, each standing for 1/64 of the samples), so no histogram layout is
+ * assumed; the mean is the exact one. */
 static void
-judge(struct gp_diff_row *r, const struct gp_prof_stat *sa,
-    const struct gp_prof_stat *sb, const struct gp_diff_opts *o,
-    double scale_a, double scale_b)
+stat_moments(const struct gp_prof_stat *s, double *mean, double *var)
+{
+	enum { K = 64 };
+	double qs[K], v[K], acc = 0;
+
+	*mean = s->n > 0 ? (double)s->total / (double)s->n : 0;
+	*var = 0;
+	if (s->n < 2)
+		return;
+	for (int k = 0; k < K; k++)
+		qs[k] = (k + 0.5) / K;
+	gp_prof_stat_quantiles(s, qs, v, K);
+	for (int k = 0; k < K; k++)
+		acc += (v[k] - *mean) * (v[k] - *mean);
+	*var = acc / K;
+}
+
+/*
+ * Judge a Class or Ops row whose applies differ between A and B by its
+ * time per round (the executions of all its applies in one call summed):
+ * its executions are not alike, so their times do not compare, but what a
+ * round costs does.  The floor counts once per execution of a round.  The
+ * test is Welch's on the two means per round, the variance of a round's
+ * total being the executions per round times the variance of one
+ * execution (the pooled distribution of the row, which counts the
+ * differences between its applies as noise too: the safe side).  B's
+ * times are divided by the common factor first.
+ */
+static void
+judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
+    const struct gp_prof_stat *sa, const struct gp_prof_stat *sb)
+{
+	double ma, va, mb, vb, ta, tb, se, z, ea, eb, m = d->factor;
+	uint64_t ra = d->rounds_a, rb = d->rounds_b;
+
+	if (ra == 0 || rb == 0) {
+		r->by_round = false;
+		return;
+	}
+	stat_moments(sa, &ma, &va);
+	stat_moments(sb, &mb, &vb);
+	ea = (double)sa->n / (double)ra;	/* executions per round */
+	eb = (double)sb->n / (double)rb;
+	ta = (double)sa->total / (double)ra;
+	tb = (double)sb->total / (double)rb;
+	r->change = ta > 0 ? (tb - ta) / ta : NAN;
+	r->rel_change = ta > 0 ? (tb / m - ta) / ta : NAN;
+	se = sqrt(ea * va / (double)ra + eb * vb / (m * m * (double)rb));
+	z = fabs(tb / m - ta);
+	r->p_raw = se > 0 ? erfc(z / se / M_SQRT2) : z > 0 ? 0 : 1;
+	r->p_raw = fmax(r->p_raw, drift_p(d, ta, tb));
+	r->p = r->p_raw;
+	r->verdict = verdict_of(&d->opts, r->rel_change, NAN, z,
+	    d->floor_ns * (ea > eb ? ea : eb), ra < rb ? ra : rb, r->p_raw);
+}
+
+/* Fill the derived figures of r from its two distributions (r->st_a,
+ * r->st_b); then scale its times (per call of the function, with
+ * opts.per_call).  The floor is floor_mult times d->floor_ns. */
+static void
+judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
+    double scale_b, double floor_mult)
 {
 	static const struct gp_prof_stat none;
+	const struct gp_prof_stat *sa = r->st_a ? r->st_a : &none;
+	const struct gp_prof_stat *sb = r->st_b ? r->st_b : &none;
+	double m = d->factor, mrel;
 	uint64_t few;
 
-	if (sa == NULL)
-		sa = &none;
-	if (sb == NULL)
-		sb = &none;
 	r->per_call_a = r->calls_a ? r->time_a / (double)r->calls_a : 0;
 	r->per_call_b = r->calls_b ? r->time_b / (double)r->calls_b : 0;
 	r->time_a *= scale_a;
@@ -126,24 +293,89 @@ judge(struct gp_diff_row *r, const struct gp_prof_stat *sa,
 	r->ratio = ratio_of(r->time_a, r->time_b);
 	r->change = r->per_call_a > 0 ? (r->per_call_b - r->per_call_a) /
 	    r->per_call_a : NAN;
-	r->p = NAN;
+	r->rel_change = r->per_call_a > 0 ? (r->per_call_b / m -
+	    r->per_call_a) / r->per_call_a : NAN;
+	r->p = r->p_raw = NAN;
 	if (r->kind != GP_DIFF_PAIRED) {
+		r->by_round = false;
 		r->verdict = GP_VERDICT_ONLY;
 		return;
 	}
-	r->p = gp_diff_utest(sa, sb);
+	if (r->by_round) {
+		judge_by_round(d, r, sa, sb);
+		if (r->by_round)
+			return;
+	}
+	r->p = r->p_raw = fmax(gp_diff_utest(sa, sb), drift_p(d,
+	    r->median_a, r->median_b));
 	few = sa->n < sb->n ? sa->n : sb->n;
+	mrel = r->median_a > 0 ? (r->median_b / m - r->median_a) /
+	    r->median_a : NAN;
 	if (sa->n == 0 && sb->n == 0)
 		r->verdict = GP_VERDICT_NOISE;
-	else if (isnan(r->change) || fabs(r->change) < o->min_change)
-		r->verdict = GP_VERDICT_NOISE;
-	else if (few < (uint64_t)o->min_samples)
-		r->verdict = GP_VERDICT_FEW;
-	else if (r->p < o->alpha)
-		r->verdict = r->change > 0 ? GP_VERDICT_SLOWER :
-		    GP_VERDICT_FASTER;
 	else
-		r->verdict = GP_VERDICT_NOISE;
+		r->verdict = verdict_of(&d->opts, r->rel_change, mrel,
+		    fabs(r->per_call_b / m - r->per_call_a), d->floor_ns *
+		    floor_mult, few, r->p_raw);
+}
+
+/* The common factor of B's times over A's: the median, over the paired
+ * applies with enough executions a side, of the ratio of their median
+ * times per execution; 1 with opts.same_load or no such apply. */
+static void
+common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
+{
+	double *v, f = 1;
+	size_t k = 0;
+
+	d->factor = 1;
+	d->n_factor = 0;
+	if (d->opts.same_load)
+		return;
+	v = gp_xmalloc(sizeof(*v) * (n + 1));
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_diff_row *r = &rows[i];
+		double ma, mb;
+
+		if (r->kind != GP_DIFF_PAIRED || r->st_a->n <
+		    (uint64_t)d->opts.min_samples || r->st_b->n <
+		    (uint64_t)d->opts.min_samples)
+			continue;
+		ma = gp_prof_stat_quantile(r->st_a, 0.5);
+		mb = gp_prof_stat_quantile(r->st_b, 0.5);
+		if (ma > 0 && mb > 0)
+			v[k++] = log(mb / ma);
+	}
+	d->spread = INFINITY;
+	if (k > 0) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		f = median_of(v, k);
+		for (size_t i = 0; i < k; i++)
+			v[i] = fabs(v[i] - f);
+		qsort(v, k, sizeof(*v), cmp_double);
+		/* the MAD, scaled to a standard deviation; from 3 applies */
+		if (k >= 3)
+			d->spread = fmax(1.4826 * median_of(v, k),
+			    SPREAD_MIN);
+		f = exp(f);
+	}
+	free(v);
+	d->factor = f;
+	d->n_factor = k;
+}
+
+/* The p of a row's ratio (B over A) as one more draw from the ratios of
+ * the paired applies around the common factor: how the runs differ
+ * beyond it, row to row.  1 when that spread is unknown. */
+static double
+drift_p(const struct gp_diff *d, double a, double b)
+{
+	if (d->opts.same_load)
+		return (0);
+	if (!(a > 0 && b > 0) || isinf(d->spread))
+		return (1);
+	return (erfc(fabs(log(b / a) - log(d->factor)) / d->spread /
+	    M_SQRT2));
 }
 
 const char *
@@ -544,12 +776,13 @@ add_row(struct rows *rs)
 
 static void
 finish_table(struct gp_diff_table *t, struct rows *rs, double total_a,
-    double total_b)
+    double total_b, const struct gp_diff_opts *o)
 {
 	t->rows = rs->v;
 	t->n = rs->n;
 	t->total_a = total_a;
 	t->total_b = total_b;
+	adjust_rows(t->rows, t->n, sizeof(*t->rows), o);
 	for (size_t i = 0; i < t->n; i++) {
 		struct gp_diff_row *r = &t->rows[i];
 
@@ -568,11 +801,53 @@ finish_table(struct gp_diff_table *t, struct rows *rs, double total_a,
 	gp_diff_sort(t, GP_DIFF_COL_ABS_DELTA, true);
 }
 
-/* Class or Ops rows: rollups of both sides paired by name. */
+/* An apply's identity in the mix of a Class or Ops row: its op (with its
+ * params) and input signature. */
+static uint64_t
+apply_ident(const struct gp_prof_apply *a)
+{
+	uint64_t h = hstr(GP_HASH_INIT, a->op);
+
+	for (int k = 0; k < a->n_in; k++) {
+		h = hu64(h, (uint64_t)a->in[k].dtype);
+		h = hu64(h, (uint64_t)a->in[k].ndim);
+		for (int d = 0; d < a->in[k].ndim; d++)
+			h = hu64(h, (uint64_t)a->in[k].shape[d]);
+	}
+	return (h);
+}
+
+/* Per row of t (p's rollup): the sum of its applies' identities, which is
+ * the same on both sides when the rows hold alike applies. */
+static uint64_t *
+mix_sums(const struct gp_profile *p, const struct gp_prof_table *t)
+{
+	uint64_t *sum = gp_xcalloc(t->n + 1, sizeof(*sum));
+	size_t k = 0;
+
+	for (int f = 0; f < p->n_fn; f++)
+		for (int i = 0; i < p->fn[f].n_apply && k < t->n_member; i++)
+			sum[t->member[k++]] += apply_ident(&p->fn[f].ap[i]);
+	return (sum);
+}
+
+/* The rounds of a profile: the most calls of any function. */
+static uint64_t
+rounds_of(const struct gp_profile *p)
+{
+	uint64_t n = 0;
+
+	for (int f = 0; f < p->n_fn; f++)
+		if (p->fn[f].call.n > n)
+			n = p->fn[f].call.n;
+	return (n);
+}
+
+/* Class or Ops rows: rollups of both sides paired by name; a row whose
+ * applies differ is judged by round (judge_by_round). */
 static void
 group_table(struct gp_diff *d, enum gp_prof_group grp,
-    struct gp_diff_table *out, struct gp_prof_table *keep,
-    const struct gp_diff_opts *o)
+    struct gp_diff_table *out, struct gp_prof_table *keep)
 {
 	struct gp_prof_table ta, tb;
 	struct rows rs = {0};
@@ -580,8 +855,12 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 	int *next;
 	bool *used;
 
+	uint64_t *mix_a, *mix_b;
+
 	gp_prof_rollup(d->a, -1, grp, &ta);
 	gp_prof_rollup(d->b, -1, grp, &tb);
+	mix_a = mix_sums(d->a, &ta);
+	mix_b = mix_sums(d->b, &tb);
 	kmap_init(&m, tb.n);
 	next = gp_xmalloc(sizeof(int) * (tb.n + 1));
 	used = gp_xcalloc(tb.n + 1, sizeof(bool));
@@ -592,11 +871,14 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 		const struct gp_prof_row *x = &ta.rows[i], *y = NULL;
 		struct gp_diff_row *r = add_row(&rs);
 		size_t h = kmap_slot(&m, hstr(GP_HASH_INIT, x->name));
+		bool mixed = false;
 
 		for (int j = m.head[h]; j >= 0; j = next[j])
 			if (!used[j] && strcmp(tb.rows[j].name, x->name) == 0) {
 				used[j] = true;
 				y = &tb.rows[j];
+				mixed = x->n_apply != y->n_apply ||
+				    mix_a[i] != mix_b[j];
 				break;
 			}
 		r->name = x->name;
@@ -610,8 +892,9 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 			r->calls_b = y->calls;
 			r->time_b = y->time_ns;
 		}
-		judge(r, &x->st, y != NULL ? &y->st : NULL, o, d->scale_a,
-		    d->scale_b);
+		r->st_a = &x->st;
+		r->st_b = y != NULL ? &y->st : NULL;
+		r->by_round = mixed;
 	}
 	for (size_t j = 0; j < tb.n; j++) {
 		const struct gp_prof_row *y = &tb.rows[j];
@@ -625,10 +908,15 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 		r->n_apply_b = y->n_apply;
 		r->calls_b = y->calls;
 		r->time_b = y->time_ns;
-		judge(r, NULL, &y->st, o, d->scale_a, d->scale_b);
+		r->st_b = &y->st;
 	}
-	finish_table(out, &rs, ta.total_ns * d->scale_a,
-	    tb.total_ns * d->scale_b);
+	/* judged and finished once the applies are paired (judge_groups) */
+	out->rows = rs.v;
+	out->n = rs.n;
+	out->total_a = ta.total_ns * d->scale_a;
+	out->total_b = tb.total_ns * d->scale_b;
+	free(mix_a);
+	free(mix_b);
 	kmap_free(&m);
 	free(next);
 	free(used);
@@ -683,6 +971,7 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 		r->n_apply_a = 1;
 		r->calls_a = x->st.n;
 		r->time_a = (double)x->st.total;
+		r->st_a = &x->st;
 	}
 	if (y != NULL) {
 		r->fn_b = df->fn_b;
@@ -690,6 +979,7 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 		r->n_apply_b = 1;
 		r->calls_b = y->st.n;
 		r->time_b = (double)y->st.total;
+		r->st_b = &y->st;
 	}
 }
 
@@ -715,9 +1005,7 @@ judge_applies(void *arg)
 		const struct gp_prof_fn *fb = r->fn_b >= 0 ? &b->fn[r->fn_b] :
 		    NULL;
 
-		judge(r, fa != NULL ? &fa->ap[r->id_a].st : NULL,
-		    fb != NULL ? &fb->ap[r->id_b].st : NULL, j->o,
-		    fn_scale(j->o, fa), fn_scale(j->o, fb));
+		judge(j->d, r, fn_scale(j->o, fa), fn_scale(j->o, fb), 1);
 	}
 	return (NULL);
 }
@@ -796,7 +1084,6 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		free(pg->how);
 	}
 	free(pgs);
-	judge_all(d, rs, o);
 }
 
 /* The memory profile's predicted peak and intermediates peak, for the
@@ -880,11 +1167,22 @@ pair_functions(struct gp_diff *d, const struct gp_diff_opts *o)
 				df->mem_peak_b = fb->mem_peak_measured;
 				df->n_apply_b = fb->n_apply;
 			}
-			judge(&df->call, fa != NULL ? &fa->call : NULL,
-			    fb != NULL ? &fb->call : NULL, o, 1, 1);
+			df->call.st_a = fa != NULL ? &fa->call : NULL;
+			df->call.st_b = fb != NULL ? &fb->call : NULL;
 		}
 	}
 	free(used);
+}
+
+/* Judge and finish a Class or Ops table made by group_table. */
+static void
+judge_groups(struct gp_diff *d, struct gp_diff_table *t)
+{
+	struct rows rs = {.v = t->rows, .n = t->n, .cap = t->n};
+
+	for (size_t i = 0; i < t->n; i++)
+		judge(d, &t->rows[i], d->scale_a, d->scale_b, 1);
+	finish_table(t, &rs, t->total_a, t->total_b, &d->opts);
 }
 
 /* The Class and Ops tables: made on a second thread while the applies are
@@ -899,9 +1197,22 @@ group_tables(void *arg)
 {
 	struct groups_job *j = arg;
 
-	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], j->o);
-	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], j->o);
+	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0]);
+	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1]);
 	return (NULL);
+}
+
+/* The larger of the probe costs and timer resolutions of two clocks. */
+static double
+clock_step(const struct gp_clock_info *a, const struct gp_clock_info *b)
+{
+	double v[] = {a->probe_ns, a->resolution_ns, b->probe_ns,
+	    b->resolution_ns}, m = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] > m)
+			m = v[i];
+	return (m);
 }
 
 struct gp_diff *
@@ -929,12 +1240,17 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	d->same_clock = strcmp(a->clock.source, b->clock.source) == 0;
 	d->scale_a = profile_scale(o, a);
 	d->scale_b = profile_scale(o, b);
+	d->floor_ns = o->floor_probes * clock_step(&a->clock, &b->clock);
+	d->rounds_a = rounds_of(a);
+	d->rounds_b = rounds_of(b);
 	pair_functions(d, o);
 	job = (struct groups_job){d, o};
 	threaded = pthread_create(&th, NULL, group_tables, &job) == 0;
 	if (!threaded)
 		group_tables(&job);
 	fn_rows(d, &rs, o);
+	common_factor(d, rs.v, rs.n);
+	judge_all(d, &rs, o);
 	for (int f = 0; f < a->n_fn; f++)
 		for (int i = 0; i < a->fn[f].n_apply; i++)
 			ta += (double)a->fn[f].ap[i].st.total *
@@ -943,9 +1259,19 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 		for (int i = 0; i < b->fn[f].n_apply; i++)
 			tb += (double)b->fn[f].ap[i].st.total *
 			    fn_scale(o, &b->fn[f]);
-	finish_table(&d->applies, &rs, ta, tb);
+	finish_table(&d->applies, &rs, ta, tb, o);
 	if (threaded)
 		pthread_join(th, NULL);
+	judge_groups(d, &d->cls);
+	judge_groups(d, &d->ops);
+	for (int f = 0; f < d->n_fn; f++) {
+		struct gp_diff_fn *df = &d->fn[f];
+
+		/* a call is timed by a probe per apply, and one around it */
+		judge(d, &df->call, 1, 1, 1 + (df->n_apply_a > df->n_apply_b ?
+		    df->n_apply_a : df->n_apply_b));
+	}
+	adjust_rows(&d->fn[0].call, (size_t)d->n_fn, sizeof(*d->fn), o);
 	return (d);
 }
 
@@ -1236,7 +1562,8 @@ fmt_sig(char *buf, size_t n, const struct gp_diff_row *r)
 {
 	if (r->verdict == GP_VERDICT_SLOWER || r->verdict ==
 	    GP_VERDICT_FASTER)
-		snprintf(buf, n, "%+.0f%% p=%.3f", 100 * r->change, r->p);
+		snprintf(buf, n, "%+.0f%%%s p=%.3f", 100 * r->rel_change,
+		    r->by_round ? "*" : "", r->p);
 	else
 		snprintf(buf, n, "%s", gp_diff_mark(r));
 }
@@ -1467,9 +1794,23 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 	    o->info_b->cpu) != 0)
 		fprintf(fp, "  Note: captured on different CPUs\n");
 	fprintf(fp, "  Noise: Mann-Whitney U on the per-execution "
-	    "histograms; a change needs p < %g, a change of at least %g%% "
-	    "per execution and %d executions a side.\n\n", d->opts.alpha,
-	    100 * d->opts.min_change, d->opts.min_samples);
+	    "histograms; a change needs p < %g (adjusted for the rows of "
+	    "the table, Benjamini-Hochberg), a change of at least %g%% and "
+	    "%.3gns per execution, and %d executions a side.  Class and "
+	    "Ops rows whose applies differ are judged by the time per round "
+	    "(Welch; marked *).\n", d->opts.alpha,
+	    100 * d->opts.min_change, d->floor_ns, d->opts.min_samples);
+	if (d->opts.same_load)
+		fprintf(fp, "  A and B ran interleaved, under the same load: "
+		    "changes are judged as they are.\n\n");
+	else
+		fprintf(fp, "  Common factor: B's applies took %.3gx A's time "
+		    "(the median ratio over %zu paired applies).  Captures run "
+		    "at different times see the machine's drift on every row, "
+		    "and a change alike to every row cannot be told from it: "
+		    "each row is judged on B's times divided by %.3g, and the "
+		    "change shown is the one left.\n\n", d->factor,
+		    d->n_factor, d->factor);
 	global_section(fp, d);
 	table_section(fp, d, "Class", "Class", &d->cls, o->n_ops, false,
 	    o->width);

@@ -16,10 +16,16 @@
  * Each pair carries the time of A and of B (totals, or per call of the
  * function with opts.per_call), delta = B - A (rows only in B count as
  * positive, only in A as negative), the ratio B / A, the calls of each,
- * the time per execution of each, and a verdict on noise: a Mann-Whitney U test on the two
- * per-execution histograms (ties within a bin corrected for, normal
- * approximation) at p < alpha, together with a minimum change of the mean
- * time per execution (doc/capture-format.md says why).  Like benchstat, a
+ * the time per execution of each, and a verdict on noise: a Mann-Whitney U
+ * test on the two per-execution histograms (ties within a bin corrected
+ * for, normal approximation), its p adjusted for the many rows of the
+ * table (Benjamini-Hochberg) and below alpha, together with a minimum
+ * relative change of the mean time per execution and an absolute floor (a
+ * few probe costs or timer resolutions per execution: smaller changes are
+ * below what the clock can tell).  Class and Ops rows whose applies differ
+ * between A and B (a rewrite fused, split or replaced some) are judged by
+ * their totals per round instead (a Welch test), since their executions
+ * are not alike (doc/capture-format.md says why).  Like benchstat, a
  * change within noise is marked "~".
  *
  * For a table widget: every table is a flat array of struct gp_diff_row;
@@ -85,8 +91,10 @@ enum gp_diff_verdict {
  * A row of a table.  Times are ns over all calls; per_call_* and median_*
  * are per execution.  delta = time_b - time_a; ratio = time_b / time_a
  * (INFINITY when added, 0 when removed, NAN when both are 0); change =
- * (per_call_b - per_call_a) / per_call_a (NAN when undefined); p is the
- * noise test's two-sided p (NAN when not tested: added, removed).
+ * (per_call_b - per_call_a) / per_call_a (NAN when undefined), or, when
+ * by_round, the relative change of the time per round; p_raw is the noise
+ * test's two-sided p and p the same adjusted for the rows of the table
+ * (Benjamini-Hochberg), both NAN when not tested (added, removed).
  */
 struct gp_diff_row {
 	/* B's name (A's when removed); apply rows: A's too when it differs,
@@ -108,7 +116,18 @@ struct gp_diff_row {
 	double			 delta;
 	double			 ratio;
 	double			 change;
+	/* the change judged: change with B's times divided by the diff's
+	 * common factor (the same when it is 1) */
+	double			 rel_change;
 	double			 p;
+	double			 p_raw;
+	/* the distributions judged (per execution; NULL on a missing
+	 * side), in the profiles or the diff's rollups */
+	const struct gp_prof_stat *st_a, *st_b;
+	/* Class and Ops rows whose applies differ between A and B: judged
+	 * by the time per round (all executions of a call summed), not per
+	 * execution */
+	bool			 by_round;
 	enum gp_diff_verdict	 verdict;
 };
 
@@ -142,8 +161,19 @@ struct gp_diff_opts {
 	/* the smallest change of the mean time per execution called
 	 * significant; default 0.05 */
 	double	min_change;
-	/* executions each side needs before a change is called; default 4 */
+	/* executions each side needs before a change is called (rounds,
+	 * for rows judged by round); default 4 */
 	int	min_samples;
+	/* the absolute floor, in probe costs or timer resolutions (the
+	 * larger, of either side's clock) per execution: a smaller change
+	 * of the time per execution is never beyond noise; default 3 */
+	double	floor_probes;
+	/* A and B ran under the same load (interleaved rounds of one
+	 * process): judge changes as they are.  Else (default) B's times are
+	 * divided by the common factor first: captures taken at different
+	 * times see the machine's drift on every row, and a change alike
+	 * to every row cannot be told from it */
+	bool	same_load;
 	/* times (time_*, delta, ratio, table totals) per call of the row's
 	 * function (class and op rows: per call of the most-called one, a
 	 * round), so runs of different lengths compare; default: totals */
@@ -160,6 +190,18 @@ struct gp_diff {
 	size_t			 n_match[GP_MATCH_LOOSE + 1];
 	bool			 same_graph, same_rewrites, same_clock;
 	double			 scale_a, scale_b;	/* opts.per_call */
+	double			 floor_ns;	/* opts.floor_probes, in ns */
+	/* B's times over A's, common to the paired applies (the median of
+	 * their median ratios; 1 with opts.same_load): what drift between
+	 * the runs looks like; rows are judged relative to it */
+	double			 factor;
+	size_t			 n_factor;	/* applies it was taken over */
+	/* the spread of those applies' log ratios around it (1.4826 MADs,
+	 * at least 0.02; INFINITY under 3 applies): how much runs taken at
+	 * different times differ row to row beyond the common factor */
+	double			 spread;
+	uint64_t		 rounds_a, rounds_b;	/* most calls of a
+							 * function */
 	/* the Class and Ops rollups of A and B, which hold those rows'
 	 * names (apply rows' names are the profiles') */
 	struct gp_prof_table	 rollup[2][2];
@@ -217,6 +259,11 @@ void	gp_diff_sort(struct gp_diff_table *t, enum gp_diff_col c,
 /* The significance mark of a row: "~", "+" (slower), "-" (faster), "?",
  * "added" or "removed". */
 const char *gp_diff_mark(const struct gp_diff_row *r);
+
+/* Benjamini-Hochberg: the adjusted p of each of p[0..n) (NAN entries are
+ * not hypotheses: they stay NAN and do not count), in q[0..n) (q may be
+ * p).  q_i = min over p_j >= p_i of p_j * m / rank(p_j), at most 1. */
+void	gp_diff_adjust(const double *p, double *q, size_t n);
 
 /* Mann-Whitney U test on two histograms over the same bins (ties within a
  * bin, tie-corrected variance, normal approximation with continuity

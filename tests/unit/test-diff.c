@@ -509,9 +509,279 @@ test_speed(void)
 	gp_profile_free(b);
 }
 
+/* Benjamini-Hochberg against values worked by hand (R's
+ * p.adjust(c(.01, .04, .03, .005), "BH") gives the same: .02 .04 .04
+ * .02), NAN entries left out. */
+static void
+test_adjust(void)
+{
+	double p[] = {0.01, 0.04, NAN, 0.03, 0.005}, q[5];
+	const double want[] = {0.02, 0.04, NAN, 0.04, 0.02};
+	bool same = true;
+
+	gp_diff_adjust(p, q, 5);
+	for (int i = 0; i < 5; i++)
+		same &= isnan(want[i]) ? isnan(q[i]) : fabs(q[i] - want[i]) <
+		    1e-12;
+	ok(same, "BH: %.3g %.3g %.3g %.3g %.3g", q[0], q[1], q[2], q[3], q[4]);
+	gp_diff_adjust(p, p, 5);
+	ok(p[0] == q[0] && p[4] == q[4] && isnan(p[2]), "in place too");
+	p[0] = 0.9;
+	gp_diff_adjust(p, q, 1);
+	ok(q[0] == 0.9, "one p: itself");
+}
+
+/* The naive adjustment: q_i = min over p_j >= p_i of p_j m / rank_j. */
+static double
+naive_bh(const double *p, size_t n, size_t i)
+{
+	size_t m = 0;
+	double best = 1;
+
+	for (size_t j = 0; j < n; j++)
+		m += !isnan(p[j]);
+	for (size_t j = 0; j < n; j++) {
+		size_t rank = 0;
+
+		if (isnan(p[j]) || p[j] < p[i])
+			continue;
+		for (size_t k = 0; k < n; k++)
+			rank += !isnan(p[k]) && (p[k] < p[j] || (p[k] == p[j] &&
+			    k <= j));
+		if (p[j] * (double)m / (double)rank < best)
+			best = p[j] * (double)m / (double)rank;
+	}
+	return (best);
+}
+
+/* A chain of n applies, apply i of ns[i] ns; calls executions each. */
+static struct gp_profile *
+chain_of(int n, const double *ns, int calls, double jitter, uint64_t seed)
+{
+	static const char *const ops[] = {"add", "mul", "sub", "exp", "neg",
+	    "sqr", "abs", "tanh", "log", "sin", "cos", "sqrt"};
+	const char *names[12];
+	struct gp_profile *p = fx_profile("chain", 77, "fusion");
+
+	for (int i = 0; i < n; i++)
+		names[i] = ops[i % 12];
+	fx_chain(p, "f", n, names, ns, calls, jitter, &seed);
+	return (p);
+}
+
+/* Each table's p is the BH adjustment of its raw p, and no change
+ * counts whose adjusted p is not below alpha. */
+static void
+test_table_adjusted(void)
+{
+	double ns[12];
+	struct gp_profile *a, *b;
+	struct gp_diff *d;
+	bool adj = true, gate = true;
+	double *p;
+
+	for (int i = 0; i < 12; i++)
+		ns[i] = 1000 + 300 * i;
+	a = chain_of(12, ns, 30, 0.3, 11);
+	ns[3] *= 1.25;	/* a mild change */
+	b = chain_of(12, ns, 30, 0.3, 12);
+	d = gp_diff_compute(a, b, NULL);
+	p = calloc(d->applies.n, sizeof(*p));
+	for (size_t i = 0; i < d->applies.n; i++)
+		p[i] = d->applies.rows[i].p_raw;
+	for (size_t i = 0; i < d->applies.n; i++) {
+		const struct gp_diff_row *r = &d->applies.rows[i];
+
+		adj &= fabs(r->p - naive_bh(p, d->applies.n, i)) < 1e-12 &&
+		    r->p >= r->p_raw;
+		if (r->verdict == GP_VERDICT_SLOWER || r->verdict ==
+		    GP_VERDICT_FASTER)
+			gate &= r->p < 0.05;
+	}
+	ok(adj, "every apply row's p is the BH adjustment of the raw p over "
+	    "the table's %zu rows", d->applies.n);
+	ok(gate, "and only rows below alpha after it count as changes");
+	free(p);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+/* A change of 10% on a 300 ns op over 5000 executions, run under the
+ * same load (no common factor): the test finds it (the distributions
+ * differ), but 30 ns is under the floor of three probe costs (the
+ * fixture's clock: 15 ns a probe): within noise. */
+static void
+test_floor(void)
+{
+	double ns[6] = {300, 2000, 2500, 3000, 3500, 4000};
+	struct gp_profile *a = chain_of(6, ns, 5000, 0.2, 21), *b;
+	struct gp_diff_opts o;
+	struct gp_diff *d;
+	const struct gp_diff_row *r;
+
+	ns[0] = 330;
+	b = chain_of(6, ns, 5000, 0.2, 22);
+	gp_diff_opts_init(&o);
+	o.same_load = true;
+	d = gp_diff_compute(a, b, &o);
+	r = find(&d->applies, "Elemwise{add}(x)");
+	ok(r != NULL && r->p_raw < 1e-3 && fabs(r->change - 0.1) < 0.01,
+	    "+10%% on a 300 ns op: the U test tells (p = %.3g)",
+	    r ? r->p_raw : NAN);
+	ok(fabs(d->floor_ns - 45) < 1e-9, "the floor: 3 x 15 ns");
+	ok(r != NULL && r->verdict == GP_VERDICT_NOISE, "... but 30 ns is "
+	    "under the floor: ~");
+	is_int((long long)d->applies.n_significant, 0, "nothing changed "
+	    "beyond noise");
+	gp_diff_free(d);
+	o.floor_probes = 0;
+	d = gp_diff_compute(a, b, &o);
+	r = find(&d->applies, "Elemwise{add}(x)");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER, "with no floor, "
+	    "the same row is slower");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
+/* B ran on a machine 1.4x slower throughout: captures taken at
+ * different times.  Every row is ~ (the common factor absorbs it); one
+ * row 3x slower on top of it stands out, by 3 / 1.4 - 1. */
+static void
+test_common_factor(void)
+{
+	double ns[10], nb[10];
+	struct gp_profile *a, *b, *c;
+	struct gp_diff_opts o;
+	struct gp_diff *d;
+	const struct gp_diff_row *r;
+	bool all_noise = true;
+
+	for (int i = 0; i < 10; i++) {
+		ns[i] = 1000 + 500 * i;
+		nb[i] = ns[i] * 1.4;
+	}
+	a = chain_of(10, ns, 40, 0.1, 31);
+	b = chain_of(10, nb, 40, 0.1, 32);
+	d = gp_diff_compute(a, b, NULL);
+	ok(fabs(d->factor - 1.4) < 0.08 && d->n_factor == 10, "the common "
+	    "factor: %.3f over %zu applies", d->factor, d->n_factor);
+	for (size_t i = 0; i < d->applies.n; i++)
+		all_noise &= d->applies.rows[i].verdict == GP_VERDICT_NOISE;
+	ok(all_noise && d->cls.n_significant == 0 && d->ops.n_significant ==
+	    0 && d->fn[0].call.verdict == GP_VERDICT_NOISE, "a machine 1.4x "
+	    "slower: no row, class, op or call beyond noise");
+	gp_diff_free(d);
+	gp_diff_opts_init(&o);
+	o.same_load = true;
+	d = gp_diff_compute(a, b, &o);
+	ok(d->factor == 1 && d->applies.n_significant == 10, "run under the "
+	    "same load (interleaved): all 10 are slower");
+	gp_diff_free(d);
+	nb[4] *= 3;
+	c = chain_of(10, nb, 40, 0.1, 33);
+	d = gp_diff_compute(a, c, NULL);
+	r = find(&d->applies, "Elemwise{neg}(t3)");
+	is_int((long long)d->applies.n_significant, 1, "one apply 3x slower "
+	    "on the slower machine: it alone is beyond noise");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER &&
+	    fabs(r->rel_change - (3 - 1)) < 0.25 && fabs(r->change -
+	    (3 * 1.4 - 1)) < 0.35, "its change: %+.0f%% left of %+.0f%%",
+	    r ? 100 * r->rel_change : NAN, r ? 100 * r->change : NAN);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	gp_profile_free(c);
+}
+
+/* Four Dot22 applies, the same on both sides, then y3 -> ... */
+static struct gp_prof_fn *
+dots(struct gp_profile *p, int n, uint64_t *seed)
+{
+	static const double ns[] = {20000, 15000, 12000, 18000};
+	struct gp_prof_fn *f = fx_function(p, "f", n + 4);
+
+	for (int i = 0; i < 4; i++) {
+		char iv[8], ov[8];
+		const char *in[1] = {iv};
+
+		snprintf(iv, sizeof(iv), i ? "y%d" : "x", i - 1);
+		snprintf(ov, sizeof(ov), "y%d", i);
+		fx_time(fx_apply(f, "Dot22", "dot", 1, in,
+		    (const int[]){i - 1}, ov, 1000), ns[i], 30, 0.1, seed);
+	}
+	return (f);
+}
+
+/* The chain fused (A: one Elemwise apply of 5000 ns) and not (B: six of
+ * 8100 ns in all): the Elemwise class row's executions went from 5000 ns
+ * to 1350 ns (-73%), but a round costs 62% more: it is judged per round,
+ * slower.  The Dot22 applies, the same on both sides, stay ~. */
+static void
+test_mixed_rows(void)
+{
+	static const char *const ops[] = {"mul", "add", "tanh", "mul", "sub",
+	    "sqr"};
+	static const double ns[] = {1000, 1200, 2000, 900, 1100, 1900};
+	struct gp_profile *a = fx_profile("chain", 77, "fusion");
+	struct gp_profile *b = fx_profile("chain", 77, "");
+	struct gp_prof_fn *f;
+	uint64_t seed = 41;
+	struct gp_diff *d;
+	const struct gp_diff_row *r;
+	const char *in[1];
+	double tb, want;
+
+	f = dots(a, 1, &seed);
+	in[0] = "y3";
+	fx_time(fx_apply(f, "Elemwise", "Composite{mul,add,tanh,mul,sub,sqr}",
+	    1, in, (const int[]){3}, "t5", 1000), 5000, 30, 0.1, &seed);
+	fx_calls(f, 30, &seed);
+	f = dots(b, 6, &seed);
+	for (int i = 0; i < 6; i++) {
+		char iv[8], ov[8];
+
+		snprintf(iv, sizeof(iv), i ? "t%d" : "y3", i - 1);
+		snprintf(ov, sizeof(ov), "t%d", i);
+		in[0] = iv;
+		fx_time(fx_apply(f, "Elemwise", ops[i], 1, in,
+		    (const int[]){i + 3}, ov, 1000), ns[i], 30, 0.1, &seed);
+	}
+	fx_calls(f, 30, &seed);
+	d = gp_diff_compute(a, b, NULL);
+	r = find(&d->cls, "Elemwise");
+	ok(r != NULL && r->n_apply_a == 1 && r->n_apply_b == 6 &&
+	    fabs(r->per_call_b / r->per_call_a - 1350.0 / 5000) < 0.03,
+	    "the Elemwise class row: 1 apply, then 6; per execution %.0f%%",
+	    r ? 100 * (r->per_call_b / r->per_call_a - 1) : NAN);
+	tb = 0;
+	for (int i = 4; i < 10; i++)
+		tb += (double)b->fn[0].ap[i].st.total;
+	want = tb / (double)a->fn[0].ap[4].st.total - 1;
+	ok(r != NULL && r->by_round && fabs(r->change - want) < 1e-9 &&
+	    fabs(want - 0.62) < 0.05, "judged per round: %+.1f%% (the six "
+	    "applies' total over the fused one's: %+.1f%%; nominally 8100 / "
+	    "5000 - 1)", r ? 100 * r->change : NAN, 100 * want);
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER && r->p < 0.05 &&
+	    strcmp(gp_diff_mark(r), "+") == 0, "... slower, beyond noise "
+	    "(p = %.3g), not faster", r ? r->p : NAN);
+	r = find(&d->cls, "Dot22");
+	ok(r != NULL && !r->by_round && r->verdict == GP_VERDICT_NOISE,
+	    "the Dot22 row (the same applies): per execution, ~");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
 int
 main(void)
 {
+	test_adjust();
+	test_table_adjusted();
+	test_floor();
+	test_common_factor();
+	test_mixed_rows();
 	test_utest();
 	test_self();
 	test_significance();

@@ -1,0 +1,38 @@
+#!/bin/sh
+# noise-aa.sh: how often the diff of two captures of the same graph and
+# flags, taken one after the other, flags anything (a row marked + or -).
+# Per example graph, REPS times: `gptop --batch --save` twice, then
+# `gptop --batch --diff`.  Prints, per graph, the diffs that flagged
+# something and the rows each flagged; exits 1 when a graph flagged more
+# than REPS/20 of its diffs (the target: nothing in 19 of 20).
+#
+#	bench/noise-aa.sh [GPTOP [REPS [CALLS]]]	(defaults: ./gptop 20 20)
+#
+# Environment: GRAPHS (default data/graphs), OPENBLAS_NUM_THREADS passed on.
+gptop=${1:-./gptop}
+reps=${2:-20}
+calls=${3:-20}
+graphs=${GRAPHS:-$(dirname "$0")/../data/graphs}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+for g in add3 chain extern logreg mlp mlp32; do
+	bad=0
+	rows=""
+	i=0
+	while [ $i -lt "$reps" ]; do
+		i=$((i + 1))
+		for s in a b; do
+			"$gptop" --batch --allow-extern -n "$calls" \
+			    --save "$tmp/$s.json" "$graphs/$g.json" >/dev/null ||
+			    exit 2
+		done
+		k=$("$gptop" --batch --diff "$tmp/a.json" "$tmp/b.json" |
+		    grep -c ' p=[0-9]')
+		rows="$rows $k"
+		[ "$k" -gt 0 ] && bad=$((bad + 1))
+	done
+	echo "$g: $bad of $reps diffs flagged something (rows:$rows)"
+	[ $((bad * 20)) -gt "$reps" ] && rc=1
+done
+exit $rc
