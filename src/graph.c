@@ -390,10 +390,17 @@ gp_graph_clone(const struct gp_graph *g)
 		c->vars[i] = g->vars[i];
 		c->vars[i].name = gp_xstrdup(g->vars[i].name);
 		c->vars[i].value.storage = NULL;
-		/* values are copied, not shared: updates in one graph must
-		 * not show in the other */
-		if (g->vars[i].value.storage != NULL)
+		/* a shared variable's value is copied: updates (and the
+		 * applies inplace_blas lets overwrite it) must not show in
+		 * the other graph.  Inputs and constants are never written
+		 * (no rewrite lets an apply overwrite one, rewrite/inplace.c),
+		 * so their storage is shared, not held twice */
+		if (g->vars[i].value.storage == NULL)
+			continue;
+		if (g->vars[i].kind == GP_VAR_SHARED)
 			gp_tensor_copy(&c->vars[i].value, &g->vars[i].value);
+		else
+			gp_tensor_view(&c->vars[i].value, &g->vars[i].value);
 	}
 	map_rebuild(c, 64);
 	c->n_nodes = c->cap_nodes = g->n_nodes;

@@ -1735,13 +1735,35 @@ search_run(struct gp_memprof *mp, struct model *m, const struct gp_graph *g,
 uint64_t
 gp_memprof_graph_values(const struct gp_graph *g)
 {
-	struct ctx c;
+	return (gp_memprof_graph_values_apart(g, NULL));
+}
+
+uint64_t
+gp_memprof_graph_values_apart(const struct gp_graph *g,
+    const struct gp_graph *beside)
+{
+	struct ctx c, o;
 	uint64_t b = 0;
+	size_t j = 0;
 
 	ctx_init(&c, g);
-	for (size_t i = 0; i < c.n_vals; i++)
-		if (i == 0 || c.vals[i].st != c.vals[i - 1].st)
-			b += c.vals[i].st->nbytes;
+	if (beside != NULL)
+		ctx_init(&o, beside);
+	else
+		o.n_vals = 0;
+	/* both sorted by storage: a merge */
+	for (size_t i = 0; i < c.n_vals; i++) {
+		if (i > 0 && c.vals[i].st == c.vals[i - 1].st)
+			continue;
+		while (j < o.n_vals &&
+		    (uintptr_t)o.vals[j].st < (uintptr_t)c.vals[i].st)
+			j++;
+		if (j < o.n_vals && o.vals[j].st == c.vals[i].st)
+			continue;
+		b += c.vals[i].st->nbytes;
+	}
+	if (beside != NULL)
+		ctx_done(&o);
 	ctx_done(&c);
 	return (b);
 }

@@ -206,10 +206,15 @@ struct gp_memprof	*gp_memprof_from_json(const json_t *j,
 			    const struct gp_prof_fn *f, int fn, int n_fn,
 			    const char *path, struct gp_err *err);
 
-/* Bytes of the distinct storages holding g's values (what a graph kept
- * beside the running one, such as the session's pristine copy, adds to
- * the allocator's count: give it to m->external). */
+/* Bytes of the distinct storages holding g's values. */
 uint64_t		 gp_memprof_graph_values(const struct gp_graph *g);
+/* The same, without the storages `beside` holds too (NULL: none): what a
+ * graph kept beside the running one, such as the session's pristine copy
+ * (which shares its inputs and constants with the running graph,
+ * gp_graph_clone), adds to the allocator's count: give it to
+ * m->external. */
+uint64_t		 gp_memprof_graph_values_apart(const struct gp_graph *g,
+			    const struct gp_graph *beside);
 
 /* The "Memory Profile" section of the batch report for function fn
  * (fn < 0: every function, maxed like Theano, and each one). */

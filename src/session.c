@@ -30,6 +30,12 @@ struct gp_session {
 	struct gp_vm		*vm;
 	struct gp_profile	*prof;		/* live: worker only */
 	double			 load_ns;
+	/* bytes of the storages the session holds (its graphs' values,
+	 * the VM's buffers), as the allocator counts them: kept from the
+	 * change each step makes on the thread that runs it, because the
+	 * allocator's counters are per thread (alloc.h) and the worker's
+	 * do not see what the opening thread allocated */
+	int64_t			 held_bytes;
 
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
@@ -53,10 +59,18 @@ struct gp_session {
 	double			 rate;
 };
 
+/* The calling thread's live bytes (the allocator's count). */
+static int64_t
+alloc_live(void)
+{
+	return (gp_alloc_tls.live);
+}
+
 /* Rewrite and link g into s (g, vm, prof replaced on success). */
 static int
 build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 {
+	int64_t live0 = alloc_live();
 	struct gp_graph *g = gp_graph_clone(s->pristine);
 	struct gp_profile *prof;
 	struct gp_vm *vm;
@@ -68,6 +82,7 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 	if (gp_rewrite_run(g, f, prof, err) < 0) {
 		gp_profile_free(prof);
 		gp_graph_free(g);
+		s->held_bytes += alloc_live() - live0;
 		return (-1);
 	}
 	t1 = gp_clock_ns();
@@ -76,6 +91,7 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 	if (vm == NULL) {
 		gp_profile_free(prof);
 		gp_graph_free(g);
+		s->held_bytes += alloc_live() - live0;
 		return (-1);
 	}
 	{
@@ -85,9 +101,10 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 			.max_states = f->min_peak_max_states,
 		};
 
-		/* the pristine graph's values are live too: the allocator
-		 * counts them */
-		uint64_t ext = gp_memprof_graph_values(s->pristine);
+		/* the pristine graph's values the running one does not
+		 * share (its shared variables' initial values) are live
+		 * too: the allocator counts them */
+		uint64_t ext = gp_memprof_graph_values_apart(s->pristine, g);
 
 		for (int fi = 0; fi < prof->n_fn; fi++) {
 			prof->fn[fi].mem = gp_memprof_compute(g, vm, fi, &mo);
@@ -110,6 +127,7 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 	s->g = g;
 	s->vm = vm;
 	s->prof = prof;
+	s->held_bytes += alloc_live() - live0;
 	return (0);
 }
 
@@ -134,6 +152,7 @@ gp_session_open(const char *path, const struct gp_flags *flags,
 	struct gp_session *s = gp_xcalloc(1, sizeof(*s));
 	struct gp_load_opts lo = {0};
 	uint64_t t0 = gp_clock_ns();
+	int64_t live0 = alloc_live();
 
 	copy_flags(&s->flags, flags);
 	lo.limit_bytes = (uint64_t)flags->memory_limit;
@@ -145,6 +164,7 @@ gp_session_open(const char *path, const struct gp_flags *flags,
 		return (NULL);
 	}
 	s->load_ns = (double)(gp_clock_ns() - t0);
+	s->held_bytes = alloc_live() - live0;
 	if (build(s, &s->flags, err) < 0) {
 		gp_graph_free(s->pristine);
 		gp_flags_done(&s->flags);
@@ -181,15 +201,21 @@ one_round(struct gp_session *s, int fn)
 	struct gp_profile *prof = s->flags.profile ? s->prof : NULL;
 
 	for (int f = 0; f < (int)s->g->n_fns; f++) {
-		struct gp_alloc_stats a;
+		int64_t live0, peak;
 
 		if (fn >= 0 && f != fn)
 			continue;
+		/* the call's high-water mark above its start, on this
+		 * thread's counters, over what the session held then: the
+		 * same on the worker as on the thread that opened it */
 		gp_alloc_reset_peak();
+		live0 = alloc_live();
 		gp_vm_call(s->vm, f, prof);
-		gp_alloc_get_stats(&a);
-		if (a.peak > s->prof->fn[f].mem_peak_measured)
-			s->prof->fn[f].mem_peak_measured = a.peak;
+		peak = s->held_bytes + (gp_alloc_tls.peak - live0);
+		s->held_bytes += alloc_live() - live0;
+		if (peak > 0 &&
+		    (uint64_t)peak > s->prof->fn[f].mem_peak_measured)
+			s->prof->fn[f].mem_peak_measured = (uint64_t)peak;
 	}
 }
 
