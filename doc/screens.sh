@@ -217,7 +217,7 @@ walkthrough() {
 	start_shell $COLS
 	run 'gptop -n 20 data/graphs/mlp.json'
 	keys 4
-	shot mlp-memory rows "$FBAR" 'done$' '^calls 20 ' '^Live bytes: peak' \
+	shot mlp-memory rows "$FBAR" 'done$' '^calls 20 ' '^Live bytes, a later call: highest' \
 	    'sorted by out bytes'
 	keys Enter
 	shot mlp-peak set "$FBAR" '^Buffers live' 'done$'

@@ -1086,18 +1086,20 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 	free(pgs);
 }
 
-/* The memory profile's predicted peak and intermediates peak, for the
- * GC setting the function ran with (0 without a memory profile). */
+/* Function fn's predicted peak and intermediates peak, as the report
+ * and the Memory view give them (memprof.h; 0 without a memory
+ * profile, or fn < 0). */
 static void
-mem_figures(const struct gp_prof_fn *f, uint64_t *peak, uint64_t *inter)
+mem_figures(const struct gp_profile *p, int fn, uint64_t *peak,
+    uint64_t *inter)
 {
-	const struct gp_memprof *m = f != NULL ? f->mem : NULL;
+	const struct gp_memprof *m = fn >= 0 ? p->fn[fn].mem : NULL;
 
 	*peak = *inter = 0;
 	if (m == NULL)
 		return;
-	*peak = gp_memprof_sim(m)->peak;
-	*inter = m->inter[m->allow_gc ? 0 : 1][GP_MEM_AS_RUN];
+	*peak = gp_memprof_predicted_peak(p, fn);
+	*inter = gp_memprof_inter_peak(m);
 }
 
 /* Global rows: functions paired by name, A's order first. */
@@ -1145,8 +1147,10 @@ pair_functions(struct gp_diff *d, const struct gp_diff_opts *o)
 			    fb == NULL ? GP_DIFF_REMOVED : GP_DIFF_PAIRED;
 			df->call.match = fa != NULL && fb != NULL ?
 			    GP_MATCH_NAME : GP_MATCH_NONE;
-			mem_figures(fa, &df->mem_pred_a, &df->mem_inter_a);
-			mem_figures(fb, &df->mem_pred_b, &df->mem_inter_b);
+			mem_figures(a, df->fn_a, &df->mem_pred_a,
+			    &df->mem_inter_a);
+			mem_figures(b, df->fn_b, &df->mem_pred_b,
+			    &df->mem_inter_b);
 			if (fa != NULL) {
 				df->call.fn_a = df->fn_a;
 				df->call.calls_a = fa->call.n;
@@ -1684,10 +1688,10 @@ global_section(FILE *fp, const struct gp_diff *d)
 		    (double)df->first_b, false);
 		count_line(fp, "Number of Apply nodes", ha,
 		    (uint64_t)df->n_apply_a, hb, (uint64_t)df->n_apply_b);
-		global_line(fp, "Memory peak (measured)", ha,
+		global_line(fp, "Measured peak", ha,
 		    (double)df->mem_peak_a, hb, (double)df->mem_peak_b, true);
 		if (df->mem_pred_a != 0 || df->mem_pred_b != 0) {
-			global_line(fp, "Memory peak (predicted)",
+			global_line(fp, "Predicted peak",
 			    df->mem_pred_a != 0, (double)df->mem_pred_a,
 			    df->mem_pred_b != 0, (double)df->mem_pred_b, true);
 			global_line(fp, "Intermediates peak",

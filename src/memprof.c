@@ -1768,6 +1768,50 @@ gp_memprof_graph_values_apart(const struct gp_graph *g,
 	return (b);
 }
 
+enum gp_mem_span
+gp_memprof_span(const struct gp_profile *p, int fn)
+{
+	const struct gp_prof_fn *f = &p->fn[fn];
+	uint64_t ignored = p->ignore_first && f->calls_seen > 0 ? 1 : 0;
+
+	if (f->calls_seen == 0 || f->mem_peak_measured == 0)
+		return (GP_MEM_SPAN_NONE);
+	/* a reset zeroes the counted calls, not the calls seen */
+	if (f->call.n + ignored < f->calls_seen)
+		return (GP_MEM_SPAN_LATER);
+	return (f->calls_seen == 1 ? GP_MEM_SPAN_FIRST : GP_MEM_SPAN_ALL);
+}
+
+static uint64_t
+span_peak(const struct gp_mem_sim *s, enum gp_mem_span span)
+{
+	switch (span) {
+	case GP_MEM_SPAN_FIRST:
+		return (s->peak_first);
+	case GP_MEM_SPAN_LATER:
+		return (s->peak_steady);
+	default:
+		return (s->peak);
+	}
+}
+
+uint64_t
+gp_memprof_program_peak(const struct gp_memprof *m, enum gp_mem_span span)
+{
+	return (span_peak(gp_memprof_sim(m), span));
+}
+
+uint64_t
+gp_memprof_predicted_peak(const struct gp_profile *p, int fn)
+{
+	const struct gp_memprof *m = p->fn[fn].mem;
+
+	if (m == NULL)
+		return (0);
+	return (gp_memprof_program_peak(m, gp_memprof_span(p, fn)) +
+	    m->external);
+}
+
 /* Graph values by kind, and those function fi reads or updates. */
 static void
 count_values(struct gp_memprof *mp, const struct ctx *c,
@@ -3162,18 +3206,45 @@ list_suspects(FILE *fp, const struct gp_profile *p, int f, bool print)
 	return (extra);
 }
 
+/* The span's calls, in words ("a later call"). */
+static const char *
+span_call(enum gp_mem_span span, int peak_call)
+{
+	switch (span) {
+	case GP_MEM_SPAN_FIRST:
+		return ("the first call (the only one run)");
+	case GP_MEM_SPAN_LATER:
+		return ("a later call (the first was not counted)");
+	default:
+		return (peak_call ? "a later call" : "the first call");
+	}
+}
+
 static void
 measured_lines(FILE *fp, const struct gp_profile *p, int f)
 {
 	const struct gp_prof_fn *pf = &p->fn[f];
 	const struct gp_memprof *m = pf->mem;
 	const struct gp_mem_sim *s = gp_memprof_sim(m);
-	uint64_t pred = s->peak + m->external, meas = pf->mem_peak_measured;
-	uint64_t vals = m->val_input + m->val_shared + m->val_const;
+	enum gp_mem_span span = gp_memprof_span(p, f);
+	uint64_t pred = gp_memprof_predicted_peak(p, f);
+	uint64_t meas = pf->mem_peak_measured;
+	int call = span == GP_MEM_SPAN_FIRST ? 0 : span == GP_MEM_SPAN_LATER ?
+	    1 : s->peak_call;
 	char b1[64], b2[64];
 
-	fprintf(fp, "    Predicted total peak: %s\n", fmt_b(b1, sizeof(b1),
-	    pred));
+	fprintf(fp, "    Predicted peak (the program's peak over the calls "
+	    "run, plus storage outside it): %s, in %s", fmt_b(b1, sizeof(b1),
+	    pred), span_call(span, s->peak_call));
+	if (call == s->peak_call) {
+		if (s->peak_step >= 0)
+			fprintf(fp, ", during apply %d", s->peak_step);
+		else
+			fprintf(fp, ", at its start");
+		fprintf(fp, "; of it %s allocated during the call",
+		    fmt_b(b1, sizeof(b1), s->peak_fresh));
+	}
+	fprintf(fp, "\n");
 	if (meas == 0) {
 		fprintf(fp, "    Measured peak: none (no call was run)\n");
 		return;
@@ -3181,39 +3252,26 @@ measured_lines(FILE *fp, const struct gp_profile *p, int f)
 	fprintf(fp, "    Measured peak (the allocator's high-water mark over "
 	    "the calls run): %s: ", fmt_b(b1, sizeof(b1), meas));
 	if (meas == pred) {
-		fprintf(fp, "equal to the prediction\n");
+		fprintf(fp, "equal to the predicted peak\n");
 		return;
 	}
-	if (meas == s->peak_steady + m->external) {
-		fprintf(fp, "equal to the prediction for a later call (the "
+	if (span == GP_MEM_SPAN_ALL && meas == s->peak_steady + m->external) {
+		fprintf(fp, "equal to the predicted peak of a later call (the "
 		    "first call, %s, was not counted)\n",
 		    fmt_b(b2, sizeof(b2), s->peak_first + m->external));
 		return;
 	}
 	if (meas > pred)
-		fprintf(fp, "%s above the prediction\n",
+		fprintf(fp, "%s above the predicted peak\n",
 		    fmt_b(b2, sizeof(b2), meas - pred));
 	else
-		fprintf(fp, "%s below the prediction\n",
+		fprintf(fp, "%s below the predicted peak\n",
 		    fmt_b(b2, sizeof(b2), pred - meas));
 	fprintf(fp, "      Why it can differ:\n");
-	if (m->external == 0) {
-		uint64_t d = meas > pred ? meas - pred : 0;
-		uint64_t is = m->val_input + m->val_shared;
-
-		fprintf(fp, "        storage outside the program counts in "
-		    "the allocator but was not given to the prediction: a "
-		    "pristine copy of the graph's values (the session keeps "
-		    "one) is about %s", fmt_b(b2, sizeof(b2), vals));
-		if (d >= is && d <= vals + 65536)
-			fprintf(fp, ", about the whole difference (its "
-			    "constants change with the rewrites)");
-		fprintf(fp, "\n");
-	}
 	(void)list_suspects(fp, p, f, true);
 	fprintf(fp, "        kernels may allocate temporaries (workspace) "
-	    "that no declaration shows; storage outside the program "
-	    "counts too\n");
+	    "that no declaration shows; storage outside the program that "
+	    "the session did not declare counts too\n");
 }
 
 static const char *const kind_names[] = {
@@ -3234,8 +3292,8 @@ peak_buffers(FILE *fp, const struct gp_profile *p, int f,
 	uint64_t rest = 0;
 	char b1[64];
 
-	fprintf(fp, "Storage alive at the peak (%s, ", s->peak_call ?
-	    "a later call" : "the first call");
+	fprintf(fp, "Storage alive at the program's peak (%s, ",
+	    s->peak_call ? "a later call" : "the first call");
 	if (s->peak_step < 0)
 		fprintf(fp, "at the call's start):\n");
 	else
@@ -3357,7 +3415,10 @@ apply_table(FILE *fp, const struct gp_profile *p, int fn,
 	free(rows);
 }
 
-/* Theano's lines for one profile (or the max over functions). */
+/* Theano's lines for one profile (or the max over functions), named
+ * after the figure they give: the intermediates peak.  Theano's "Memory
+ * saved" figures are sums over outputs, never alive at once: the saving
+ * printed is the change in the peak, the sum beside it, explained. */
 static void
 theano_lines(FILE *fp, uint64_t cur, uint64_t noinpl, uint64_t nogc,
     bool min_done, uint64_t min_peak, double min_ms, const char *min_note,
@@ -3366,27 +3427,35 @@ theano_lines(FILE *fp, uint64_t cur, uint64_t noinpl, uint64_t nogc,
 {
 	char b1[64], b2[64];
 
-	fprintf(fp, "    Max peak memory with current setting: %s\n",
+	fprintf(fp, "    Intermediates peak with current setting: %s\n",
 	    fmt_b(b1, sizeof(b1), cur));
-	fprintf(fp, "    Max peak memory with current setting and flag "
+	fprintf(fp, "    Intermediates peak with current setting and flag "
 	    "optimizer_excluding=inplace: %s\n", fmt_b(b1, sizeof(b1),
 	    noinpl));
-	fprintf(fp, "    Max peak memory if allow_gc=False: %s\n",
+	fprintf(fp, "    Intermediates peak if allow_gc=False: %s\n",
 	    fmt_b(b1, sizeof(b1), nogc));
 	if (min_done) {
 		gp_fmt_time(b2, sizeof(b2), min_ms * 1e6);
-		fprintf(fp, "    Minimum peak from all valid apply node orders "
-		    "is %s (took %s to compute; %s)\n",
+		fprintf(fp, "    Minimum intermediates peak from all valid "
+		    "apply node orders is %s (took %s to compute; %s)\n",
 		    fmt_b(b1, sizeof(b1), min_peak), b2, min_note);
 	}
-	fprintf(fp, "    Memory saved if views are used: %s (outputs declared "
-	    "views); the peak would be %s higher with copies\n",
-	    fmt_b(b1, sizeof(b1), sum_view), fmt_b(b2, sizeof(b2), view_peak));
-	fprintf(fp, "    Memory saved if inplace ops are used: %s (outputs "
-	    "declared inplace); the peak would be %s higher without\n",
-	    fmt_b(b1, sizeof(b1), sum_inpl), fmt_b(b2, sizeof(b2), inpl_peak));
-	fprintf(fp, "    Memory saved if gc is enabled: %s\n",
-	    fmt_b(b1, sizeof(b1), gc_saved));
+	fprintf(fp, "    Memory saved if views are used: %s off the "
+	    "intermediates peak", fmt_b(b1, sizeof(b1), view_peak));
+	if (sum_view > 0)
+		fprintf(fp, " (Theano's figure, the sum of the outputs declared "
+		    "views, is %s%s)", fmt_b(b2, sizeof(b2), sum_view),
+		    sum_view > view_peak ? ": they are not alive at once" : "");
+	fprintf(fp, "\n");
+	fprintf(fp, "    Memory saved if inplace ops are used: %s off the "
+	    "intermediates peak", fmt_b(b1, sizeof(b1), inpl_peak));
+	if (sum_inpl > 0)
+		fprintf(fp, " (Theano's figure, the sum of the outputs declared "
+		    "inplace, is %s%s)", fmt_b(b2, sizeof(b2), sum_inpl),
+		    sum_inpl > inpl_peak ? ": they are not alive at once" : "");
+	fprintf(fp, "\n");
+	fprintf(fp, "    Memory saved if gc is enabled: %s off the "
+	    "intermediates peak\n", fmt_b(b1, sizeof(b1), gc_saved));
 }
 
 static uint64_t
@@ -3401,15 +3470,17 @@ function_section(FILE *fp, const struct gp_profile *p, int f,
 {
 	const struct gp_memprof *m = p->fn[f].mem;
 	const struct gp_mem_sim *s = gp_memprof_sim(m);
+	const struct gp_mem_sim *os = &m->sim[m->allow_gc ? 1 : 0];
+	enum gp_mem_span span = gp_memprof_span(p, f);
 	int g = m->allow_gc ? 0 : 1;
 	char b1[64], b2[64], b3[64], note[256];
-	uint64_t cur = m->inter[g][GP_MEM_AS_RUN];
+	uint64_t cur = gp_memprof_inter_peak(m);
 
 	fprintf(fp, "Function %s: %d applies, allow_gc=%s (as the VM runs); "
 	    "sizes from the static shapes\n", p->fn[f].name, m->n_apply,
 	    m->allow_gc ? "True" : "False");
-	fprintf(fp, "  Intermediates (what Theano counts): the storage the "
-	    "applies allocate in one call on its own\n");
+	fprintf(fp, "  Intermediates (Theano's \"Max peak memory\"): the "
+	    "storage the applies allocate in one call on its own\n");
 	if (m->min_done) {
 		if (m->min_optimal)
 			snprintf(note, sizeof(note), "proven optimal, %llu "
@@ -3436,7 +3507,7 @@ function_section(FILE *fp, const struct gp_profile *p, int f,
 	}
 	fprintf(fp, "  All storage (what the allocator counts), call after "
 	    "call as the session runs them:\n");
-	fprintf(fp, "    Persistent at the start of a call: %s\n",
+	fprintf(fp, "    Persistent at the start of a later call: %s\n",
 	    fmt_b(b1, sizeof(b1), s->base_steady));
 	fprintf(fp, "      graph values: %s (inputs %s, shared %s, ",
 	    fmt_b(b1, sizeof(b1), s->values),
@@ -3447,27 +3518,16 @@ function_section(FILE *fp, const struct gp_profile *p, int f,
 	    m->val_used));
 	fprintf(fp, "      buffers held from earlier calls: %s\n",
 	    fmt_b(b1, sizeof(b1), s->held));
-	fprintf(fp, "    Intermediates at the peak: %s\n", fmt_b(b1,
-	    sizeof(b1), s->peak_fresh));
-	fprintf(fp, "    Total peak: %s, %s", fmt_b(b1, sizeof(b1), s->peak),
-	    s->peak_call ? "in every call after the first" :
-	    "in the first call");
-	if (s->peak_step >= 0)
-		fprintf(fp, ", during apply %d", s->peak_step);
-	fprintf(fp, " (first call %s, later calls %s)\n",
-	    fmt_b(b1, sizeof(b1), s->peak_first),
-	    fmt_b(b2, sizeof(b2), s->peak_steady));
-	{
-		const struct gp_mem_sim *os = &m->sim[m->allow_gc ? 1 : 0];
-
-		fprintf(fp, "    Total peak with allow_gc=%s: %s\n",
-		    m->allow_gc ? "False" : "True", fmt_b(b1, sizeof(b1),
-		    os->peak));
-	}
-	if (m->external > 0)
-		fprintf(fp, "    Outside the program (counted by the "
-		    "allocator too): %s\n", fmt_b(b1, sizeof(b1),
-		    m->external));
+	fprintf(fp, "    Program peak: first call %s%s, later calls %s%s; "
+	    "with allow_gc=%s: %s\n", fmt_b(b1, sizeof(b1), s->peak_first),
+	    span == GP_MEM_SPAN_LATER ? " (not counted)" : "",
+	    fmt_b(b2, sizeof(b2), s->peak_steady),
+	    span == GP_MEM_SPAN_FIRST ? " (none was run)" : "",
+	    m->allow_gc ? "False" : "True", fmt_b(b3, sizeof(b3),
+	    span_peak(os, span)));
+	fprintf(fp, "    Outside the program: %s%s\n", fmt_b(b1, sizeof(b1),
+	    m->external), m->external > 0 ? " (the session's pristine copy "
+	    "of the shared variables, kept for recompiles)" : "");
 	measured_lines(fp, p, f);
 	fprintf(fp, "  ---\n");
 }
@@ -3539,7 +3599,7 @@ gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
 		}
 		snprintf(note, sizeof(note), "%s", opt ? "proven optimal" :
 		    "the best found within the budget");
-		fprintf(fp, "  Intermediates (what Theano counts), each figure "
+		fprintf(fp, "  Intermediates (Theano's \"Max peak memory\"), each figure "
 		    "maxed over the functions separately:\n");
 		theano_lines(fp, cur, noinpl, nogc, md, minp, ms, note, sv, vp,
 		    si, ip, gs);
@@ -3547,17 +3607,15 @@ gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
 	fprintf(fp, "  ---\n");
 	fprintf(fp, "    %-14s %14s %14s %14s %14s %14s %14s\n", "<function>",
 	    "<intermediates>", "<no inplace>", "<no gc>", "<min peak>",
-	    "<total peak>", "<measured>");
+	    "<predicted>", "<measured>");
 	for (int f = 0; f < p->n_fn; f++) {
 		const struct gp_memprof *m = p->fn[f].mem;
-		const struct gp_mem_sim *s;
 		int g;
 		char mp[32] = "-", meas[32] = "-", c1[32], c2[32], c3[32],
 		    c4[32];
 
 		if (m == NULL)
 			continue;
-		s = gp_memprof_sim(m);
 		g = m->allow_gc ? 0 : 1;
 		if (m->min_done)
 			snprintf(mp, sizeof(mp), "%lluB%s",
@@ -3573,7 +3631,7 @@ gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
 		snprintf(c3, sizeof(c3), "%lluB",
 		    (unsigned long long)m->inter[1][GP_MEM_AS_RUN]);
 		snprintf(c4, sizeof(c4), "%lluB",
-		    (unsigned long long)(s->peak + m->external));
+		    (unsigned long long)gp_memprof_predicted_peak(p, f));
 		fprintf(fp, "    %-14s %14s %14s %14s %14s %14s %14s\n",
 		    p->fn[f].name, c1, c2, c3, mp, c4, meas);
 	}

@@ -176,6 +176,40 @@ gp_memprof_sim(const struct gp_memprof *m)
 	return (&m->sim[m->allow_gc ? 0 : 1]);
 }
 
+/*
+ * The figures every frontend prints under one name each (doc/memory.md,
+ * "The figures and their names"):
+ *  - Measured peak: gp_prof_fn.mem_peak_measured;
+ *  - Predicted peak: gp_memprof_predicted_peak(), what the measured peak
+ *    should be;
+ *  - Intermediates peak: gp_memprof_inter_peak(), Theano's "Max peak
+ *    memory with current setting".
+ */
+/* Which of its calls a function's measured peak covers. */
+enum gp_mem_span {
+	GP_MEM_SPAN_NONE,	/* no call was run */
+	GP_MEM_SPAN_FIRST,	/* the first call only */
+	GP_MEM_SPAN_ALL,	/* the first call and later ones */
+	GP_MEM_SPAN_LATER	/* later calls only (counted after a reset) */
+};
+enum gp_mem_span	 gp_memprof_span(const struct gp_profile *p, int fn);
+/* The program's peak over the calls the measured peak covers (the first
+ * call's, the larger of the first and later calls', the later calls');
+ * with no call run, the larger of the two.  Without m->external. */
+uint64_t		 gp_memprof_program_peak(const struct gp_memprof *m,
+			    enum gp_mem_span span);
+/* Function fn's predicted peak: its program peak for the calls run plus
+ * the storage outside the program (m->external); 0 without a memory
+ * profile. */
+uint64_t		 gp_memprof_predicted_peak(const struct gp_profile *p,
+			    int fn);
+/* The intermediates peak with the setting the VM runs (GC on or off). */
+static inline uint64_t
+gp_memprof_inter_peak(const struct gp_memprof *m)
+{
+	return (m->inter[m->allow_gc ? 0 : 1][GP_MEM_AS_RUN]);
+}
+
 /* The profile of function fn of a freshly linked vm (call it before the
  * first gp_vm_call): NULL when fn is out of range. */
 struct gp_memprof	*gp_memprof_compute(const struct gp_graph *g,

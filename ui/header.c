@@ -150,7 +150,7 @@ ui_header_draw(const struct ui_ctx *c, int y, int w, const char *state)
 		flow_pair(&fl, "thunks ", b4);
 	}
 	gp_fmt_bytes(b1, sizeof(b1), (double)peak);
-	flow_pair(&fl, "peak mem ", b1);
+	flow_pair(&fl, "measured peak ", b1);
 	gp_fmt_time(b1, sizeof(b1), p->load_ns);
 	gp_fmt_time(b2, sizeof(b2), p->rewrite_ns);
 	gp_fmt_time(b3, sizeof(b3), p->link_ns);

@@ -1,10 +1,10 @@
 /*
- * view-memory.c: the Memory view.  Above the table: the peak the
- * allocator measured for each function and, from the memory profile
- * (memprof.h) when the profile has one, the predicted peaks: Theano's
- * intermediates of one call (as run, without inplace, without GC, and the
- * best order when it was searched) and every storage alive as the
- * allocator counts it.  The table has one row per apply: the bytes of its
+ * view-memory.c: the Memory view.  Above the table, under the names the
+ * batch report gives them (doc/memory.md): the measured peak of each
+ * function and, from the memory profile (memprof.h) when the profile has
+ * one, the predicted peak (every storage alive as the allocator counts
+ * it) and the intermediates peak (Theano's, one call: as run, without
+ * inplace, without GC, and the best order when it was searched).  The table has one row per apply: the bytes of its
  * outputs with Theano's c/v/i codes (created, view, inplace), what the VM
  * allocates for them, and the intermediates alive during and after it;
  * sorted by bytes, or by id for the memory timeline in program order.
@@ -174,20 +174,39 @@ bytes(char *b, size_t n, uint64_t v)
 	return (b);
 }
 
-/* The predicted peaks of one function, on lines y and y + 1. */
+/* Function fn's predicted peak and intermediates peak (memprof.h: the
+ * names and figures of the batch report), on lines y and y + 1. */
 static void
-predicted(int y, int w, const struct gp_memprof *m, const char *name,
-    bool named)
+predicted(int y, int w, const struct gp_profile *p, int fn, bool named)
 {
+	const struct gp_memprof *m = p->fn[fn].mem;
 	const struct gp_mem_sim *sim = gp_memprof_sim(m);
-	int g = m->allow_gc ? 0 : 1;
+	enum gp_mem_span span = gp_memprof_span(p, fn);
+	int g = m->allow_gc ? 0 : 1, x;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	struct gp_buf s = {0};
 
-	gp_buf_printf(&s, "%s%sone call's intermediates: %s as run, %s "
-	    "without inplace, %s without views, %s with GC off",
-	    named ? name : "", named ? ": " : "",
-	    bytes(b1, sizeof(b1), m->inter[g][GP_MEM_AS_RUN]),
+	x = ui_draw_text(y, 0, w, "Predicted peak: ",
+	    ui_crt_attr(UI_ROLE_LABEL));
+	gp_buf_printf(&s, "%s%s%s%s (program: first call %s, later calls %s; "
+	    "outside it %s; graph values %s)", named ? p->fn[fn].name : "",
+	    named ? " " : "",
+	    bytes(b1, sizeof(b1), gp_memprof_predicted_peak(p, fn)),
+	    span == GP_MEM_SPAN_FIRST ? " in the first call, the only one run" :
+	    span == GP_MEM_SPAN_LATER ? " in a later call" : "",
+	    bytes(b2, sizeof(b2), sim->peak_first),
+	    bytes(b3, sizeof(b3), sim->peak_steady),
+	    bytes(b4, sizeof(b4), m->external),
+	    bytes(b5, sizeof(b5), sim->values));
+	ui_draw_ltext(y, x, w - x, gp_buf_str(&s),
+	    ui_crt_attr(UI_ROLE_NORMAL));
+	gp_buf_clear(&s);
+	x = ui_draw_text(y + 1, 0, w, "Intermediates peak: ",
+	    ui_crt_attr(UI_ROLE_LABEL));
+	gp_buf_printf(&s, "%s%s%s as run, %s without inplace, %s without "
+	    "views, %s with GC off", named ? p->fn[fn].name : "",
+	    named ? " " : "",
+	    bytes(b1, sizeof(b1), gp_memprof_inter_peak(m)),
 	    bytes(b2, sizeof(b2), m->inter[g][GP_MEM_NO_INPLACE]),
 	    bytes(b3, sizeof(b3), m->inter[g][GP_MEM_NO_VIEW]),
 	    bytes(b4, sizeof(b4), m->inter[1][GP_MEM_AS_RUN]));
@@ -195,16 +214,7 @@ predicted(int y, int w, const struct gp_memprof *m, const char *name,
 		gp_buf_printf(&s, ", %s in the best order%s",
 		    bytes(b5, sizeof(b5), m->min_peak), m->min_optimal ? "" :
 		    " found");
-	ui_draw_ltext(y, 0, w, gp_buf_str(&s), ui_crt_attr(UI_ROLE_NORMAL));
-	gp_buf_clear(&s);
-	gp_buf_printf(&s, "%s%sall storage (the allocator's count): peak %s "
-	    "(first call %s, later calls %s), graph values %s",
-	    named ? name : "", named ? ": " : "",
-	    bytes(b1, sizeof(b1), sim->peak),
-	    bytes(b2, sizeof(b2), sim->peak_first),
-	    bytes(b3, sizeof(b3), sim->peak_steady),
-	    bytes(b4, sizeof(b4), sim->values));
-	ui_draw_ltext(y + 1, 0, w, gp_buf_str(&s),
+	ui_draw_ltext(y + 1, x, w - x, gp_buf_str(&s),
 	    ui_crt_attr(UI_ROLE_NORMAL));
 	gp_buf_free(&s);
 }
@@ -227,14 +237,17 @@ chart(int y, int w, const struct gp_profile *p, int fn,
 	attr_t peak = ui_crt_attr(UI_ROLE_WORSE) | A_BOLD;
 	const char *sep = ui_crt_utf8() ? "\u2502" : "|";
 
-	gp_buf_printf(&s, "Live bytes%s%s: peak %s ", named ? " of " : "",
-	    named ? p->fn[fn].name : "", bytes(b1, sizeof(b1), sim->peak));
+	/* every storage the allocator counts: the program's and the
+	 * session's outside it (constant over the call) */
+	gp_buf_printf(&s, "Live bytes%s%s, %s call: highest %s ",
+	    named ? " of " : "", named ? p->fn[fn].name : "",
+	    sim->peak_call ? "a later" : "the first",
+	    bytes(b1, sizeof(b1), sim->peak + mp->external));
 	if (sim->peak_step >= 0 && sim->peak_step < p->fn[fn].n_apply)
 		gp_buf_printf(&s, "at apply %d (Enter on its row: buffers) %s",
 		    sim->peak_step, p->fn[fn].ap[sim->peak_step].name);
 	else
 		gp_buf_printf(&s, "at the call's start");
-	gp_buf_printf(&s, ", %s call", sim->peak_call ? "a later" : "the first");
 	ui_draw_ltext(y, 0, w, gp_buf_str(&s), ui_crt_attr(UI_ROLE_LABEL));
 	gp_buf_free(&s);
 	for (int r = 0; r < CHART_ROWS; r++)
@@ -255,6 +268,7 @@ chart(int y, int w, const struct gp_profile *p, int fn,
 
 			if (sim->after != NULL && sim->after[i].live > v)
 				v = sim->after[i].live;
+			v += mp->external;
 			if (v > col[j])
 				col[j] = v;
 			if (i == sim->peak_step)
@@ -300,17 +314,19 @@ memory_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	const struct gp_profile *p = c->snap;
 	const struct gp_memprof *mp = NULL;
 	struct gp_buf b = {0};
-	int x, nmem = 0, top = TOP_LINES;
+	int x, nmem = 0, top = TOP_LINES, mf = -1;
 
-	x = ui_draw_text(y, 0, w, "Peak memory measured: ",
+	x = ui_draw_text(y, 0, w, "Measured peak: ",
 	    ui_crt_attr(UI_ROLE_LABEL));
 	for (int f = 0; f < p->n_fn; f++) {
 		char mb[32];
 
 		if (c->fn >= 0 && f != c->fn)
 			continue;
-		if (p->fn[f].mem != NULL && mp == NULL)
+		if (p->fn[f].mem != NULL && mp == NULL) {
 			mp = p->fn[f].mem;
+			mf = f;
+		}
 		nmem += p->fn[f].mem != NULL;
 		gp_fmt_bytes(mb, sizeof(mb),
 		    (double)p->fn[f].mem_peak_measured);
@@ -319,15 +335,15 @@ memory_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	}
 	ui_draw_ltext(y, x, w - x, gp_buf_str(&b), ui_crt_attr(UI_ROLE_VALUE));
 	gp_buf_free(&b);
-	ui_draw_ltext(y + 1, 0, w, "Predicted:", ui_crt_attr(UI_ROLE_LABEL));
 	if (mp == NULL) {
-		ui_draw_ltext(y + 1, 11, w - 11, "(no memory profile)",
+		x = ui_draw_text(y + 1, 0, w, "Predicted peak: ",
+		    ui_crt_attr(UI_ROLE_LABEL));
+		ui_draw_ltext(y + 1, x, w - x, "(no memory profile)",
 		    ui_crt_attr(UI_ROLE_DIM));
 		ui_draw_blank(y + 2, 0, w, A_NORMAL);
 	} else
 		/* with several functions, the first one's; F picks */
-		predicted(y + 1, w, mp, gp_memprof_str(mp, mp->fn_name),
-		    nmem > 1 || c->fn < 0);
+		predicted(y + 1, w, p, mf, nmem > 1 || c->fn < 0);
 	if (mp != NULL && m->peak_fn >= 0 && h >= CHART_MIN_H) {
 		chart(y + TOP_LINES - 1, w, p, m->peak_fn, mp,
 		    nmem > 1 || c->fn < 0);
@@ -449,8 +465,10 @@ peak_update(struct ui_view *v, struct ui_ctx *c)
 		return;
 	}
 	sim = gp_memprof_sim(m);
-	ui_text_add(t, UI_ROLE_SECTION, "Function %s: peak %s, %s call, %s",
-	    p->fn[k->fn].name, bytes(b1, sizeof(b1), sim->peak),
+	ui_text_add(t, UI_ROLE_SECTION, "Function %s: the program's peak %s "
+	    "(and %s outside it), %s call, %s", p->fn[k->fn].name,
+	    bytes(b1, sizeof(b1), sim->peak),
+	    bytes(b2, sizeof(b2), m->external),
 	    sim->peak_call ? "a later" : "the first",
 	    sim->peak_step >= 0 ? "during apply" : "at the call's start");
 	if (sim->peak_step >= 0 && sim->peak_step < p->fn[k->fn].n_apply)

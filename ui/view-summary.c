@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "crt.h"
+#include "memprof.h"
 #include "report.h"
 #include "view.h"
 
@@ -83,8 +84,14 @@ function_lines(struct ui_text *t, const struct gp_profile *p, int fn)
 
 		gp_fmt_bytes(mb, sizeof(mb),
 		    (double)p->fn[fn].mem_peak_measured);
-		ui_text_add(t, UI_ROLE_NORMAL, "  Peak memory measured: %s",
+		ui_text_add(t, UI_ROLE_NORMAL, "  Measured peak: %s",
 		    mb);
+		if (p->fn[fn].mem != NULL) {
+			gp_fmt_bytes(mb, sizeof(mb), (double)
+			    gp_memprof_predicted_peak(p, fn));
+			ui_text_add(t, UI_ROLE_NORMAL, "  Predicted peak: %s",
+			    mb);
+		}
 	}
 }
 

@@ -5,7 +5,7 @@
 # the peak apply's details, Esc back; and the chart in ASCII.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
-PEAK='Live bytes: peak [0-9.]+[KMG]?i?B at apply [0-9]+ \(Enter on its row'
+PEAK='Live bytes, a later call: highest [0-9.]+[KMG]?i?B at apply [0-9]+ \(Enter on its row'
 echo "1..7"
 tui_shell 80 24
 tui_run -d 2 "$GRAPHS/mlp.json"

@@ -17,7 +17,7 @@ tui_keys 3
 check "3 shows the Apply view with the applies" \
     tui_wait '[0-9]+ rows? \| sorted by'
 tui_keys 4
-check "4 shows the Memory view" tui_wait 'Peak memory measured'
+check "4 shows the Memory view" tui_wait 'Measured peak: '
 tui_keys 5
 check "5 shows the Rewrites view" tui_wait 'Running program flags'
 tui_keys 6

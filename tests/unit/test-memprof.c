@@ -1055,11 +1055,11 @@ test_report(void)
 	fp = open_memstream(&text, &len);
 	gp_memprof_report(fp, prof, 0, &ro);
 	fclose(fp);
-	ok(strstr(text, "Max peak memory with current setting: 39.1KiB "
+	ok(strstr(text, "Intermediates peak with current setting: 39.1KiB "
 	    "(40024 B)") != NULL, "report: current setting in bytes");
-	ok(strstr(text, "Max peak memory if allow_gc=False: 39.1KiB "
+	ok(strstr(text, "Intermediates peak if allow_gc=False: 39.1KiB "
 	    "(40024 B)") != NULL, "report: allow_gc=False");
-	ok(strstr(text, "40000 B) above the prediction") != NULL,
+	ok(strstr(text, "40000 B) above the predicted peak") != NULL,
 	    "report: the difference");
 	ok(strstr(text, "a view of a non-contiguous input but copied it") !=
 	    NULL, "report: explained by the copying view");
@@ -1071,7 +1071,7 @@ test_report(void)
 	    "report: the table header");
 	ok(strstr(text, "     40000B  [(5000,)] c Test{tnew}(") != NULL,
 	    "report: a table row");
-	ok(strstr(text, "Storage alive at the peak") != NULL,
+	ok(strstr(text, "Storage alive at the program's peak") != NULL,
 	    "report: the storages at the peak");
 	if (tap_failed)
 		diag("%s", text);
@@ -1082,7 +1082,7 @@ test_report(void)
 	fp = open_memstream(&text, &len);
 	gp_memprof_report(fp, prof, -1, &ro);
 	fclose(fp);
-	ok(strstr(text, "Max peak memory with current setting") != NULL,
+	ok(strstr(text, "Intermediates peak with current setting") != NULL,
 	    "report, all functions: printed");
 	free(text);
 	gp_profile_free(prof);
