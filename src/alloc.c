@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "alloc.h"
+#include "fatal.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -82,9 +83,7 @@ gp_alloc_storage(size_t n)
 	struct gp_storage *s;
 
 	if (n > SIZE_MAX - 2 * GP_ALIGN) {
-		fprintf(stderr, "gptop: allocation of %zu bytes is too large\n",
-		    n);
-		abort();
+		gp_fatal_exit("allocation of %zu bytes is too large", n);
 	}
 	total = n + GP_ALIGN;
 	c = class_of(total, &csize);
@@ -99,9 +98,7 @@ gp_alloc_storage(size_t n)
 		s = aligned_alloc(GP_ALIGN, (csize + GP_ALIGN - 1) / GP_ALIGN *
 		    GP_ALIGN);
 		if (s == NULL) {
-			fprintf(stderr, "gptop: out of memory (%zu bytes)\n",
-			    csize);
-			abort();
+			gp_fatal_exit("out of memory (%zu bytes)", csize);
 		}
 		gp_alloc_tls.nsys++;
 	}

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fatal.h"
 #include "jsonarena.h"
 #include "jsonpos.h"
 #include "memprof.h"
@@ -297,13 +298,28 @@ gp_capture_atomic_open(struct gp_atomic *af, const char *path,
     struct gp_err *err)
 {
 	const char *slash = strrchr(path, '/');
+	struct stat st;
 	mode_t mask;
 	int fd;
 
 	memset(af, 0, sizeof(*af));
+	af->slot = -1;
 	if (path[0] == '\0' || (slash != NULL && slash[1] == '\0')) {
 		gp_err_set(err, "%s: not a file name", path);
 		return (NULL);
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		/* a device, a pipe (/dev/stdout, /dev/null): written in
+		 * place, never replaced by a rename */
+		af->fp = fopen(path, "w");
+		if (af->fp == NULL) {
+			gp_err_set(err, "%s: cannot open: %s", path,
+			    strerror(errno));
+			return (NULL);
+		}
+		af->path = gp_xstrdup(path);
+		return (af->fp);
 	}
 	if (slash != NULL)
 		af->tmp = gp_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path),
@@ -318,6 +334,7 @@ gp_capture_atomic_open(struct gp_atomic *af, const char *path,
 		af->tmp = NULL;
 		return (NULL);
 	}
+	af->slot = gp_fatal_tmp_add(af->tmp);
 	/* mkstemp makes 0600; a capture is an ordinary file */
 	mask = umask(0);
 	umask(mask);
@@ -327,6 +344,8 @@ gp_capture_atomic_open(struct gp_atomic *af, const char *path,
 		gp_err_set(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(af->tmp);
+		gp_fatal_tmp_drop(af->slot);
+		af->slot = -1;
 		free(af->tmp);
 		af->tmp = NULL;
 		return (NULL);
@@ -342,9 +361,11 @@ gp_capture_atomic_abort(struct gp_atomic *af)
 		fclose(af->fp);
 	if (af->tmp != NULL)
 		unlink(af->tmp);
+	gp_fatal_tmp_drop(af->slot);
 	free(af->tmp);
 	free(af->path);
 	memset(af, 0, sizeof(*af));
+	af->slot = -1;
 }
 
 int
@@ -361,13 +382,23 @@ gp_capture_atomic_commit(struct gp_atomic *af, struct gp_err *err)
 	if (fclose(af->fp) != 0 && e == 0)
 		e = errno;
 	af->fp = NULL;
-	if (e == 0 && rename(af->tmp, af->path) != 0)
+	if (e == 0 && af->tmp != NULL && rename(af->tmp, af->path) != 0)
 		e = errno;
+	if (e == 0) {
+		gp_fatal_tmp_drop(af->slot);
+		af->slot = -1;
+	}
 	if (e != 0) {
 		gp_err_set(err, "%s: cannot write: %s", af->path,
 		    strerror(e));
 		gp_capture_atomic_abort(af);
 		return (-1);
+	}
+	if (af->tmp == NULL) {	/* written in place */
+		free(af->path);
+		memset(af, 0, sizeof(*af));
+		af->slot = -1;
+		return (0);
 	}
 	/* make the rename itself durable */
 	slash = strrchr(af->path, '/');
@@ -382,6 +413,7 @@ gp_capture_atomic_commit(struct gp_atomic *af, struct gp_err *err)
 	free(af->tmp);
 	free(af->path);
 	memset(af, 0, sizeof(*af));
+	af->slot = -1;
 	return (0);
 }
 
@@ -1083,6 +1115,13 @@ gp_capture_save_info(const struct gp_profile *p,
 		gp_capture_info_done(&here);
 	} else
 		rc = write_capture(fp, p, ci);
+	if (rc < 0 && ferror(fp)) {
+		int e = errno;
+
+		gp_capture_atomic_abort(&af);
+		return (gp_err_set(err, "%s: cannot write: %s", path,
+		    strerror(e)));
+	}
 	if (rc < 0) {
 		gp_capture_atomic_abort(&af);
 		return (gp_err_set(err, "%s: cannot encode the capture",

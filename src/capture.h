@@ -109,11 +109,13 @@ struct gp_profile *gp_capture_merge(struct gp_profile *const *p,
 
 /* Atomic file writing, shared with export.c: write to the FILE returned by
  * gp_capture_atomic_open, then commit (flush, fsync, rename, fsync the
- * folder) or abort (remove the temporary file). */
+ * folder) or abort (remove the temporary file).  The temporary is
+ * recorded meanwhile (gp_fatal_tmp_add), so a fatal ending removes it. */
 struct gp_atomic {
 	char	*path;
 	char	*tmp;
 	FILE	*fp;
+	int	 slot;	/* gp_fatal_tmp_add's, or -1 */
 };
 FILE	*gp_capture_atomic_open(struct gp_atomic *af, const char *path,
 	    struct gp_err *err);

@@ -12,6 +12,7 @@
 
 #include "export.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -394,7 +395,13 @@ gp_export_trace_write(const struct gp_trace *t, const char *path,
 	if ((fp = gp_capture_atomic_open(&af, path, err)) == NULL)
 		return (-1);
 	if (gp_export_trace_fp(t, fp) < 0) {
+		/* a failed write (a full disk, EFBIG): its reason */
+		int e = ferror(fp) ? errno : 0;
+
 		gp_capture_atomic_abort(&af);
+		if (e != 0)
+			return (gp_err_set(err, "%s: cannot write: %s", path,
+			    strerror(e)));
 		return (gp_err_set(err, "%s: cannot encode the trace", path));
 	}
 	return (gp_capture_atomic_commit(&af, err));

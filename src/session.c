@@ -259,7 +259,7 @@ publish(struct gp_session *s)
 }
 
 static void *
-worker(void *arg)
+worker_loop(void *arg)
 {
 	struct gp_session *s = arg;
 	uint64_t last_pub = gp_clock_ns(), pub_every = PUBLISH_NS;
@@ -376,6 +376,31 @@ worker(void *arg)
 	/* this thread's allocator cache dies with it */
 	gp_alloc_trim();
 	return (NULL);
+}
+
+/* The worker, on an alternate signal stack of its own when it has none
+ * (a sanitizer's may be there): a crash handler then runs even after a
+ * stack overflow in a call (a runaway extern function). */
+static void *
+worker(void *arg)
+{
+	stack_t ss = {.ss_size = 65536}, cur;
+	bool own = false;
+	void *rv;
+
+	if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+		ss.ss_sp = gp_xmalloc(ss.ss_size);
+		own = sigaltstack(&ss, NULL) == 0;
+		if (!own)
+			free(ss.ss_sp);
+	}
+	rv = worker_loop(arg);
+	if (own) {
+		ss.ss_flags = SS_DISABLE;
+		sigaltstack(&ss, NULL);
+		free(ss.ss_sp);
+	}
+	return (rv);
 }
 
 int

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
+
 int
 gp_err_set(struct gp_err *err, const char *fmt, ...)
 {
@@ -42,8 +44,7 @@ gp_err_prefix(struct gp_err *err, const char *fmt, ...)
 static void
 oom(size_t n)
 {
-	fprintf(stderr, "gptop: out of memory (%zu bytes)\n", n);
-	abort();
+	gp_fatal_exit("out of memory (%zu bytes)", n);
 }
 
 void *

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sig.h"
 #include "vm.h"
 
 static void
@@ -85,6 +86,20 @@ ui_batch_open_destination(const char *dest, bool *close_it)
 }
 
 int
+ui_batch_close_destination(FILE *fp)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(fp) != 0 || ferror(fp))
+		e = errno != 0 ? errno : EIO;
+	if (fclose(fp) != 0 && e == 0)
+		e = errno;
+	errno = e;
+	return (e != 0 ? -1 : 0);
+}
+
+int
 ui_batch_run(struct gp_session *s, uint64_t rounds,
     const struct gp_report_opts *ro)
 {
@@ -93,6 +108,7 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 	FILE *fp;
 
 	gp_session_run(s, -1, rounds);
+	ui_sig_settled();	/* a quit signal's grace: the run stopped */
 	rounds = gp_session_rounds(s);
 	printf("gptop: %llu round%s of %s\n", (unsigned long long)rounds,
 	    rounds == 1 ? "" : "s", gp_session_graph(s)->path);
@@ -109,7 +125,7 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 	if (fp == stdout)
 		fprintf(fp, "\n");
 	gp_report_all(fp, gp_session_profile(s), ro);
-	if (close_it && fclose(fp) != 0) {
+	if (close_it && ui_batch_close_destination(fp) != 0) {
 		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
 		    fl->destination, strerror(errno));
 		return (2);

@@ -16,6 +16,9 @@ void	ui_batch_outputs(FILE *fp, struct gp_session *s);
 /* The report's destination (profiling__destination): stdout, stderr or a
  * file opened for writing (*close_it then says to fclose it). */
 FILE	*ui_batch_open_destination(const char *dest, bool *close_it);
+/* Close a destination file, checking every write went through: -1 with
+ * errno set (EIO when the failed write's own reason is gone) if not. */
+int	ui_batch_close_destination(FILE *fp);
 /* Run and report; returns the exit status. */
 int	ui_batch_run(struct gp_session *s, uint64_t rounds,
 	    const struct gp_report_opts *ro);

@@ -2,23 +2,19 @@
  * crt.c: curses start-up and teardown, color roles, and the signal and
  * exit paths that restore the terminal (see crt.h).
  *
- * The quit signals are caught before curses starts, so ncurses leaves them
- * to us: the handler only records the signal, and since it is installed
- * without SA_RESTART the blocked read in the main loop returns at once and
- * the loop ends normally (endwin, then the worker stopped: that waits for
- * the call under way, and once the terminal is back a second quit signal
- * kills, its default action).
+ * The interface's signals are sig.c's (quit, crash, exit paths); this
+ * file keeps what they need of the terminal: the modes found, and the
+ * exit sequences (leave the alternate screen, attributes off, cursor on,
+ * keypad and mouse off) prepared when curses starts, which
+ * ui_crt_restore_raw writes from a signal handler.  The terminal counts
+ * as held from before newterm (which may already switch screens) until
+ * endwin is done.
  *
- * The crash signals (a fault in the runtime, an extern function calling
- * abort) are caught for the whole run by ui_crt_crash_init.  The handler
- * calls only async-signal-safe functions: it writes the terminal's exit
- * sequences prepared when curses started (leave the alternate screen,
- * attributes off, cursor on, keypad and mouse off) and restores the
- * terminal modes saved then with tcsetattr, writes a one-line message
- * with write(2), puts the previous handler back (the default, or a
- * sanitizer's) and lets the signal act again: a fault re-executes and
- * faults, a sent or raised signal is raised again, so the process dies of
- * the same signal (exit status 128 + N, core dump) as it would have.
+ * Suspending (Ctrl-Z): ncurses's own SIGTSTP handler runs curses from
+ * the signal handler, which is not async-signal-safe; ours is installed
+ * first (ncurses then leaves SIGTSTP alone) and only records the request:
+ * the main loop calls ui_crt_suspend, which leaves curses, stops the
+ * process with the default action and, once continued, redraws.
  */
 #include "config.h"
 
@@ -33,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,43 +84,29 @@ static const struct role_style roles[UI_ROLE__COUNT] = {
 	    .mono = A_BOLD | A_UNDERLINE},
 };
 
-static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-/* The crash signals and how the message names them. */
-static const struct crash_signal {
-	int		 sig;
-	const char	*name;
-} crash_signals[] = {
-	{SIGSEGV, "SIGSEGV (segmentation fault)"},
-	{SIGBUS, "SIGBUS (bus error)"},
-	{SIGFPE, "SIGFPE (arithmetic exception)"},
-	{SIGILL, "SIGILL (illegal instruction)"},
-	{SIGABRT, "SIGABRT (aborted)"},
-};
-#define N_CRASH (sizeof(crash_signals) / sizeof(crash_signals[0]))
+/* the signals the worker thread must not take (ui_crt_block) */
+static const int loop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	SIGWINCH, SIGTSTP, SIGCONT};
 
 static attr_t			 role_attr[UI_ROLE__COUNT];
-static bool			 active, utf8, color, hooked;
+static bool			 active, utf8, color;
 static SCREEN			*screen;
-static volatile sig_atomic_t	 quit_sig;
+static volatile sig_atomic_t	 tstp;	/* Ctrl-Z waits for the loop */
 
-/* for the crash handler, prepared beforehand; term_held is set (release)
+/* for ui_crt_restore_raw, prepared beforehand; term_held is set (release)
  * after the rest is written and read (acquire) before the rest is read,
  * possibly in another thread: lock-free atomics are async-signal-safe */
 static atomic_int		 term_held;	/* curses has the terminal */
-static atomic_int		 crashing;
-static bool			 crash_hooked;
-static struct sigaction		 old_crash[N_CRASH];
 static struct termios		 term_saved;	/* the modes found */
 static int			 term_fd = -1;
 static char			 term_exit[256];	/* exit sequences */
 static size_t			 term_exit_len;
-static char			 crash_what[512];	/* "running FILE" */
 
 static void
-on_quit(int sig)
+on_tstp(int sig)
 {
-	quit_sig = sig;
+	(void)sig;
+	tstp = 1;
 }
 
 /* write(2) all of s, as far as it goes. */
@@ -144,75 +125,15 @@ put_all(int fd, const char *s, size_t n)
 	}
 }
 
-static void
-put_str(int fd, const char *s)
+bool
+ui_crt_restore_raw(void)
 {
-	put_all(fd, s, strlen(s));
-}
-
-static void
-on_crash(int sig, siginfo_t *si, void *uc)
-{
-	const char *name = "a fatal signal";
-	size_t i;
-
-	(void)uc;
-	for (i = 0; i < N_CRASH; i++)
-		if (crash_signals[i].sig == sig) {
-			name = crash_signals[i].name;
-			break;
-		}
-	if (atomic_exchange(&crashing, 1) == 0) {
-		bool restored = atomic_exchange_explicit(&term_held, 0,
-		    memory_order_acquire) != 0;
-
-		if (restored) {
-			put_all(term_fd, term_exit, term_exit_len);
-			tcsetattr(term_fd, TCSANOW, &term_saved);
-		}
-		put_str(STDERR_FILENO, "gptop: crashed: ");
-		put_str(STDERR_FILENO, name);
-		if ((pid_t)syscall(SYS_gettid) != getpid())
-			put_str(STDERR_FILENO, " in the runtime thread");
-		if (crash_what[0] != '\0') {
-			put_str(STDERR_FILENO, ", ");
-			put_str(STDERR_FILENO, crash_what);
-		}
-		put_str(STDERR_FILENO, restored ? "; the terminal was "
-		    "restored\n" : "\n");
-	}
-	if (i < N_CRASH)
-		sigaction(sig, &old_crash[i], NULL);
-	else
-		signal(sig, SIG_DFL);
-	/* a fault the kernel sent (si_code > 0) happens again when the
-	 * handler returns; a signal sent or raised is raised again */
-	if (si == NULL || si->si_code <= 0 || sig == SIGABRT)
-		raise(sig);
-}
-
-static void
-hook_crash(void)
-{
-	struct sigaction sa;
-
-	if (crash_hooked)
-		return;
-	crash_hooked = true;
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_sigaction = on_crash;
-	sa.sa_flags = SA_SIGINFO;
-	for (size_t i = 0; i < N_CRASH; i++)
-		sigaction(crash_signals[i].sig, &sa, &old_crash[i]);
-}
-
-void
-ui_crt_crash_init(const char *what)
-{
-	snprintf(crash_what, sizeof(crash_what), "%s", what != NULL ? what :
-	    "");
-	hook_crash();
+	if (atomic_exchange_explicit(&term_held, 0,
+	    memory_order_acquire) == 0)
+		return (false);
+	put_all(term_fd, term_exit, term_exit_len);
+	tcsetattr(term_fd, TCSANOW, &term_saved);
+	return (true);
 }
 
 /* Append terminfo string capability cap, without its padding, to the
@@ -258,18 +179,21 @@ prepare_exit(bool mouse)
 }
 
 static void
-install_signals(void)
+catch_tstp(void)
 {
-	struct sigaction sa;
+	static int ignored = -1;	/* SIGTSTP ignored from the start */
+	struct sigaction sa, old;
 
+	if (ignored < 0)
+		ignored = sigaction(SIGTSTP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN;
+	if (ignored)
+		return;		/* a shell without job control */
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_quit;
-	sa.sa_flags = 0;	/* no SA_RESTART: the read must return */
-	for (size_t i = 0; i < sizeof(quit_signals) /
-	    sizeof(quit_signals[0]); i++)
-		sigaction(quit_signals[i], &sa, NULL);
-	hook_crash();
+	sa.sa_handler = on_tstp;
+	sa.sa_flags = 0;	/* no SA_RESTART: the wait for a key returns */
+	sigaction(SIGTSTP, &sa, NULL);
 }
 
 static void
@@ -313,17 +237,20 @@ ui_crt_init(bool mouse)
 	cs = nl_langinfo(CODESET);
 	utf8 = cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
 	    strcmp(cs, "utf8") == 0);
-	install_signals();
-	if (!hooked) {
-		atexit(ui_crt_done);
-		hooked = true;
-	}
+	catch_tstp();
 	term_fd = fileno(stdout);
 	if (tcgetattr(term_fd, &term_saved) < 0)
 		term_fd = -1;
+	/* newterm may switch to the alternate screen already: until the
+	 * exit sequences are known, a crash restores the modes only */
+	term_exit_len = 0;
+	atomic_store_explicit(&term_held, term_fd >= 0, memory_order_release);
 	screen = newterm(NULL, stdout, stdin);
-	if (screen == NULL)
+	if (screen == NULL) {
+		atomic_store(&term_held, 0);
+		signal(SIGTSTP, SIG_DFL);
 		return (-1);
+	}
 	set_term(screen);
 	active = true;
 	cbreak();
@@ -339,6 +266,7 @@ ui_crt_init(bool mouse)
 		    NULL);
 		mouseinterval(0);
 	}
+	atomic_store(&term_held, 0);
 	prepare_exit(mouse);
 	atomic_store_explicit(&term_held, term_fd >= 0, memory_order_release);
 	return (0);
@@ -350,19 +278,51 @@ ui_crt_done(void)
 	if (!active)
 		return;
 	active = false;
-	atomic_store_explicit(&term_held, 0, memory_order_relaxed);
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();
+	/* a crash from now on has no terminal to give back */
+	atomic_store_explicit(&term_held, 0, memory_order_relaxed);
 	if (screen != NULL) {
 		delscreen(screen);
 		screen = NULL;
 	}
-	/* the terminal is back: a quit signal from now on (while the
-	 * worker finishes a long call) ends the program at once */
-	for (size_t i = 0; i < sizeof(quit_signals) /
-	    sizeof(quit_signals[0]); i++)
-		signal(quit_signals[i], SIG_DFL);
+	signal(SIGTSTP, SIG_DFL);
+	tstp = 0;
+}
+
+bool
+ui_crt_suspend_pending(void)
+{
+	return (tstp != 0);
+}
+
+void
+ui_crt_suspend(void)
+{
+	sigset_t set;
+
+	tstp = 0;
+	if (!active)
+		return;
+	/* the shell may have taken the terminal already (another process
+	 * of the job, a wrapper script, stopped at once): SIGTTOU blocked,
+	 * endwin's tcsetattr still goes through instead of stopping us
+	 * before we stop ourselves */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTTOU);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	endwin();
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	atomic_store_explicit(&term_held, 0, memory_order_relaxed);
+	signal(SIGTSTP, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGTSTP);		/* stopped here until SIGCONT */
+	catch_tstp();
+	atomic_store_explicit(&term_held, term_fd >= 0, memory_order_release);
+	refresh();
 }
 
 bool
@@ -383,24 +343,15 @@ ui_crt_attr(enum ui_role r)
 	return (role_attr[r]);
 }
 
-int
-ui_crt_quit_signal(void)
-{
-	return ((int)quit_sig);
-}
-
 static void
 mask_set(int how)
 {
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(quit_signals) /
-	    sizeof(quit_signals[0]); i++)
-		sigaddset(&set, quit_signals[i]);
-	sigaddset(&set, SIGWINCH);
-	sigaddset(&set, SIGTSTP);
-	sigaddset(&set, SIGCONT);
+	for (size_t i = 0; i < sizeof(loop_signals) /
+	    sizeof(loop_signals[0]); i++)
+		sigaddset(&set, loop_signals[i]);
 	pthread_sigmask(how, &set, NULL);
 }
 

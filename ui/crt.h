@@ -1,9 +1,8 @@
 /*
  * crt.h: the terminal under the interface: curses start-up and teardown,
- * the color roles every drawing call names instead of raw colors, the
- * signals that end the program (turned into a flag the main loop polls),
- * and the restore paths (normal exit, atexit, a crash) that all leave the
- * terminal as it was found.
+ * the color roles every drawing call names instead of raw colors,
+ * suspending on Ctrl-Z, and the restore paths (normal exit, and a raw one
+ * for sig.c's signal handlers) that leave the terminal as it was found.
  */
 #ifndef GPTOP_UI_CRT_H
 #define GPTOP_UI_CRT_H
@@ -49,22 +48,23 @@ bool	ui_crt_color(void);
 /* The attributes (and color pair) of a role. */
 attr_t	ui_crt_attr(enum ui_role r);
 
-/* The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that asked the program to
- * end, or 0. */
-int	ui_crt_quit_signal(void);
-/* Block those signals (and SIGWINCH, SIGTSTP) in the calling thread, so a
- * thread started now never receives them; ui_crt_unblock undoes it. */
+/* Block the signals the interface's loop takes (the quit signals,
+ * SIGWINCH, SIGTSTP, SIGCONT) in the calling thread, so a thread started
+ * now never receives them; ui_crt_unblock undoes it. */
 void	ui_crt_block(void);
 void	ui_crt_unblock(void);
 
-/* Catch the crash signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) for
- * the rest of the run, in every mode: on one, give the terminal back if
- * the interface holds it, write "gptop: crashed: SIGNAL [in the runtime
- * thread], WHAT" to stderr, and die of the same signal through the handler
- * that was there before (the default, or a sanitizer's).  what (copied)
- * says what was going on, e.g. "running FILE"; NULL for nothing.  Called
- * again, it only changes what.  ui_crt_init calls it too. */
-void	ui_crt_crash_init(const char *what);
+/* Give the terminal back from a signal handler or another thread
+ * (async-signal-safe: write(2) of the exit sequences prepared by
+ * ui_crt_init, tcsetattr of the modes it found), if curses holds it;
+ * returns whether it did.  Curses is left as it is: for endings only. */
+bool	ui_crt_restore_raw(void);
+
+/* Ctrl-Z (SIGTSTP) asked to suspend; ui_crt_suspend then leaves curses,
+ * stops the process and, once it is continued, takes the terminal again
+ * (the caller redraws).  Main loop only. */
+bool	ui_crt_suspend_pending(void);
+void	ui_crt_suspend(void);
 
 /* Milliseconds on the monotonic clock. */
 uint64_t ui_crt_now_ms(void);

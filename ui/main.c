@@ -6,12 +6,13 @@
  * capture of the run), --diff A B, the exports, and `gptop merge`.
  *
  * Exit status: 0 success, 2 bad input (graph, capture, data, flag or
- * option, or an output that cannot be written), 1 an internal failure,
- * 128 + the signal when SIGINT or SIGTERM cut a batch run short (after the
- * report and the files of what was collected are written).  A crash (a
- * fault in the runtime or in an extern function) gives the terminal back,
- * says which signal and what was running, and dies of that signal
- * (ui_crt_crash_init).
+ * option, or an output that cannot be written), 1 an internal failure
+ * (out of memory, stdout not written, exit() called by an extern
+ * function), 128 + the signal when a quit signal (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT) cut a batch run short (after the report and the files
+ * of what was collected are written).  A crash (a fault in the runtime or
+ * in an extern function) gives the terminal back, says which signal and
+ * what was running, and dies of that signal (ui/sig.c).
  */
 #include "config.h"
 
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -34,6 +36,7 @@
 #include "op.h"
 #include "report.h"
 #include "session.h"
+#include "sig.h"
 #include "tui.h"
 
 enum {
@@ -127,7 +130,8 @@ usage_long(void)
 	    "\n"
 	    "Environment: GPTOP_FLAGS (like THEANO_FLAGS), NO_COLOR.\n"
 	    "Exit status: 0 success, 1 internal failure, 2 bad input;\n"
-	    "128 + N when signal N (SIGINT, SIGTERM) cut a batch run short.\n"
+	    "128 + N when signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT) cut a\n"
+	    "run short.\n"
 	    "See gptop(1) and doc/guide.md.\n");
 }
 
@@ -167,32 +171,14 @@ list_ops(void)
 		    ops[i]->doc ? ops[i]->doc : "");
 }
 
-/* Batch runs: SIGINT and SIGTERM stop the run after the current round,
- * so the report and the files of what was collected are still written;
- * a second signal kills (SA_RESETHAND). */
-static struct gp_session *volatile sig_session;
-static volatile sig_atomic_t sig_caught;
-
-static void
-on_signal(int sig)
-{
-	sig_caught = sig;
-	if (sig_session != NULL)
-		gp_session_interrupt(sig_session);
-}
-
+/* Batch runs: a quit signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) stops the
+ * run after the current round, so the report and the files of what was
+ * collected are still written; a second signal, or a round that does not
+ * end within the grace, ends gptop at once (ui/sig.c). */
 static void
 catch_signals(struct gp_session *s)
 {
-	struct sigaction sa;
-
-	sig_session = s;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	ui_sig_catch_quit(s, true);
 }
 
 /* What the crash message says was running: the graph of session s, and
@@ -209,15 +195,15 @@ crash_context(const char *path, struct gp_session *s)
 		    "extern") == 0;
 	what = gp_xasprintf("running %s%s", path, ext ? " (its extern ops "
 	    "run native code)" : "");
-	ui_crt_crash_init(what);
+	ui_sig_context(what);
 	free(what);
 }
 
 static int
 exit_status(int rc)
 {
-	if (sig_caught != 0)
-		return (128 + sig_caught);
+	if (ui_sig_quit() != 0)
+		return (128 + ui_sig_quit());
 	return (rc);
 }
 
@@ -260,6 +246,117 @@ struct outputs {
 	const char	*csv_ops;
 	uint64_t	 trace_calls;
 };
+
+/* A file's identity, to tell when two names are one file: its device and
+ * inode when it exists; else its folder's and its name there (an output
+ * not written yet).  Only regular files and files to be made count. */
+struct file_id {
+	dev_t		 dev;
+	ino_t		 ino;
+	const char	*name;	/* NULL: an existing file */
+	size_t		 name_len;
+};
+
+static bool
+file_id(const char *path, struct file_id *id)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	int rc;
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &st) == 0) {
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return (S_ISREG(st.st_mode));
+	}
+	if (errno != ENOENT)
+		return (false);
+	dir = slash == NULL ? gp_xstrdup(".") : gp_xasprintf("%.*s",
+	    (int)(slash - path) + (slash == path), path);
+	rc = stat(dir, &st);
+	free(dir);
+	if (rc != 0)
+		return (false);
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->name = slash != NULL ? slash + 1 : path;
+	id->name_len = strlen(id->name);
+	return (true);
+}
+
+static bool
+same_file(const struct file_id *a, const struct file_id *b)
+{
+	if (a->dev != b->dev || a->ino != b->ino)
+		return (false);
+	if (a->name == NULL || b->name == NULL)
+		return (a->name == b->name);
+	return (a->name_len == b->name_len && memcmp(a->name, b->name,
+	    a->name_len) == 0);
+}
+
+struct named_file {
+	const char	*what;	/* "--save", "the input" */
+	const char	*path;	/* NULL: not given */
+};
+
+/* Refuse (2, naming both) any output that is the same file as an input
+ * (a capture written over the graph it ran) or as another output (one
+ * write lost to the other); 0 when all differ. */
+static int
+check_overlap(const struct named_file *in, int n_in,
+    const struct named_file *out, int n_out)
+{
+	struct file_id *id = gp_xcalloc((size_t)(n_in + n_out) + 1,
+	    sizeof(*id));
+	bool *ok = gp_xcalloc((size_t)(n_in + n_out) + 1, sizeof(*ok));
+	int rc = 0;
+
+	for (int i = 0; i < n_in + n_out; i++) {
+		const struct named_file *f = i < n_in ? &in[i] :
+		    &out[i - n_in];
+
+		ok[i] = f->path != NULL && file_id(f->path, &id[i]);
+	}
+	for (int i = n_in; i < n_in + n_out && rc == 0; i++)
+		for (int j = 0; j < i && ok[i] && rc == 0; j++) {
+			const struct named_file *o = &out[i - n_in];
+			const struct named_file *f = j < n_in ? &in[j] :
+			    &out[j - n_in];
+
+			if (!ok[j] || !same_file(&id[i], &id[j]))
+				continue;
+			fprintf(stderr, "gptop: %s %s is the same file as %s "
+			    "%s: refusing to write over it\n", o->what,
+			    o->path, f->what, f->path);
+			rc = 2;
+		}
+	free(id);
+	free(ok);
+	return (rc);
+}
+
+/* The outputs of a run or report of input (dest: profiling__destination,
+ * a file unless "stdout" or "stderr"), checked by check_overlap. */
+static int
+check_outputs(const char *input, const struct outputs *out,
+    const char *dest)
+{
+	const struct named_file in[] = {{"the input", input}};
+	const struct named_file o[] = {
+		{"--save", out->save},
+		{"--export-trace", out->trace},
+		{"--export-csv", out->csv},
+		{"--export-csv-ops", out->csv_ops},
+		{"profiling__destination", dest == NULL ||
+		    strcmp(dest, "stdout") == 0 || strcmp(dest, "stderr") == 0 ?
+		    NULL : dest},
+	};
+
+	return (check_overlap(in, 1, o, (int)(sizeof(o) / sizeof(o[0]))));
+}
 
 /* --save, --export-csv, --export-csv-ops of profile p (ci: the capture's
  * info when p was loaded, to keep it on a re-save). */
@@ -330,6 +427,12 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 		gp_profile_free(p);
 		return (2);
 	}
+	if (check_outputs(path, out, flags.destination) != 0) {
+		gp_flags_done(&flags);
+		gp_capture_info_done(&ci);
+		gp_profile_free(p);
+		return (2);
+	}
 	gp_report_opts_from_flags(&ro, &flags);
 	ro.by_signature = by_sig;
 	printf("gptop: capture %s: graph %s (%s), %llu call%s, captured %s "
@@ -347,7 +450,7 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 		if (fp == stdout)
 			fprintf(fp, "\n");
 		gp_report_all(fp, p, &ro);
-		if (close_it && fclose(fp) != 0) {
+		if (close_it && ui_batch_close_destination(fp) != 0) {
 			fprintf(stderr, "gptop: profiling__destination %s: "
 			    "%s\n", flags.destination, strerror(errno));
 			rc = 2;
@@ -389,9 +492,9 @@ diff_side(const char *path, const struct gp_flags *flags, uint64_t rounds,
 	crash_context(path, s);
 	catch_signals(s);
 	/* after a signal during the first side's run, run nothing more */
-	if (sig_caught == 0)
+	if (ui_sig_quit() == 0)
 		gp_session_run(s, -1, rounds);
-	sig_session = NULL;
+	ui_sig_settled();
 	p = gp_profile_clone(gp_session_profile(s));
 	gp_session_free(s);
 	return (p);
@@ -427,8 +530,8 @@ tui_captures(const char *pa, const char *pb, const struct gp_flags *flags,
 	}
 	if ((a = diff_side(pa, flags, rounds, &ca, &hca)) == NULL)
 		return (2);
-	if (sig_caught != 0) {
-		rc = 128 + sig_caught;
+	if (ui_sig_quit() != 0) {
+		rc = 128 + ui_sig_quit();
 		goto out;
 	}
 	if ((kind = gp_capture_detect(pb, &err)) < 0) {
@@ -512,6 +615,7 @@ cmd_merge(int argc, char **argv)
 	uint64_t calls = 0;
 	int n = 0, rc = 2;
 
+	catch_signals(NULL);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i],
 		    "--output") == 0) {
@@ -535,6 +639,18 @@ cmd_merge(int argc, char **argv)
 	if (out == NULL || n == 0) {
 		fprintf(stderr, "usage: gptop merge CAPTURE... -o OUT\n");
 		goto out;
+	}
+	{
+		struct named_file *in = gp_xcalloc((size_t)n, sizeof(*in));
+		const struct named_file o = {"-o", out};
+		int orc;
+
+		for (int i = 0; i < n; i++)
+			in[i] = (struct named_file){"the input", paths[i]};
+		orc = check_overlap(in, n, &o, 1);
+		free(in);
+		if (orc != 0)
+			goto out;
 	}
 	for (int i = 0; i < n; i++)
 		if ((ps[i] = gp_capture_load(paths[i], &ci[i], &err)) == NULL) {
@@ -569,8 +685,37 @@ out:
 	return (rc);
 }
 
-int
-main(int argc, char **argv)
+/* Whether every write to stdout went through (its close too): a report
+ * that did not reach its reader is a failure, not a success.  Says so and
+ * turns status 0 into 1. */
+static int
+finish_stdout(int rc)
+{
+	bool failed;
+	int e;
+
+	errno = 0;
+	failed = fflush(stdout) != 0;
+	e = errno;
+	if (ferror(stdout))
+		failed = true;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (!failed)
+		return (rc);
+	if (e != 0)
+		fprintf(stderr, "gptop: cannot write the standard output: "
+		    "%s\n", strerror(e));
+	else
+		fprintf(stderr, "gptop: cannot write the standard output "
+		    "(a write failed)\n");
+	return (rc == 0 ? 1 : rc);
+}
+
+static int
+run(int argc, char **argv)
 {
 	struct gp_flags flags;
 	struct gp_err err;
@@ -586,7 +731,6 @@ main(int argc, char **argv)
 	const char *cli_flags = NULL;
 	int c, rc, kind;
 
-	ui_crt_crash_init(NULL);
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return (cmd_merge(argc - 1, argv + 1));
 	opterr = 0;	/* one message of our own, below */
@@ -717,6 +861,8 @@ main(int argc, char **argv)
 	interactive = !batch && !check && isatty(STDOUT_FILENO) &&
 	    isatty(STDIN_FILENO) && out.save == NULL && out.trace == NULL &&
 	    out.csv == NULL && out.csv_ops == NULL;
+	if (!interactive)
+		catch_signals(NULL);	/* a --save of a capture, too */
 	to.limit = have_rounds ? rounds : 0;
 	to.delay_tenths = (int)delay;
 	to.by_signature = by_sig;
@@ -748,6 +894,11 @@ main(int argc, char **argv)
 	}
 	if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
 		return (2);
+	if (!check && check_outputs(argv[optind], &out,
+	    flags.profile ? flags.destination : NULL) != 0) {
+		gp_flags_done(&flags);
+		return (2);
+	}
 	if (check) {
 		/* validation is the loader's: parse, resolve, infer every
 		 * type, find cycles; nothing is rewritten, linked or run */
@@ -786,7 +937,7 @@ main(int argc, char **argv)
 		    gp_session_vm(s), (int)out.trace_calls);
 	catch_signals(s);
 	rc = ui_batch_run(s, rounds, &ro);
-	sig_session = NULL;
+	ui_sig_settled();
 	if (tr != NULL) {
 		gp_export_trace_stop(tr);
 		if (gp_export_trace_write(tr, out.trace, &err) < 0) {
@@ -805,4 +956,11 @@ main(int argc, char **argv)
 	gp_session_free(s);
 	gp_flags_done(&flags);
 	return (exit_status(rc));
+}
+
+int
+main(int argc, char **argv)
+{
+	ui_sig_init();
+	return (finish_stdout(run(argc, argv)));
 }

@@ -36,6 +36,7 @@
 #include "fbar.h"
 #include "header.h"
 #include "rewriters.h"
+#include "sig.h"
 #include "view.h"
 
 #define MIN_COLS 80
@@ -1072,21 +1073,23 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		}
 		b.idle_ms = (uint64_t)((idle != NULL ? atof(idle) : 30) * 1e3);
 	}
-	/* the worker must not take the signals the loop waits for */
+	ui_sig_catch_quit(NULL, false);
+	if (ui_crt_init(!o->no_mouse) < 0) {
+		fprintf(stderr, "gptop: cannot start the terminal interface "
+		    "(TERM=%s); use --batch\n", getenv("TERM") ?
+		    getenv("TERM") : "");
+		ctx_done(&t);
+		return (1);
+	}
+	/* the worker starts once the terminal is set up (a crash in its
+	 * first call finds the exit sequences ready), and must not take the
+	 * signals the loop waits for */
 	ui_crt_block();
 	rc = s != NULL ? gp_session_start(s, o->limit, &err) : 0;
 	ui_crt_unblock();
 	if (rc < 0) {
+		ui_crt_done();
 		fprintf(stderr, "gptop: %s\n", err.msg);
-		ctx_done(&t);
-		return (1);
-	}
-	if (ui_crt_init(!o->no_mouse) < 0) {
-		if (s != NULL)
-			gp_session_stop(s);
-		fprintf(stderr, "gptop: cannot start the terminal interface "
-		    "(TERM=%s); use --batch\n", getenv("TERM") ?
-		    getenv("TERM") : "");
 		ctx_done(&t);
 		return (1);
 	}
@@ -1099,10 +1102,16 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		c->fn = -1;	/* several functions (or none): their sum */
 	t.cur = c->base != NULL ? TOP_DIFF : TOP_CLASS;
 	t.dirty = true;
-	while (!t.quit && ui_crt_quit_signal() == 0) {
+	while (!t.quit && ui_sig_quit() == 0) {
 		uint64_t now = ui_crt_now_ms(), wake;
 		wint_t k;
 		int r;
+
+		if (ui_crt_suspend_pending()) {
+			ui_crt_suspend();
+			t.dirty = true;
+			continue;
+		}
 
 		if (now >= t.next_status) {
 			status_tick(&t, now);
@@ -1136,12 +1145,14 @@ ui_tui_run(struct gp_session *s, const struct ui_tui_opts *o)
 		key(&t, k, r == KEY_CODE_YES);
 		t.dirty = true;
 	}
-	sig = ui_crt_quit_signal();
+	sig = ui_sig_quit();
 	/* the terminal first: stopping waits for the call under way, which
-	 * may be long (a second quit signal then ends the program) */
+	 * may be long (a second quit signal, or the grace after the first,
+	 * then ends the program) */
 	ui_crt_done();
 	if (s != NULL)
 		gp_session_stop(s);
+	ui_sig_settled();
 	if (b.fp != NULL)
 		fclose(b.fp);
 	ctx_done(&t);

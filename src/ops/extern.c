@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
+
 _Static_assert(sizeof(_Bool) == 1, "bool parameters are passed as uint8");
 
 #define MAX_PARAMS	GP_EXTERN_MAX_PARAMS
@@ -1302,7 +1304,9 @@ k_elemwise(const struct gp_node *n, struct gp_tensor *const *in,
 		c.in[k] = in[k]->dtype;
 		gp_iter_add(&it, 1 + k, in[k]);
 	}
+	gp_fatal_native_begin(c.p->symbol);
 	gp_iter_run(&it, ew_row, &c);
+	gp_fatal_native_end();
 }
 
 static void *
@@ -1360,7 +1364,9 @@ k_kernel(const struct gp_node *n, struct gp_tensor *const *in,
 		}
 		av[k] = &val[k];
 	}
+	gp_fatal_native_begin(p->symbol);
 	ffi_call((ffi_cif *)&p->cif, FFI_FN(p->fn), &rv, av);
+	gp_fatal_native_end();
 	for (int i = 0; i < ntmp; i++)
 		gp_tensor_release(&tmp[i]);
 }

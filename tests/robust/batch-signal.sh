@@ -1,11 +1,12 @@
 #!/bin/sh
-# batch-signal.sh: SIGINT and SIGTERM cut a batch run short: gptop stops
-# after the current round, prints the report of the rounds done, writes
-# --save (a capture), --export-csv and --export-csv-ops of exactly those
-# rounds, and exits with 128 + the signal.  The capture replaces the
-# file that was there by a rename (a new inode, no temporary left next to
-# it), and reads back with the same number of calls.  And -n 0 (no call
-# at all) reports the outputs as not computed.  TAP output.
+# batch-signal.sh: SIGINT, SIGTERM, SIGHUP and SIGQUIT cut a batch run
+# short: gptop stops after the current round, prints the report of the
+# rounds done, writes --save (a capture), --export-csv and
+# --export-csv-ops of exactly those rounds, and exits with 128 + the
+# signal.  The capture replaces the file that was there by a rename (a
+# new inode, no temporary left next to it), and reads back with the same
+# number of calls.  And -n 0 (no call at all) reports the outputs as not
+# computed.  TAP output.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
 graph=$top_srcdir/data/graphs/add3.json
@@ -53,11 +54,13 @@ csv_calls() {
 	}' "$1"
 }
 
-echo "1..22"
-for sig in INT TERM; do
+echo "1..42"
+for sig in INT TERM HUP QUIT; do
 	case $sig in
 	INT) want=130 ;;
 	TERM) want=143 ;;
+	HUP) want=129 ;;
+	QUIT) want=131 ;;
 	esac
 	d=$tmp/$sig
 	mkdir "$d"
