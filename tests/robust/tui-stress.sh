@@ -86,7 +86,14 @@ alive_held() {
 		sleep 0.1
 		tries=$((tries - 1))
 	done
-	echo "# state $(pstate), modes: $(term_modes)"; grep -E "Sig|Shd" /proc/$(tui_pid)/status | sed "s/^/# /"; for t in /proc/$(tui_pid)/task/*; do echo "# task $t $(sed "s/.*) //" $t/stat | cut -c1-3)"; done; tui_screen | grep -v "^ *$" | sed "s/^/# /"
+	# what the process and its threads are doing
+	echo "# state $(pstate), modes: $(term_modes)"
+	grep -E '^(Sig|Shd)' "/proc/$(tui_pid)/status" 2>/dev/null |
+	    sed 's/^/# /'
+	for t in /proc/"$(tui_pid)"/task/*; do
+		[ -f "$t/stat" ] &&
+		    echo "# thread ${t##*/}: $(sed 's/.*) //' "$t/stat" | cut -c1)"
+	done
 	return 1
 }
 
