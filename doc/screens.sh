@@ -258,8 +258,8 @@ walkthrough() {
 	# 5. A trace for Perfetto.
 	run 'gptop --batch -n 20 --export-trace trace.json data/graphs/logreg.json >/dev/null'
 	wait_for '^\$ ?$' || fail_step "the trace is written"
-	run 'head -n 7 trace.json'
-	shot trace rows '"traceEvents"' '^\$ ?$'
+	run "head -n 8 trace.json | sed 's/,\"args\"/,\\n  \"args\"/'"
+	shot trace rows '"traceEvents"' '"ns":' '^\$ ?$'
 }
 
 # The lines of a screen made comparable; $1 "rows" or "set", $2 the pane
@@ -273,7 +273,7 @@ normalize() {
 	}' | LC_ALL=C sed -E \
 	    -e 's/(█|▉|▊|▋|▌|▍|▎|▏)( *)[0-9]+(\t)/\1\2N\3/' \
 	    -e 's/▁|▂|▃|▄|▅|▆|▇|█|▉|▊|▋|▌|▍|▎|▏//g' \
-	    -e 's/"(ts|dur|call_ns)":[0-9.]+/"\1":N/g' \
+	    -e 's/"(ts|dur|call_ns|thunk_ns|ns)":[0-9.]+/"\1":N/g' \
 	    -e 's/[-+]?[0-9]+\.[0-9]+e[-+][0-9]+s?/T/g' \
 	    -e 's/[-+]?[0-9]+(\.[0-9]+)?(ns|us|ms|s)\b/T/g' \
 	    -e 's/[-+]?[0-9]+(\.[0-9]+)?%/P/g' \

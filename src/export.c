@@ -1,9 +1,9 @@
 /*
  * export.c: Chrome Trace Event JSON and CSV (see export.h).
  *
- * The trace recorder keeps, per function, a ring of the last K calls: each
- * slot holds the call's raw tick stamps (two per apply) and the live bytes
- * after each apply.  The observer runs inside the VM's profiled loop, so it
+ * The trace recorder keeps, per function, a ring of the last K timed calls:
+ * each slot holds the call's raw tick stamps (the VM's n_apply + 1: apply i
+ * runs from stamp i to stamp i+1) and the live bytes after each apply.  The observer runs inside the VM's profiled loop, so it
  * only stores one number; everything else happens in the tracer, after the
  * call's timed region.  Events are encoded one at a time by jansson and
  * streamed, so even a large trace never sits in memory as a JSON tree.
@@ -26,16 +26,20 @@
 #define PID 1
 
 struct slot {
-	uint64_t	 seq;	/* 1-based call number; 0: empty */
+	uint64_t	 seq;	/* 1-based timed call number; 0: empty */
+	uint64_t	 call;	/* 1-based number among the calls run */
 	uint64_t	 call_ns;
-	uint64_t	*ticks;	/* 2 per apply */
+	uint64_t	*ticks;	/* n_apply + 1 */
 	uint64_t	*live;	/* 1 per apply */
 	uint64_t	 end_tick;	/* functions without applies */
 };
 
 struct trace_fn {
 	int		 n_apply;
-	uint64_t	 seen;
+	uint64_t	 seen;	/* timed calls recorded */
+	/* the profile's calls_seen when recording started and stopped: the
+	 * calls run meanwhile, timed or not */
+	uint64_t	 calls0, calls1;
 	uint64_t	*cur_live;	/* the call in progress */
 	struct slot	*ring;
 };
@@ -86,15 +90,16 @@ trace(void *ctx, const struct gp_profile *p, int fn, const uint64_t *ticks,
 	tf->seen++;
 	s = &tf->ring[(tf->seen - 1) % (uint64_t)t->k];
 	s->seq = tf->seen;
+	s->call = p->fn[fn].calls_seen - tf->calls0 + 1;
 	s->call_ns = call_ns;
 	s->end_tick = gp_clock_ticks();
 	if (n > 0) {
 		if (s->ticks == NULL) {
-			s->ticks = gp_xmalloc(sizeof(uint64_t) * 2 *
-			    (size_t)n);
+			s->ticks = gp_xmalloc(sizeof(uint64_t) *
+			    ((size_t)n + 1));
 			s->live = gp_xmalloc(sizeof(uint64_t) * (size_t)n);
 		}
-		memcpy(s->ticks, ticks, sizeof(uint64_t) * 2 * (size_t)n);
+		memcpy(s->ticks, ticks, sizeof(uint64_t) * ((size_t)n + 1));
 		memcpy(s->live, tf->cur_live, sizeof(uint64_t) * (size_t)n);
 	}
 }
@@ -113,6 +118,7 @@ gp_export_trace_new(struct gp_profile *p, struct gp_vm *vm, int max_calls)
 		struct trace_fn *tf = &t->fn[f];
 
 		tf->n_apply = p->fn[f].n_apply;
+		tf->calls0 = p->fn[f].calls_seen;
 		tf->cur_live = gp_xcalloc((size_t)tf->n_apply + 1,
 		    sizeof(uint64_t));
 		tf->ring = gp_xcalloc((size_t)t->k, sizeof(*tf->ring));
@@ -130,6 +136,8 @@ gp_export_trace_stop(struct gp_trace *t)
 {
 	if (!t->hooked)
 		return;
+	for (int f = 0; f < t->n_fn; f++)
+		t->fn[f].calls1 = t->p->fn[f].calls_seen;
 	if (t->p->tracer_ctx == t) {
 		t->p->tracer = NULL;
 		t->p->tracer_ctx = NULL;
@@ -260,46 +268,57 @@ apply_args(const struct gp_prof_fn *f)
 	return (v);
 }
 
+/*
+ * One call: its slice from its first stamp for call_ns, and in it one
+ * slice per apply in schedule order, starting at the apply's stamp and
+ * lasting what the profile counts for it (gp_prof_apply_ns: the probe cost
+ * is left as a gap before the next stamp).  Every time is a whole number of
+ * ns from the call's start, each converted from a difference of stamps;
+ * as the conversion rounds down, an apply ends no later than the next one
+ * starts and the last no later than the call ends.
+ */
 static void
 emit_call(struct out *o, const struct gp_trace *t, const struct gp_profile *p,
     int f, const struct slot *s, json_t **args)
 {
 	const struct gp_prof_fn *pf = &p->fn[f];
 	int n = pf->n_apply, tid = f + 1;
-	uint64_t start, end;
+	uint64_t start, thunk = 0;
 	json_t *e, *a;
 
-	if (n > 0) {
+	if (n > 0)
 		start = rel_ns(t, s->ticks[0]);
-		end = rel_ns(t, s->ticks[2 * n - 1]);
-	} else {
-		end = rel_ns(t, s->end_tick);
-		start = end > s->call_ns ? end - s->call_ns : 0;
+	else {
+		start = rel_ns(t, s->end_tick);
+		start = start > s->call_ns ? start - s->call_ns : 0;
 	}
-	/* the call encloses its applies: it starts with the first */
-	if (start + s->call_ns > end)
-		end = start + s->call_ns;
+	for (int i = 0; i < n; i++)
+		thunk += gp_prof_apply_ns(p, s->ticks, i);
 	e = event("X", pf->name, tid);
 	set(e, "cat", json_string("call"));
 	set(e, "ts", us(start));
-	set(e, "dur", us(end - start));
+	set(e, "dur", us(s->call_ns));
 	a = json_object();
-	set(a, "call", json_integer((json_int_t)s->seq));
+	set(a, "call", json_integer((json_int_t)s->call));
 	set(a, "call_ns", json_integer((json_int_t)s->call_ns));
+	set(a, "thunk_ns", json_integer((json_int_t)thunk));
 	set(e, "args", a);
 	emit(o, e);
 	for (int i = 0; i < n; i++) {
 		const struct gp_prof_apply *ap = &pf->ap[i];
-		uint64_t t0 = rel_ns(t, s->ticks[2 * i]);
-		uint64_t t1 = rel_ns(t, s->ticks[2 * i + 1]);
+		uint64_t t0 = start + gp_clock_ticks_to_ns(s->ticks[i] -
+		    s->ticks[0]);
+		uint64_t t1 = start + gp_clock_ticks_to_ns(s->ticks[i + 1] -
+		    s->ticks[0]);
+		uint64_t ns = gp_prof_apply_ns(p, s->ticks, i);
 
-		if (t1 < t0)
-			t1 = t0;
 		e = event("X", ap->name, tid);
 		set(e, "cat", jstr(ap->cls));
 		set(e, "ts", us(t0));
-		set(e, "dur", us(t1 - t0));
-		set(e, "args", json_incref(args[i]));
+		set(e, "dur", us(ns));
+		a = json_copy(args[i]);
+		set(a, "ns", json_integer((json_int_t)ns));
+		set(e, "args", a);
 		emit(o, e);
 		e = event("C", "live bytes", 0);
 		set(e, "ts", us(t1));
@@ -343,6 +362,7 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 		uint64_t first = tf->seen > (uint64_t)t->k ?
 		    tf->seen - (uint64_t)t->k : 0;
 		json_t *c = json_object();
+		uint64_t run;
 
 		/* oldest first */
 		for (uint64_t seq = first + 1; seq <= tf->seen; seq++)
@@ -351,7 +371,13 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 		for (int i = 0; i < p->fn[f].n_apply; i++)
 			json_decref(args[i]);
 		free(args);
-		set(c, "seen", json_integer((json_int_t)tf->seen));
+		run = (t->hooked ? p->fn[f].calls_seen : tf->calls1) -
+		    tf->calls0;
+		if (run < tf->seen)
+			run = tf->seen;
+		set(c, "seen", json_integer((json_int_t)run));
+		set(c, "timed", json_integer((json_int_t)tf->seen));
+		set(c, "untimed", json_integer((json_int_t)(run - tf->seen)));
 		set(c, "traced", json_integer((json_int_t)(tf->seen - first)));
 		json_object_set_new(calls, p->fn[f].name, c);
 	}
@@ -369,9 +395,11 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 	set(a, "probe_ns", json_real(p->clock.probe_ns));
 	set(a, "trace_calls", json_integer(t->k));
 	set(a, "calls", calls);
-	set(a, "note", json_string("the last trace_calls calls of each "
-	    "function; apply slices are raw timer intervals (the probe cost "
-	    "is not subtracted); live bytes are sampled after each apply"));
+	set(a, "note", json_string("the last trace_calls timed calls of "
+	    "each function (untimed calls are left out); an apply slice "
+	    "starts at the apply's stamp and lasts the time the profile "
+	    "counts for it (args.ns: the stamp interval less the probe "
+	    "cost); live bytes are sampled after each apply"));
 	if (json_dumpf(a, fp, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0)
 		o.rc = -1;
 	json_decref(a);

@@ -4,12 +4,16 @@
  * Chrome Trace Event JSON (Perfetto, chrome://tracing): a recorder hooks a
  * session's profile (p->tracer, which sees every call's raw tick stamps)
  * and VM (the step observer, which samples the allocator's live bytes), and
- * keeps the last K calls of each function.  The trace then holds, per kept
- * call, a complete event ("ph":"X") for the call enclosing one complete
- * event per apply execution, a counter event ("ph":"C") of live bytes
- * after each apply, and metadata events naming the process (the graph) and
- * one thread per function.  Times are microseconds (fractional, so
- * nanoseconds survive) since the start of the first call seen.
+ * keeps the last K timed calls of each function (while it is installed the
+ * profile times every call; a call whose applies were not timed is left
+ * out and counted as untimed).  The trace then holds, per kept call, a
+ * complete event ("ph":"X") for the call enclosing one complete event per
+ * apply execution in schedule order, each starting at the apply's stamp
+ * and lasting the time the profile counts for it (gp_prof_apply_ns), a
+ * counter event ("ph":"C") of live bytes after each apply, and metadata
+ * events naming the process (the graph) and one thread per function.
+ * Times are microseconds (fractional, so nanoseconds survive) since the
+ * start of the first call traced.
  *
  * CSV (RFC 4180: CRLF line ends, fields quoted when they hold a comma, a
  * quote or a line break): the Apply table and the Ops table, with one

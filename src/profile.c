@@ -350,15 +350,12 @@ static uint64_t
 fold_applies(struct gp_profile *p, struct gp_prof_fn *f, uint64_t w,
     bool first)
 {
-	uint64_t probe = (uint64_t)p->clock.probe_ns;
 	uint64_t thunk = 0;
 
 	f->ap_gen++;
 	for (int i = 0; i < f->n_apply; i++) {
-		uint64_t ns = gp_clock_ticks_to_ns(f->ticks[i + 1] -
-		    f->ticks[i]);
+		uint64_t ns = gp_prof_apply_ns(p, f->ticks, i);
 
-		ns = ns > probe ? ns - probe : 0;
 		thunk += ns;
 		if (first)
 			f->ap[i].first_ns = ns;

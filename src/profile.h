@@ -144,9 +144,11 @@ struct gp_prof_phase {
 
 struct gp_profile;
 
-/* Sees every call's raw stamps before they are folded (trace export):
- * ticks[i] and ticks[i+1] are apply i's start and end, in clock ticks
- * (gp_clock_ticks_to_ns converts differences). */
+/* Sees every timed call's raw stamps before they are folded (trace
+ * export; a call whose applies are not timed is not seen): n_apply + 1
+ * stamps in clock ticks, ticks[i] and ticks[i+1] apply i's start and end
+ * (gp_clock_ticks_to_ns converts differences); call_ns runs from ticks[0]
+ * to the end of the call, updates included. */
 typedef void (*gp_prof_tracer)(void *ctx, const struct gp_profile *p, int fn,
     const uint64_t *ticks, uint64_t call_ns);
 
@@ -170,6 +172,18 @@ struct gp_profile {
 	gp_prof_tracer		 tracer;	/* NULL: none */
 	void			*tracer_ctx;
 };
+
+/* Apply i's time in a call whose stamps are ticks: stamp i to stamp i+1,
+ * less the cost of one stamp.  What gp_prof_fold() counts for it, and what
+ * a trace draws. */
+static inline uint64_t
+gp_prof_apply_ns(const struct gp_profile *p, const uint64_t *ticks, int i)
+{
+	uint64_t probe = (uint64_t)p->clock.probe_ns;
+	uint64_t ns = gp_clock_ticks_to_ns(ticks[i + 1] - ticks[i]);
+
+	return (ns > probe ? ns - probe : 0);
+}
 
 /* A profile for the functions of a compiled program; apply tables are
  * filled by the VM at link time (gp_vm_new). */
