@@ -954,10 +954,12 @@ write_applies(struct wr *w, const struct gp_prof_fn *f, const int *op,
 }
 
 static void
-write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
+write_function(struct wr *w, const struct gp_profile *p, int fn, bool last,
     const int **op, const int **io)
 {
+	const struct gp_prof_fn *f = &p->fn[fn];
 	json_t *o = json_object(), *call = json_object(), *rec = json_array();
+	json_t *mem = NULL;
 	uint64_t v[GP_PROF_RECENT];
 	int m = recent_list(f, v);
 
@@ -973,19 +975,22 @@ write_function(struct wr *w, const struct gp_prof_fn *f, bool last,
 	for (int i = 0; i < m; i++)
 		json_array_append_new(rec, jint(v[i]));
 	set(o, "recent", rec);
-	set(o, "mem_peak_measured", jint(f->mem_peak_measured));
 	/*
 	 * MEMPROF-JSON: the predicted memory profile, when there is one that
 	 * describes these applies (gp_memprof_to_json() says NULL for one
 	 * that does not, which a profile never holds): left out otherwise,
 	 * which readers take as no prediction.
 	 */
-	if (f->mem != NULL) {
-		json_t *mem = gp_memprof_to_json(f->mem, f);
-
-		if (mem != NULL)
-			set(o, "memory", mem);
-	}
+	if (f->mem != NULL)
+		mem = gp_memprof_to_json(f->mem, f);
+	set(o, "mem_peak_measured", jint(f->mem_peak_measured));
+	/* derived, for scripts: the report's "Predicted peak" (readers
+	 * recompute it from "memory") */
+	if (mem != NULL)
+		set(o, "mem_peak_predicted",
+		    jint(gp_memprof_predicted_peak(p, fn)));
+	if (mem != NULL)
+		set(o, "memory", mem);
 	set(o, "n_applies", json_integer(f->n_apply));
 	/* the object without its closing brace, then the applies */
 	fputs("  ", w->fp);
@@ -1086,7 +1091,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	op = w.op_of;
 	io = w.type_of;
 	for (int f = 0; f < p->n_fn; f++)
-		write_function(&w, &p->fn[f], f + 1 == p->n_fn, &op, &io);
+		write_function(&w, p, f, f + 1 == p->n_fn, &op, &io);
 	fputs(" ]\n}\n", fp);
 	gp_json_arena_end(&w.arena, NULL);
 	table_free(&w.ops);
@@ -2204,6 +2209,14 @@ rd_function(struct rd *r, const json_t *o, struct gp_prof_fn *f, int fn,
 	    rd_u64(r, o, "calls_seen", &f->calls_seen) < 0 ||
 	    rd_u64(r, o, "mem_peak_measured", &f->mem_peak_measured) < 0)
 		return (-1);
+	/* derived from "memory" (doc/capture-format.md): checked, then
+	 * recomputed */
+	if (json_object_get(o, "mem_peak_predicted") != NULL) {
+		uint64_t pred;
+
+		if (rd_u64(r, o, "mem_peak_predicted", &pred) < 0)
+			return (-1);
+	}
 	/* sampling came later: a capture without it timed every call */
 	f->timed = f->call.n;
 	f->every = 1;

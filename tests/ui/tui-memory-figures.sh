@@ -23,7 +23,7 @@
 
 FL=--flags=optimizer_excluding=fusion,profile_memory=True
 T=$TUI_TMP
-echo "1..22"
+echo "1..24"
 
 # "NAME ...: 22.9MiB (24000040 B)..." -> "22.9MiB 24000040", the line
 # starting with NAME (after blanks) in report FILE.
@@ -60,6 +60,9 @@ check "the capture's report: the same three figures" \
     test -n "$meas" -a "$(fig "$T/cap.out" 'Measured peak')|$(fig "$T/cap.out" \
     'Predicted peak')|$(fig "$T/cap.out" \
     'Intermediates peak with current setting')" = "$meas|$pred|$inter"
+check "the capture: mem_peak_measured and mem_peak_predicted the same" \
+    grep -q '"mem_peak_measured":24000040,"mem_peak_predicted":24000040,' \
+    "$T/c10.json"
 m=$(human "$meas") p=$(human "$pred") i=$(human "$inter")
 check "--diff of the capture: the same names and numbers" \
     test "$(diffrow "$T/diff.out" 'Measured peak')|$(diffrow \
@@ -105,6 +108,9 @@ tui_exited 0 >/dev/null
 check "1 call: measured = predicted = 16,000,040 B, by hand" \
     test "$(fig "$T/run1.out" 'Measured peak')|$(fig "$T/run1.out" \
     'Predicted peak')" = "15.3MiB 16000040|15.3MiB 16000040"
+check "1 call: the capture's mem_peak_predicted is the first call's" \
+    grep -q '"mem_peak_measured":16000040,"mem_peak_predicted":16000040,' \
+    "$T/c1.json"
 check "1 call: the prediction is the first call's, the only one run" \
     grep -q '^ *Predicted peak ([^)]*): 15.3MiB (16000040 B), in the first call (the only one run)$' \
     "$T/run1.out"

@@ -813,6 +813,13 @@ m_ext_type(json_t *j)
 }
 
 static void
+m_pred_type(json_t *j)
+{
+	json_object_set_new(json_array_get(json_object_get(j, "functions"),
+	    0), "mem_peak_predicted", json_integer(-3));
+}
+
+static void
 m_short(json_t *j)
 {
 	col_edit(mem_at(j, 0), "inter_after", 0, INT64_MIN);
@@ -985,6 +992,9 @@ test_memory_bad(void)
 		{m_ext_type, "functions[0].memory.external: expected a "
 		    "non-negative integer, got a string", "a figure of "
 		    "another type"},
+		{m_pred_type, "functions[0].mem_peak_predicted: expected a "
+		    "non-negative integer, got -3", "the predicted peak "
+		    "negative"},
 		{m_short, "functions[0].memory.inter_after: 16 entries, "
 		    "expected 17 (one per apply)", "a column too short"},
 		{m_long, "functions[0].memory.inter_after: more than 17 "
