@@ -528,10 +528,42 @@ test_full(void)
 	{
 		struct gp_graph *c = gp_graph_clone(g);
 
+		bool shared_ok = true, same_ok = true;
+		int n_shared = 0, n_same = 0;
+
 		ok(c != NULL && c->n_nodes == g->n_nodes &&
 		    c->nodes[3].params != g->nodes[3].params,
 		    "clonable (params copied)");
+		/* inputs and constants are never written: one storage for
+		 * both graphs; a shared variable's value is the clone's own
+		 * (updates change it), with the same elements */
+		for (size_t i = 0; c != NULL && i < g->n_vars; i++) {
+			const struct gp_tensor *a = &g->vars[i].value;
+			const struct gp_tensor *b = &c->vars[i].value;
+
+			if (a->storage == NULL)
+				continue;
+			if (g->vars[i].kind == GP_VAR_SHARED) {
+				n_shared++;
+				shared_ok = shared_ok && b->storage != NULL &&
+				    b->storage != a->storage &&
+				    gp_tensor_nbytes(a) == gp_tensor_nbytes(b) &&
+				    memcmp(gp_tensor_data(a), gp_tensor_data(b),
+				    gp_tensor_nbytes(a)) == 0;
+			} else {
+				n_same++;
+				same_ok = same_ok && b->storage == a->storage &&
+				    a->storage->refcount == 2;
+			}
+		}
+		ok(n_same > 0 && same_ok, "clone: its %d input and constant "
+		    "values share the original's storage", n_same);
+		ok(n_shared > 0 && shared_ok, "clone: its %d shared "
+		    "variables' values are copies", n_shared);
 		gp_graph_free(c);
+		ok(n_same > 0 && g->vars[0].value.storage != NULL &&
+		    g->vars[0].value.storage->refcount == 1, "the clone freed: "
+		    "the original's storages held once");
 	}
 	gp_graph_free(g);
 
