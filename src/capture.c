@@ -625,26 +625,68 @@ wr_json(struct wr *w, json_t *v)
 	wr_json_trim(w, v, 0);
 }
 
+/* v in decimal at p; the end */
+static char *
+put_u64(char *p, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*p++ = t[--n];
+	return (p);
+}
+
+/* A stat's histogram: "FIRST: c c 0*k c", the counts of the bins from
+ * the first non-empty one to the last, a run of three or more empty bins
+ * as 0*k (doc/capture-format.md). */
+static json_t *
+hist_to_json(const struct gp_prof_stat *s)
+{
+	int i0 = 0, i1 = s->nb - 1;
+	char *buf, *p;
+	json_t *j;
+
+	while (i0 <= i1 && s->bin[i0] == 0)
+		i0++;
+	while (i1 >= i0 && s->bin[i1] == 0)
+		i1--;
+	if (i0 > i1)
+		return (json_string(""));
+	/* at most 11 bytes a bin, and the first bin's "NNNN:" */
+	p = buf = gp_xmalloc((size_t)(i1 - i0 + 1) * 11 + 16);
+	p = put_u64(p, (uint64_t)(s->lo + i0));
+	*p++ = ':';
+	for (int i = i0; i <= i1; i++) {
+		int k = 0;
+
+		while (i + k <= i1 && s->bin[i + k] == 0)
+			k++;
+		*p++ = ' ';
+		if (k >= 3) {
+			*p++ = '0';
+			*p++ = '*';
+			p = put_u64(p, (uint64_t)k);
+			i += k - 1;
+		} else
+			p = put_u64(p, s->bin[i]);
+	}
+	j = json_stringn_nocheck(buf, (size_t)(p - buf));
+	free(buf);
+	return (j);
+}
+
 static void
 stat_to_json(json_t *o, const struct gp_prof_stat *s)
 {
-	json_t *h = json_array();
-
 	set(o, "calls", jint(s->n));
 	set(o, "total", jint(s->total));
 	set(o, "min", jint(s->min));
 	set(o, "max", jint(s->max));
-	for (int b = 0; b < GP_PROF_BINS; b++) {
-		json_t *pair;
-
-		if (s->hist[b] == 0)
-			continue;
-		pair = json_array();
-		json_array_append_new(pair, json_integer(b));
-		json_array_append_new(pair, jint(s->hist[b]));
-		json_array_append_new(h, pair);
-	}
-	set(o, "histogram", h);
+	set(o, "histogram", hist_to_json(s));
 }
 
 static json_t *
@@ -1166,6 +1208,7 @@ struct rd {
 	struct gp_prof_io	*types;	/* var unused */
 	int			 n_types;
 	struct split		*sp;	/* a split parse (below), or NULL */
+	int			 version;	/* of the format */
 	const json_t		*cur_o;	/* the object last looked in */
 	void			*cur_it;	/* and its next member */
 };
@@ -1436,26 +1479,42 @@ rd_stat_check(struct rd *r, const struct gp_prof_stat *s)
 	return (rc);
 }
 
-static int
-rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
+
+/* A decimal number at *p (no sign), at most max; its end in *p. */
+static bool
+rd_num(const char **p, uint64_t max, uint64_t *out)
 {
-	json_t *h;
-	uint64_t sum = 0;
+	uint64_t v = 0;
+	const char *q = *p;
+
+	if (*q < '0' || *q > '9')
+		return (false);
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (v > (max - (uint64_t)(*q - '0')) / 10)
+			return (false);
+		v = v * 10 + (uint64_t)(*q - '0');
+	}
+	*p = q;
+	*out = v;
+	return (true);
+}
+
+/* Format 1's histogram of stat s (its other members read): [bin, count]
+ * pairs of two bins per octave, each spread over the bins it covers. */
+static int
+rd_hist_coarse(struct rd *r, const json_t *h, struct gp_prof_stat *s,
+    uint64_t *sum)
+{
 	long long prev = -1;
 	size_t i;
 	json_t *e;
 
-	memset(s, 0, sizeof(*s));
-	if (rd_u64(r, o, "calls", &s->n) < 0 ||
-	    rd_u64(r, o, "total", &s->total) < 0 ||
-	    rd_u64(r, o, "min", &s->min) < 0 ||
-	    rd_u64(r, o, "max", &s->max) < 0)
-		return (-1);
-	if ((h = rd_container(r, o, "histogram", true, false)) == NULL)
-		return (-1);
-	rd_key(r, "histogram");
+	if (!json_is_array(h))
+		return (rd_fail(r, "expected an array, got %s",
+		    gp_jsonpos_kind(h)));
 	json_array_foreach(h, i, e) {
 		json_t *b, *c;
+		json_int_t bv, cv;
 
 		rd_index(r, i);
 		if (!json_is_array(e) || json_array_size(e) != 2 ||
@@ -1463,27 +1522,93 @@ rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
 		    !json_is_integer(c = json_array_get(e, 1)))
 			return (rd_fail(r, "expected a [bin, count] pair of "
 			    "integers"));
-		if (json_integer_value(b) < 0 ||
-		    json_integer_value(b) >= GP_PROF_BINS)
+		bv = json_integer_value(b);
+		cv = json_integer_value(c);
+		if (bv < 0 || bv >= GP_PROF_COARSE)
 			return (rd_fail(r, "bin %lld is out of range (0 to "
-			    "%d)", (long long)json_integer_value(b),
-			    GP_PROF_BINS - 1));
-		if (json_integer_value(c) <= 0 ||
-		    json_integer_value(c) > UINT32_MAX)
+			    "%d)", (long long)bv, GP_PROF_COARSE - 1));
+		if (cv <= 0 || cv > UINT32_MAX)
 			return (rd_fail(r, "count %lld is out of range (1 to "
-			    "%u)", (long long)json_integer_value(c),
-			    UINT32_MAX));
+			    "%u)", (long long)cv, UINT32_MAX));
 		/* each bin once, in increasing order (as written) */
-		if (json_integer_value(b) <= prev)
+		if (bv <= prev)
 			return (rd_fail(r, "bin %lld after bin %lld: the bins "
-			    "must increase, each listed once",
-			    (long long)json_integer_value(b), prev));
-		prev = json_integer_value(b);
-		s->hist[json_integer_value(b)] +=
-		    (uint32_t)json_integer_value(c);
-		sum += (uint64_t)json_integer_value(c);
+			    "must increase, each listed once", (long long)bv,
+			    prev));
+		prev = bv;
+		gp_prof_stat_put_coarse(s, (int)bv, (uint64_t)cv);
+		*sum += (uint64_t)cv;
 		rd_pop(r);
 	}
+	return (0);
+}
+
+/* The histogram of stat s (its other members read), "FIRST: c c 0*k c"
+ * (hist_to_json). */
+static int
+rd_hist(struct rd *r, const json_t *h, struct gp_prof_stat *s,
+    uint64_t *sum)
+{
+	int b0 = gp_prof_bin(s->min), b1 = gp_prof_bin(s->max);
+	const char *p;
+	uint64_t b, c, k;
+
+	if (!json_is_string(h))
+		return (rd_fail(r, "expected a string, got %s",
+		    gp_jsonpos_kind(h)));
+	p = json_string_value(h);
+	if (*p == '\0')
+		return (0);
+	if (!rd_num(&p, GP_PROF_NBINS - 1, &b) || *p++ != ':')
+		return (rd_fail(r, "expected \"BIN: COUNT ...\" with a bin "
+		    "from 0 to %d", GP_PROF_NBINS - 1));
+	while (*p != '\0') {
+		if (*p++ != ' ' || !rd_num(&p, UINT32_MAX, &c))
+			return (rd_fail(r, "at bin %llu: expected \" COUNT\" "
+			    "(0 to %u) or \" 0*RUN\"",
+			    (unsigned long long)b, UINT32_MAX));
+		k = 1;
+		if (*p == '*' && (p++, c != 0 || !rd_num(&p, GP_PROF_NBINS,
+		    &k) || k == 0))
+			return (rd_fail(r, "at bin %llu: expected a run of "
+			    "empty bins, 0*RUN", (unsigned long long)b));
+		if (b + k > GP_PROF_NBINS)
+			return (rd_fail(r, "bins past the last (%d)",
+			    GP_PROF_NBINS - 1));
+		/* a sample is between min and max */
+		if (c != 0 && ((int)b < b0 || (int)b > b1))
+			return (rd_fail(r, "bin %llu holds times outside min "
+			    "and max (bins %d to %d)", (unsigned long long)b,
+			    b0, b1));
+		gp_prof_stat_put(s, (int)b, c);
+		*sum += c;
+		b += k;
+	}
+	return (0);
+}
+
+static int
+rd_stat(struct rd *r, const json_t *o, struct gp_prof_stat *s)
+{
+	json_t *h;
+	uint64_t sum = 0;
+
+	gp_prof_stat_free(s);
+	if (rd_u64(r, o, "calls", &s->n) < 0 ||
+	    rd_u64(r, o, "total", &s->total) < 0 ||
+	    rd_u64(r, o, "min", &s->min) < 0 ||
+	    rd_u64(r, o, "max", &s->max) < 0)
+		return (-1);
+	if ((h = rd_get(r, o, "histogram", r->version == 1 ? "an array" :
+	    "a string", false)) == NULL)
+		return (-1);
+	/* the bins are read against min and max */
+	if (s->n > 0 && s->min > s->max)
+		return (rd_stat_check(r, s));
+	rd_key(r, "histogram");
+	if ((r->version == 1 ? rd_hist_coarse(r, h, s, &sum) :
+	    rd_hist(r, h, s, &sum)) < 0)
+		return (-1);
 	rd_pop(r);
 	if (sum != s->n && s->n <= UINT32_MAX)
 		return (rd_fail(r, "the histogram holds %llu samples but "
@@ -2528,6 +2653,7 @@ rd_capture(struct rd *r, const json_t *top, struct gp_capture_info *ci)
 
 	if (rd_format(r, top, &local.version) < 0)
 		return (NULL);
+	r->version = local.version;
 	p = gp_xcalloc(1, sizeof(*p));
 	if (rd_info(r, top, &local) < 0 || rd_profile(r, top, p) < 0) {
 		gp_capture_info_done(&local);

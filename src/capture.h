@@ -1,6 +1,6 @@
 /*
  * capture.h: captures, the on-disk form of a profile (doc/capture-format.md).
- * A capture is one JSON document, "format": "gptop-capture/1", holding
+ * A capture is one JSON document, "format": "gptop-capture/2", holding
  * everything a struct gp_profile holds (the graph's identity, flags and
  * rewriter tables, compile times, the clock, every function's and apply's
  * counters and histograms, the memory profile) plus where and when it was
@@ -28,9 +28,9 @@
 #include "profile.h"
 #include "util.h"
 
-#define GP_CAPTURE_FORMAT	"gptop-capture/1"
+#define GP_CAPTURE_FORMAT	"gptop-capture/2"
 #define GP_CAPTURE_PREFIX	"gptop-capture/"
-#define GP_CAPTURE_VERSION	1
+#define GP_CAPTURE_VERSION	2
 
 /* Where a merged capture's counters came from. */
 struct gp_capture_source {

@@ -76,13 +76,17 @@ gp_diff_utest(const struct gp_prof_stat *a, const struct gp_prof_stat *b)
 	lo = gp_prof_bin(a->min < b->min ? a->min : b->min);
 	hi = gp_prof_bin(a->max > b->max ? a->max : b->max);
 	for (int i = lo; i <= hi; i++) {
-		double t = (double)a->hist[i] + b->hist[i];
+		double ca = gp_prof_stat_count(a, i);
+		double cb = gp_prof_stat_count(b, i);
+		double t = ca + cb;
 
+		if (t == 0)
+			continue;
 		/* pairs where A's sample is larger, ties count half */
-		u += a->hist[i] * (below + 0.5 * b->hist[i]);
-		below += b->hist[i];
-		na += a->hist[i];
-		nb += b->hist[i];
+		u += ca * (below + 0.5 * cb);
+		below += cb;
+		na += ca;
+		nb += cb;
 		ties += t * t * t - t;
 	}
 	if (na == 0 || nb == 0)

@@ -12,13 +12,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+int
+gp_prof_coarse_bin(uint64_t ns)
+{
+	int lg, b;
+
+	if (ns < 8)
+		return (0);
+	lg = 63 - __builtin_clzll(ns);
+	b = (lg - 3) * 2 + (int)((ns >> (lg - 1)) & 1);
+	return (b < GP_PROF_COARSE ? b : GP_PROF_COARSE - 1);
+}
+
 double
-gp_prof_bin_lo(int b)
+gp_prof_coarse_lo(int b)
 {
 	/* (1 or 1.5) x 2^(b/2 + 3), in whole ns */
 	if (b <= 0)
 		return (0);
 	return ((double)((b & 1 ? 3ull : 2ull) << (b / 2 + 2)));
+}
+
+/* Bins added beyond the one that made a window grow, so that times
+ * creeping up or down do not move it at every sample. */
+#define SLACK (GP_PROF_SUB / 2)
+
+/* Make s's window hold bin b. */
+static void
+cover(struct gp_prof_stat *s, int b)
+{
+	int lo, hi;
+	uint32_t *nb;
+
+	if (s->nb == 0) {
+		lo = b - SLACK / 2;
+		hi = b + SLACK / 2 + 1;
+	} else {
+		lo = b < s->lo ? b - SLACK : s->lo;
+		hi = b >= s->lo + s->nb ? b + SLACK + 1 : s->lo + s->nb;
+	}
+	if (lo < 0)
+		lo = 0;
+	if (hi > GP_PROF_NBINS)
+		hi = GP_PROF_NBINS;
+	nb = gp_xcalloc((size_t)(hi - lo), sizeof(*nb));
+	if (s->nb > 0)
+		memcpy(nb + (s->lo - lo), s->bin, sizeof(*nb) * (size_t)s->nb);
+	free(s->bin);
+	s->bin = nb;
+	s->lo = lo;
+	s->nb = hi - lo;
 }
 
 /* Add w to bin b.  The bins hold a distribution's shape, not its count
@@ -27,27 +70,41 @@ gp_prof_bin_lo(int b)
 static void
 hist_add(struct gp_prof_stat *s, int b, uint64_t w)
 {
-	while (w > (uint64_t)(UINT32_MAX - s->hist[b])) {
-		for (int i = 0; i < GP_PROF_BINS; i++)
-			s->hist[i] = (s->hist[i] + 1) / 2;
+	uint32_t *c;
+
+	if ((uint32_t)(b - s->lo) >= (uint32_t)s->nb)
+		cover(s, b);
+	c = &s->bin[b - s->lo];
+	while (w > (uint64_t)(UINT32_MAX - *c)) {
+		s->hn = 0;
+		for (int i = 0; i < s->nb; i++) {
+			s->bin[i] = (s->bin[i] + 1) / 2;
+			s->hn += s->bin[i];
+		}
 		w = (w + 1) / 2;
 	}
-	s->hist[b] += (uint32_t)w;
+	*c += (uint32_t)w;
+	s->hn += w;
 }
 
 void
 gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns)
 {
+	int b = gp_prof_bin(ns);
+	uint32_t k = (uint32_t)(b - s->lo);
+
 	if (s->n == 0 || ns < s->min)
 		s->min = ns;
 	if (ns > s->max)
 		s->max = ns;
 	s->n++;
 	s->total += ns;
-	if (__builtin_expect(s->hist[gp_prof_bin(ns)] == UINT32_MAX, 0))
-		hist_add(s, gp_prof_bin(ns), 1);
-	else
-		s->hist[gp_prof_bin(ns)]++;
+	if (__builtin_expect(k < (uint32_t)s->nb && s->bin[k] != UINT32_MAX,
+	    1)) {
+		s->bin[k]++;
+		s->hn++;
+	} else
+		hist_add(s, b, 1);
 }
 
 void
@@ -65,66 +122,202 @@ gp_prof_stat_add_n(struct gp_prof_stat *s, uint64_t ns, uint64_t w)
 }
 
 void
+gp_prof_stat_put(struct gp_prof_stat *s, int b, uint64_t w)
+{
+	if (w > 0 && b >= 0 && b < GP_PROF_NBINS)
+		hist_add(s, b, w);
+}
+
+void
+gp_prof_stat_put_coarse(struct gp_prof_stat *s, int b, uint64_t w)
+{
+	uint64_t lo = (uint64_t)gp_prof_coarse_lo(b), hi = UINT64_MAX;
+	int b0, b1;
+
+	if (b + 1 < GP_PROF_COARSE)
+		hi = (uint64_t)gp_prof_coarse_lo(b + 1) - 1;
+	/* the bin's times that can have been samples (a bin no sample can
+	 * be in, in a faulty file, is kept at the nearer end) */
+	lo = lo < s->min ? s->min : lo > s->max ? s->max : lo;
+	hi = hi > s->max ? s->max : hi < lo ? lo : hi;
+	b0 = gp_prof_bin(lo);
+	b1 = gp_prof_bin(hi);
+	/* bin b0 + j gets its share, (j+1) w / k - j w / k, of w (w is at
+	 * most 2^32, k at most GP_PROF_NBINS: no overflow) */
+	for (int j = 0, k = b1 - b0 + 1; j < k; j++)
+		gp_prof_stat_put(s, b0 + j, w * (uint64_t)(j + 1) /
+		    (uint64_t)k - w * (uint64_t)j / (uint64_t)k);
+}
+
+void
 gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s)
 {
+	int b0, b1;
+
 	if (s->n == 0)
 		return;
 	if (d->n == 0 || s->min < d->min)
 		d->min = s->min;
 	if (s->max > d->max)
 		d->max = s->max;
-	/* no bin can wrap while the counts fit (bins sum to at most n) */
-	if (d->n + s->n <= UINT32_MAX)
-		for (int b = 0; b < GP_PROF_BINS; b++)
-			d->hist[b] += s->hist[b];
-	else
-		for (int b = 0; b < GP_PROF_BINS; b++)
-			hist_add(d, b, s->hist[b]);
 	d->n += s->n;
 	d->total += s->total;
+	/* s's samples are all in the bins of [min, max] */
+	b0 = s->lo;
+	b1 = s->lo + s->nb - 1;
+	if (b0 < gp_prof_bin(s->min))
+		b0 = gp_prof_bin(s->min);
+	if (b1 > gp_prof_bin(s->max))
+		b1 = gp_prof_bin(s->max);
+	if (b0 > b1)
+		return;
+	if ((uint32_t)(b0 - d->lo) >= (uint32_t)d->nb)
+		cover(d, b0);
+	if ((uint32_t)(b1 - d->lo) >= (uint32_t)d->nb)
+		cover(d, b1);
+	/* no bin can wrap while the counts fit (bins sum to hn) */
+	if (d->hn + s->hn <= UINT32_MAX) {
+		uint32_t *o = d->bin + (b0 - d->lo);
+		const uint32_t *in = s->bin + (b0 - s->lo);
+
+		for (int b = 0; b <= b1 - b0; b++)
+			o[b] += in[b];
+		d->hn += s->hn;
+	} else
+		for (int b = b0; b <= b1; b++)
+			if (s->bin[b - s->lo] != 0)
+				hist_add(d, b, s->bin[b - s->lo]);
+}
+
+void
+gp_prof_stat_copy(struct gp_prof_stat *d, const struct gp_prof_stat *s)
+{
+	int b0 = 0, nb = 0;
+
+	if (s->n > 0 && s->nb > 0) {
+		int b1 = s->lo + s->nb - 1;
+
+		/* the bins of [min, max] only: what a copy needs */
+		b0 = s->lo;
+		if (b0 < gp_prof_bin(s->min))
+			b0 = gp_prof_bin(s->min);
+		if (b1 > gp_prof_bin(s->max))
+			b1 = gp_prof_bin(s->max);
+		nb = b1 >= b0 ? b1 - b0 + 1 : 0;
+	}
+	if (nb != d->nb) {
+		free(d->bin);
+		d->bin = nb > 0 ? gp_xmalloc(sizeof(*d->bin) * (size_t)nb) :
+		    NULL;
+	}
+	if (nb > 0)
+		memcpy(d->bin, s->bin + (b0 - s->lo),
+		    sizeof(*d->bin) * (size_t)nb);
+	d->lo = b0;
+	d->nb = nb;
+	d->n = s->n;
+	d->total = s->total;
+	d->min = s->min;
+	d->max = s->max;
+	d->hn = s->hn;
+}
+
+void
+gp_prof_stat_clear(struct gp_prof_stat *s)
+{
+	s->n = s->total = s->min = s->max = s->hn = 0;
+	if (s->nb > 0)
+		memset(s->bin, 0, sizeof(*s->bin) * (size_t)s->nb);
+}
+
+void
+gp_prof_stat_free(struct gp_prof_stat *s)
+{
+	free(s->bin);
+	memset(s, 0, sizeof(*s));
+}
+
+bool
+gp_prof_stat_equal(const struct gp_prof_stat *a, const struct gp_prof_stat *b)
+{
+	int lo, hi;
+
+	if (a->n != b->n || a->total != b->total || a->min != b->min ||
+	    a->max != b->max || a->hn != b->hn)
+		return (false);
+	lo = a->lo < b->lo ? a->lo : b->lo;
+	hi = a->lo + a->nb > b->lo + b->nb ? a->lo + a->nb : b->lo + b->nb;
+	for (int i = lo; i < hi; i++)
+		if (gp_prof_stat_count(a, i) != gp_prof_stat_count(b, i))
+			return (false);
+	return (true);
+}
+
+void
+gp_prof_stat_coarse(const struct gp_prof_stat *s, uint64_t *out)
+{
+	memset(out, 0, sizeof(*out) * GP_PROF_COARSE);
+	/* a bin lies in one coarse bin: its lower edge tells which */
+	for (int i = 0; i < s->nb; i++)
+		out[gp_prof_coarse_bin(gp_prof_bin_lo(s->lo + i))] +=
+		    s->bin[i];
+}
+
+/* The rank, from 1, of the sample at quantile q of tot: ceil(q tot); a
+ * product a rounding above a whole number counts as that number. */
+static uint64_t
+rank_of(double q, uint64_t tot)
+{
+	double t = q * (double)tot, r;
+
+	r = ceil(t - t * 1e-12);
+	if (!(r >= 1))
+		return (1);
+	return (r >= (double)tot ? tot : (uint64_t)r);
 }
 
 void
 gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
     double *out, int n)
 {
-	uint64_t tot = 0, acc = 0;
-	int q = 0, b0 = gp_prof_bin(s->min), b1 = gp_prof_bin(s->max);
+	uint64_t tot = s->hn, acc = 0, rk;
+	int q = 0, b0, b1;
 
-	/* the samples are all in the bins of [min, max] */
-	if (b0 > b1) {
-		b0 = 0;
-		b1 = GP_PROF_BINS - 1;
-	}
-	for (int b = b0; b <= b1; b++)
-		tot += s->hist[b];
-	if (tot == 0) {
+	if (s->n == 0 || tot == 0 || s->nb == 0) {
 		for (q = 0; q < n; q++)
 			out[q] = 0;
 		return;
 	}
+	/* the samples are all in the bins of [min, max] */
+	b0 = gp_prof_bin(s->min);
+	b1 = gp_prof_bin(s->max);
+	if (b0 < s->lo)
+		b0 = s->lo;
+	if (b1 > s->lo + s->nb - 1)
+		b1 = s->lo + s->nb - 1;
+	rk = n > 0 ? rank_of(qs[0], tot) : 0;
 	for (int b = b0; b <= b1 && q < n; b++) {
-		if (s->hist[b] == 0)
-			continue;
-		/* every quantile that falls in bin b, interpolated in it and
-		 * clamped to [min, max] */
-		while (q < n && !((double)(acc + s->hist[b]) <
-		    qs[q] * (double)tot)) {
-			double lo = gp_prof_bin_lo(b), hi, target;
+		uint32_t c = s->bin[b - s->lo];
 
-			hi = b + 1 < GP_PROF_BINS ? gp_prof_bin_lo(b + 1) :
-			    lo * 1.5;
+		if (c == 0)
+			continue;
+		acc += c;
+		/* every quantile whose sample is in bin b: the middle of the
+		 * bin's times within [min, max]; the first and the last
+		 * sample are min and max */
+		while (q < n && rk <= acc) {
+			double lo = (double)gp_prof_bin_lo(b), hi;
+
+			hi = lo + (double)(gp_prof_bin_width(b) - 1);
 			if (lo < (double)s->min)
 				lo = (double)s->min;
 			if (hi > (double)s->max)
 				hi = (double)s->max;
-			if (hi < lo)
-				hi = lo;
-			target = qs[q] * (double)tot;
-			out[q++] = lo + (hi - lo) * ((target - (double)acc) /
-			    (double)s->hist[b]);
+			out[q] = rk == 1 ? (double)s->min : rk == tot ?
+			    (double)s->max : hi < lo ? lo : (lo + hi) / 2;
+			if (++q < n)
+				rk = rank_of(qs[q], tot);
 		}
-		acc += s->hist[b];
 	}
 	while (q < n)
 		out[q++] = (double)s->max;
@@ -172,6 +365,7 @@ free_apply(struct gp_prof_apply *a)
 	free(a->opname);
 	free(a->node);
 	free(a->extra);
+	gp_prof_stat_free(&a->st);
 }
 
 void
@@ -185,6 +379,7 @@ gp_profile_free(struct gp_profile *p)
 		free(p->fn[f].ap);
 		free(p->fn[f].ticks);
 		gp_memprof_free(p->fn[f].mem);
+		gp_prof_stat_free(&p->fn[f].call);
 		free(p->fn[f].name);
 	}
 	free(p->fn);
@@ -243,6 +438,8 @@ gp_profile_clone(const struct gp_profile *p)
 		d->name = dup_or_null(s->name);
 		d->ticks = NULL;
 		d->mem = s->mem != NULL ? gp_memprof_clone(s->mem) : NULL;
+		memset(&d->call, 0, sizeof(d->call));
+		gp_prof_stat_copy(&d->call, &s->call);
 		d->ap = gp_xcalloc((size_t)s->n_apply + 1, sizeof(*d->ap));
 		for (int i = 0; i < s->n_apply; i++) {
 			const struct gp_prof_apply *sa = &s->ap[i];
@@ -255,6 +452,8 @@ gp_profile_clone(const struct gp_profile *p)
 			da->opname = dup_or_null(sa->opname);
 			da->node = dup_or_null(sa->node);
 			da->extra = dup_or_null(sa->extra);
+			memset(&da->st, 0, sizeof(da->st));
+			gp_prof_stat_copy(&da->st, &sa->st);
 			da->in = gp_xcalloc((size_t)sa->n_in + 1,
 			    sizeof(*da->in));
 			da->out = gp_xcalloc((size_t)sa->n_out + 1,
@@ -283,7 +482,7 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 		const struct gp_prof_fn *s = &src->fn[f];
 		struct gp_prof_fn *d = &dst->fn[f];
 
-		d->call = s->call;
+		gp_prof_stat_copy(&d->call, &s->call);
 		d->vm_ns = s->vm_ns;
 		d->thunk_ns = s->thunk_ns;
 		d->first_call_ns = s->first_call_ns;
@@ -296,7 +495,7 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 			continue;
 		d->ap_gen = s->ap_gen;
 		for (int i = 0; i < s->n_apply && i < d->n_apply; i++) {
-			d->ap[i].st = s->ap[i].st;
+			gp_prof_stat_copy(&d->ap[i].st, &s->ap[i].st);
 			d->ap[i].first_ns = s->ap[i].first_ns;
 			/* strides are learnt on the first call: copied once */
 			if (d->ap[i].n_out > 0 && d->ap[i].out[0].strides_known)
@@ -325,13 +524,13 @@ gp_profile_reset(struct gp_profile *p)
 	for (int f = 0; f < p->n_fn; f++) {
 		struct gp_prof_fn *d = &p->fn[f];
 
-		memset(&d->call, 0, sizeof(d->call));
+		gp_prof_stat_clear(&d->call);
 		d->vm_ns = d->thunk_ns = 0;
 		d->pending = d->timed = 0;
 		d->mem_peak_measured = 0;
 		memset(d->recent, 0, sizeof(d->recent));
 		for (int i = 0; i < d->n_apply; i++)
-			memset(&d->ap[i].st, 0, sizeof(d->ap[i].st));
+			gp_prof_stat_free(&d->ap[i].st);
 		d->ap_gen++;
 		/* what was the first call stays known; calls_seen keeps
 		 * counting so no later call is mistaken for a first one */
@@ -571,7 +770,6 @@ static void
 count_rows(const struct gp_profile *p, struct gp_prof_table *t,
     uint32_t *perm)
 {
-	static const struct gp_prof_stat zero;
 	bool ap = t->grp == GP_GROUP_APPLY;
 	uint64_t *ckey = NULL, *tkey = NULL;
 	size_t k = 0;
@@ -606,7 +804,7 @@ count_rows(const struct gp_profile *p, struct gp_prof_table *t,
 			r->time_ns = (double)a->st.total;
 			r->flops = a->flops * (double)a->st.n;
 			if (!t->live)
-				r->st = a->st.n != 0 ? a->st : zero;
+				gp_prof_stat_copy(&r->st, &a->st);
 			finish_row(r, t->grp, a->flops, &a->st);
 			ckey[k] = r->calls;
 			/* a time is >= 0: its bits sort like it */
@@ -783,7 +981,7 @@ gp_prof_rollup_refresh(const struct gp_profile *p, struct gp_prof_table *t)
 		r->calls = 0;
 		r->time_ns = 0;
 		r->flops = 0;
-		memset(&r->st, 0, sizeof(r->st));
+		gp_prof_stat_clear(&r->st);
 	}
 	count_rows(p, t, t->order);
 	return (0);
@@ -792,8 +990,10 @@ gp_prof_rollup_refresh(const struct gp_profile *p, struct gp_prof_table *t)
 void
 gp_prof_table_free(struct gp_prof_table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->rows[i].name);
+		gp_prof_stat_free(&t->rows[i].st);
+	}
 	free(t->rows);
 	free(t->member);
 	free(t->order);

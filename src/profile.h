@@ -4,7 +4,7 @@
  * A struct gp_profile holds, per function, one struct gp_prof_apply per
  * scheduled apply: what it is (names, class, implementation, flops, the
  * dtype/shape/strides of its inputs and outputs) and its counters (count,
- * total, min, max, a log-scale histogram of per-execution times, the first
+ * total, min, max, a log-linear histogram of per-execution times, the first
  * call's time kept apart).  The VM only writes raw tick stamps into a
  * scratch array during a call; gp_prof_fold() turns them into counters
  * after the call.  Apply i's time runs from stamp i to stamp i+1: its output
@@ -28,40 +28,120 @@
 
 struct gp_memprof;	/* memprof.h */
 
-/* Two bins per octave: bin b covers [lo(b), lo(b+1)) ns, bin 0 also
- * everything below 8 ns, the last bin everything above. */
-#define GP_PROF_BINS 64
+/*
+ * The histogram of a stat is log-linear (HDR-style): values below
+ * 2 x GP_PROF_SUB ns have a bin each; above, each octave [2^k, 2^(k+1))
+ * is split into GP_PROF_SUB bins of equal width 2^k / GP_PROF_SUB.  A bin
+ * is thus at most 1/GP_PROF_SUB (3.1%) of its lower edge wide, and a
+ * quantile read as the middle of its bin (clamped to [min, max]) is within
+ * half of that, 1/(2 GP_PROF_SUB) = 1.5625%, of the exact quantile of the
+ * samples (see gp_prof_stat_quantiles).  Every uint64_t has a bin: there
+ * are GP_PROF_NBINS in all, but a stat stores only the window of them
+ * that its samples reached (on the heap), so merging two stats adds their
+ * bins, and a capture stores the bins as they are: both exact.
+ */
+#define GP_PROF_SUB_BITS 5
+#define GP_PROF_SUB	(1 << GP_PROF_SUB_BITS)
+#define GP_PROF_NBINS	((64 - GP_PROF_SUB_BITS + 1) * GP_PROF_SUB)
+/* The coarse layout of format-1 captures and of the detail view's
+ * histogram: two bins per octave, bin 0 everything below 12 ns, bin b >= 1
+ * from 2^(b/2+3) (b even) or 1.5 x 2^((b-1)/2+3) ns (b odd), bin 63
+ * everything from there up.  Each coarse bin is a run of whole bins. */
+#define GP_PROF_COARSE	64
 #define GP_PROF_RECENT 128
 
+/*
+ * Counters of a time: count, total, min, max (exact 64-bit figures) and
+ * the histogram.  Zero-initialised is empty; a stat that was added to owns
+ * memory: gp_prof_stat_free() it, and copy it with gp_prof_stat_copy(),
+ * never with `=`.
+ */
 struct gp_prof_stat {
 	uint64_t	n;
 	uint64_t	total;	/* ns */
 	uint64_t	min, max;
-	uint32_t	hist[GP_PROF_BINS];
+	uint64_t	hn;	/* the bins' sum: n, unless they were halved */
+	uint32_t	*bin;	/* counts of bins lo .. lo + nb - 1 */
+	int32_t		 lo, nb;
 };
 
+/* The bin of a time in ns. */
 static inline int
 gp_prof_bin(uint64_t ns)
 {
-	int lg, b;
+	int sh;
 
-	if (ns < 8)
-		return (0);
-	lg = 63 - __builtin_clzll(ns);
-	b = (lg - 3) * 2 + (int)((ns >> (lg - 1)) & 1);
-	return (b < GP_PROF_BINS ? b : GP_PROF_BINS - 1);
+	if (ns < GP_PROF_SUB)
+		return ((int)ns);
+	sh = 63 - __builtin_clzll(ns) - GP_PROF_SUB_BITS;
+	return ((sh << GP_PROF_SUB_BITS) + (int)(ns >> sh));
 }
 
-/* The lower edge of bin b in ns. */
-double	gp_prof_bin_lo(int b);
+/* The smallest time in bin b, and its width (its times are lo to
+ * lo + width - 1). */
+static inline uint64_t
+gp_prof_bin_lo(int b)
+{
+	if (b < 2 * GP_PROF_SUB)
+		return ((uint64_t)b);
+	return ((uint64_t)((b & (GP_PROF_SUB - 1)) | GP_PROF_SUB) <<
+	    ((b >> GP_PROF_SUB_BITS) - 1));
+}
+
+static inline uint64_t
+gp_prof_bin_width(int b)
+{
+	if (b < 2 * GP_PROF_SUB)
+		return (1);
+	return ((uint64_t)1 << ((b >> GP_PROF_SUB_BITS) - 1));
+}
+
+/* The count of bin b (0 outside the stored window). */
+static inline uint32_t
+gp_prof_stat_count(const struct gp_prof_stat *s, int b)
+{
+	uint32_t k = (uint32_t)(b - s->lo);
+
+	return (k < (uint32_t)s->nb ? s->bin[k] : 0);
+}
+
+/* The coarse bin of a time, and the lower edge of coarse bin b in ns. */
+int	gp_prof_coarse_bin(uint64_t ns);
+double	gp_prof_coarse_lo(int b);
+
 void	gp_prof_stat_add(struct gp_prof_stat *s, uint64_t ns);
 /* Add w samples of ns at once. */
 void	gp_prof_stat_add_n(struct gp_prof_stat *s, uint64_t ns, uint64_t w);
 void	gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s);
-/* Quantile q in [0,1] from the histogram, interpolated inside its bin and
- * clamped to [min, max]. */
+/* d becomes a copy of s (d was a stat or zeros). */
+void	gp_prof_stat_copy(struct gp_prof_stat *d, const struct gp_prof_stat *s);
+/* Empty s, keeping its memory for reuse. */
+void	gp_prof_stat_clear(struct gp_prof_stat *s);
+/* Free what s holds; s is left empty. */
+void	gp_prof_stat_free(struct gp_prof_stat *s);
+/* Same counters and the same count in every bin? */
+bool	gp_prof_stat_equal(const struct gp_prof_stat *a,
+	    const struct gp_prof_stat *b);
+/* Add w to bin b's count only (a capture's bins: n, total, min and max
+ * are set apart).  Counts beyond 32 bits halve the bins, as adding does. */
+void	gp_prof_stat_put(struct gp_prof_stat *s, int b, uint64_t w);
+/* Add w to coarse bin b's counts only, spread evenly over the bins of
+ * its times within [s->min, s->max] (s->min and s->max set): a format-1
+ * capture's bin, whose samples' places in it are not known; w is at most
+ * 2^32). */
+void	gp_prof_stat_put_coarse(struct gp_prof_stat *s, int b, uint64_t w);
+/* The counts of the coarse bins (out[GP_PROF_COARSE]). */
+void	gp_prof_stat_coarse(const struct gp_prof_stat *s, uint64_t *out);
+/* Quantile q in [0,1]: see gp_prof_stat_quantiles. */
 double	gp_prof_stat_quantile(const struct gp_prof_stat *s, double q);
-/* Quantiles qs[0..n) (ascending) in one pass, the same figures. */
+/*
+ * Quantiles qs[0..n) (ascending) in one pass.  Quantile q is read in the
+ * bin of the sample of rank ceil(q x count) (at least 1) in sorted order,
+ * the nearest-rank quantile, as the middle of that bin's times clamped to
+ * [min, max]: within (width - 1) / 2 of that sample, so within 1.5625% of
+ * it (exact below 64 ns, for constants, and at q = 0 and 1).  All medians
+ * and p95s shown come from here.
+ */
 void	gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
 	    double *out, int n);
 

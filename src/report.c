@@ -123,6 +123,7 @@ global_section(FILE *fp, const struct gp_profile *p, int fn)
 		    sec(gp_prof_stat_quantile(&cs, 0.95)),
 		    sec((double)cs.min), sec((double)cs.max));
 	}
+	gp_prof_stat_free(&cs);
 	if (fn >= 0 && p->fn[fn].calls_seen > 0)
 		fprintf(fp, "  First call: %es (%s)\n",
 		    sec((double)p->fn[fn].first_call_ns), p->ignore_first ?

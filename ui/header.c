@@ -138,6 +138,7 @@ ui_header_draw(const struct ui_ctx *c, int y, int w, const char *state)
 	flow_pair(&fl, p->n_fn > 1 ? "rounds/s " : "calls/s ", b1);
 	gp_fmt_time(b1, sizeof(b1), last);
 	gp_fmt_time(b2, sizeof(b2), gp_prof_stat_quantile(&cs, 0.5));
+	gp_prof_stat_free(&cs);
 	snprintf(b4, sizeof(b4), "last %s median %s", b1, b2);
 	flow_pair(&fl, c->fn >= 0 || p->n_fn == 1 ? "per call " :
 	    "per round ", b4);

@@ -4,7 +4,7 @@
  * as a C signature), its inputs and outputs (dtype, shape, strides, bytes,
  * created/view/inplace, producer), the first call's time, and the
  * distribution of its time per execution: min, median, p95, max and the
- * histogram of the profile (bins from gp_prof_bin_lo).  Live: it follows
+ * histogram of the profile (two bins per octave, gp_prof_stat_coarse).  Live: it follows
  * the snapshots like every view.
  */
 #include "config.h"
@@ -79,31 +79,33 @@ static void
 histogram(struct ui_text *t, const struct gp_prof_stat *st)
 {
 	int lo = -1, hi = -1;
-	uint32_t most = 0;
+	uint64_t most = 0, h[GP_PROF_COARSE];
 
-	for (int b = 0; b < GP_PROF_BINS; b++)
-		if (st->hist[b] > 0) {
+	/* the profile's bins, two per octave: a shape that fits a screen */
+	gp_prof_stat_coarse(st, h);
+	for (int b = 0; b < GP_PROF_COARSE; b++)
+		if (h[b] > 0) {
 			if (lo < 0)
 				lo = b;
 			hi = b;
-			if (st->hist[b] > most)
-				most = st->hist[b];
+			if (h[b] > most)
+				most = h[b];
 		}
 	if (lo < 0)
 		return;
 	ui_text_add(t, UI_ROLE_SECTION, "Histogram of the time per execution");
 	for (int b = lo; b <= hi; b++) {
-		char l[32], h[32], bar[HIST_W * 4 + 1];
+		char l[32], hs[32], bar[HIST_W * 4 + 1];
 
-		gp_fmt_time(l, sizeof(l), gp_prof_bin_lo(b));
-		if (b + 1 < GP_PROF_BINS)
-			gp_fmt_time(h, sizeof(h), gp_prof_bin_lo(b + 1));
+		gp_fmt_time(l, sizeof(l), gp_prof_coarse_lo(b));
+		if (b + 1 < GP_PROF_COARSE)
+			gp_fmt_time(hs, sizeof(hs), gp_prof_coarse_lo(b + 1));
 		else
-			snprintf(h, sizeof(h), "...");
-		ui_bar_string(bar, sizeof(bar), HIST_W, (double)st->hist[b] /
+			snprintf(hs, sizeof(hs), "...");
+		ui_bar_string(bar, sizeof(bar), HIST_W, (double)h[b] /
 		    (double)most);
-		ui_text_add(t, UI_ROLE_BAR, "  %9s - %-9s %s %u", l, h, bar,
-		    st->hist[b]);
+		ui_text_add(t, UI_ROLE_BAR, "  %9s - %-9s %s %llu", l, hs, bar,
+		    (unsigned long long)h[b]);
 	}
 }
 

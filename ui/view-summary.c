@@ -73,6 +73,7 @@ function_lines(struct ui_text *t, const struct gp_profile *p, int fn)
 		    T(c, gp_prof_stat_quantile(&cs, 0.95)), T(d, cs.min),
 		    T(e, cs.max));
 	}
+	gp_prof_stat_free(&cs);
 	if (fn >= 0 && p->fn[fn].calls_seen > 0)
 		ui_text_add(t, UI_ROLE_NORMAL, "  First call: %s (%s)",
 		    T(a, p->fn[fn].first_call_ns), p->ignore_first ?

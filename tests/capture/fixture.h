@@ -210,7 +210,7 @@ fx_streq(const char *a, const char *b)
 static inline bool
 fx_stat_equal(const struct gp_prof_stat *a, const struct gp_prof_stat *b)
 {
-	return (memcmp(a, b, sizeof(*a)) == 0);
+	return (gp_prof_stat_equal(a, b));
 }
 
 static inline bool

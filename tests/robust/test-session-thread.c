@@ -37,14 +37,14 @@ consistent(const struct gp_profile *p)
 	const struct gp_prof_fn *f = &p->fn[0];
 	uint64_t h = 0;
 
-	for (int b = 0; b < GP_PROF_BINS; b++)
-		h += f->call.hist[b];
+	for (int b = 0; b < f->call.nb; b++)
+		h += f->call.bin[b];
 	if (h != f->call.n || f->calls_seen < f->call.n)
 		return (false);
 	for (int k = 0; k < f->n_apply; k++) {
 		h = 0;
-		for (int b = 0; b < GP_PROF_BINS; b++)
-			h += f->ap[k].st.hist[b];
+		for (int b = 0; b < f->ap[k].st.nb; b++)
+			h += f->ap[k].st.bin[b];
 		if (f->ap[k].st.n != f->call.n || h != f->ap[k].st.n)
 			return (false);
 	}

@@ -49,8 +49,8 @@ hist_sum(const struct gp_prof_stat *st)
 {
 	uint64_t n = 0;
 
-	for (int b = 0; b < GP_PROF_BINS; b++)
-		n += st->hist[b];
+	for (int b = 0; b < st->nb; b++)
+		n += st->bin[b];
 	return (n);
 }
 

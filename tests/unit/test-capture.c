@@ -115,6 +115,91 @@ slurp(const char *path, size_t *len)
 	return (buf);
 }
 
+/* A format-1 stat as the file has it (an object with calls, min, max,
+ * histogram) against the loaded stat s: the same counters, and its coarse
+ * bins, spread over the bins they cover within [min, max], read back as
+ * the file's. */
+static bool
+format1_stat(const json_t *o, const struct gp_prof_stat *s)
+{
+	uint64_t want[GP_PROF_COARSE] = {0}, got[GP_PROF_COARSE];
+	const json_t *h = json_object_get(o, "histogram"), *e;
+	size_t i;
+
+	if ((uint64_t)json_integer_value(json_object_get(o, "calls")) !=
+	    s->n || (uint64_t)json_integer_value(json_object_get(o, "min")) !=
+	    s->min || (uint64_t)json_integer_value(json_object_get(o,
+	    "max")) != s->max || s->hn != s->n)
+		return (false);
+	json_array_foreach(h, i, e)
+		want[json_integer_value(json_array_get(e, 0))] +=
+		    (uint64_t)json_integer_value(json_array_get(e, 1));
+	gp_prof_stat_coarse(s, got);
+	for (int b = 0; b < GP_PROF_NBINS; b++)
+		if (gp_prof_stat_count(s, b) != 0 && (b < gp_prof_bin(s->min) ||
+		    b > gp_prof_bin(s->max)))
+			return (false);
+	return (memcmp(want, got, sizeof(want)) == 0);
+}
+
+/* tests/capture/good.capture.json, format 1 (two bins per octave), still
+ * loads: its bins kept, its quantiles what interpolating in its bins gave,
+ * and saved again (format 2) it loads back the same. */
+static void
+test_format1(void)
+{
+	const char *top = getenv("top_srcdir");
+	char *path = gp_xasprintf("%s/tests/capture/good.capture.json",
+	    top != NULL ? top : "..");
+	char *again = tmp_path("format1-again.capture.json");
+	struct gp_capture_info ci;
+	struct gp_profile *p, *q = NULL;
+	struct gp_err err;
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je), *f;
+	bool same;
+	char why[256] = "";
+
+	p = gp_capture_load(path, &ci, &err);
+	if (!ok(p != NULL && j != NULL, "a format-1 capture loads")) {
+		diag("%s", p == NULL ? err.msg : je.text);
+		free(path);
+		free(again);
+		return;
+	}
+	is_int(ci.version, 1, "format-1: its version told");
+	gp_capture_info_done(&ci);
+	memset(&ci, 0, sizeof(ci));
+	f = json_array_get(json_object_get(j, "functions"), 0);
+	same = format1_stat(json_object_get(f, "call"), &p->fn[0].call);
+	for (int i = 0; i < 3; i++)
+		same &= format1_stat(json_array_get(json_object_get(f,
+		    "applies"), (size_t)i), &p->fn[0].ap[i].st);
+	ok(same, "format-1: every stat's bins as the file's, within [min, "
+	    "max]");
+	/* apply 1: 24 ns, then [32, 48), [96, 128), [256, 287]: old median
+	 * (rank 2) was interpolated to the end of [32, 48), 48; now the
+	 * count sits in the last 1 ns bin of it */
+	is_double(gp_prof_stat_quantile(&p->fn[0].ap[1].st, 0.5), 47, 0,
+	    "format-1: a median where interpolation put it");
+	is_double(gp_prof_stat_quantile(&p->fn[0].ap[1].st, 0.95), 287, 0,
+	    "format-1: p95 the max (rank 4 of 4)");
+	if (gp_capture_save(p, again, &err) == 0)
+		q = gp_capture_load(again, &ci, &err);
+	if (!ok(q != NULL, "format-1: saved again and loaded"))
+		diag("%s", err.msg);
+	ok(q != NULL && ci.version == GP_CAPTURE_VERSION &&
+	    fx_profile_equal(p, q, why, sizeof(why)), "format-1: saved as "
+	    "format %d, every field and bin the same %s",
+	    GP_CAPTURE_VERSION, why);
+	gp_capture_info_done(&ci);
+	gp_profile_free(p);
+	gp_profile_free(q);
+	json_decref(j);
+	free(path);
+	free(again);
+}
+
 static void
 test_roundtrip(void)
 {
@@ -140,7 +225,7 @@ test_roundtrip(void)
 	r2 = report_text(q);
 	ok(strcmp(r1, r2) == 0, "the report of the loaded capture is the "
 	    "report of the saved profile, byte for byte");
-	is_int(ci.version, 1, "format version 1");
+	is_int(ci.version, 2, "format version 2");
 	ok(ci.created != NULL && strlen(ci.created) == 24 &&
 	    ci.created[10] == 'T' && ci.created[23] == 'Z',
 	    "created is UTC ISO-8601 (%s)", ci.created ? ci.created : "");
@@ -249,7 +334,7 @@ e_count(json_t *j)
 static void
 e_newer(json_t *j)
 {
-	json_object_set_new(j, "format", json_string("gptop-capture/2"));
+	json_object_set_new(j, "format", json_string("gptop-capture/3"));
 }
 
 static void
@@ -274,17 +359,48 @@ e_producer(json_t *j)
 static void
 e_hist(json_t *j)
 {
-	json_t *h = json_object_get(apply_at(j, 0, 0), "histogram");
+	json_t *a = apply_at(j, 0, 0);
+	char *h = gp_xasprintf("%d: %lld", gp_prof_bin((uint64_t)
+	    json_integer_value(json_object_get(a, "min"))),
+	    (long long)json_integer_value(json_object_get(a, "calls")) + 1);
 
-	json_array_append_new(h, json_pack("[ii]", GP_PROF_BINS - 1, 1));
+	json_object_set_new(a, "histogram", json_string(h));
+	free(h);
 }
 
 static void
 e_bin(json_t *j)
 {
-	json_t *h = json_object_get(apply_at(j, 0, 0), "histogram");
+	json_object_set_new(apply_at(j, 0, 0), "histogram",
+	    json_string("1920: 7"));
+}
 
-	json_array_set_new(json_array_get(h, 0), 0, json_integer(64));
+static void
+e_bin_outside(json_t *j)
+{
+	json_object_set_new(apply_at(j, 0, 0), "histogram",
+	    json_string("3: 7"));
+}
+
+static void
+e_bin_syntax(json_t *j)
+{
+	json_object_set_new(apply_at(j, 0, 0), "histogram",
+	    json_string("3: 0*2 x"));
+}
+
+static void
+e_bin_past(json_t *j)
+{
+	json_object_set_new(apply_at(j, 0, 0), "histogram",
+	    json_string("1910: 0*20"));
+}
+
+static void
+e_bin_array(json_t *j)
+{
+	json_object_set_new(apply_at(j, 0, 0), "histogram",
+	    json_pack("[[ii]]", 3, 7));
 }
 
 static void
@@ -391,7 +507,7 @@ test_bad(void)
 		{e_count, "functions[0].applies: 4 applies, but n_applies "
 		    "says 5", "apply count mismatch"},
 		{e_newer, "format: written by a newer gptop (format "
-		    "\"gptop-capture/2\"", "newer version"},
+		    "\"gptop-capture/3\"", "newer version"},
 		{e_format, "format: \"gptop-graph/1\" is not a gptop capture",
 		    "wrong format key"},
 		{e_noformat, "not a gptop capture: no \"format\" member",
@@ -401,8 +517,19 @@ test_bad(void)
 		    "producer after its consumer"},
 		{e_hist, "functions[0].applies[0]: the histogram holds 8 "
 		    "samples but calls is 7", "histogram and calls disagree"},
-		{e_bin, "functions[0].applies[0].histogram[0]: bin 64 is out "
-		    "of range", "histogram bin out of range"},
+		{e_bin, "functions[0].applies[0].histogram: expected \"BIN: "
+		    "COUNT ...\" with a bin from 0 to 1919",
+		    "histogram bin out of range"},
+		{e_bin_outside, "functions[0].applies[0].histogram: bin 3 "
+		    "holds times outside min and max", "histogram bin outside "
+		    "[min, max]"},
+		{e_bin_syntax, "functions[0].applies[0].histogram: at bin 5: "
+		    "expected \" COUNT\" (0 to 4294967295) or \" 0*RUN\"",
+		    "histogram syntax"},
+		{e_bin_past, "functions[0].applies[0].histogram: bins past the "
+		    "last (1919)", "histogram past the last bin"},
+		{e_bin_array, "functions[0].applies[0].histogram: expected a "
+		    "string, got an array", "histogram of format 1's form"},
 		{e_dtype, "types[1].dtype: expected a dtype", "unknown dtype"},
 		{e_impl, "ops[2].impl: expected an implementation (C, BLAS",
 		    "unknown implementation"},
@@ -1468,8 +1595,10 @@ test_merge(void)
 		    y->st.min);
 		sums &= z->st.max == (x->st.max > y->st.max ? x->st.max :
 		    y->st.max);
-		for (int k = 0; k < GP_PROF_BINS; k++)
-			sums &= z->st.hist[k] == x->st.hist[k] + y->st.hist[k];
+		for (int k = 0; k < GP_PROF_NBINS; k++)
+			sums &= gp_prof_stat_count(&z->st, k) ==
+			    gp_prof_stat_count(&x->st, k) +
+			    gp_prof_stat_count(&y->st, k);
 		sums &= z->first_ns == y->first_ns;
 	}
 	ok(m != NULL && sums, "calls, totals, min, max and histograms sum; "
@@ -1933,6 +2062,7 @@ main(void)
 		return (1);
 	}
 	test_roundtrip();
+	test_format1();
 	test_split();
 	test_recent_ring();
 	test_bad();

@@ -23,7 +23,7 @@ static void
 stat_of(struct gp_prof_stat *s, double ns, int n, double jitter,
     uint64_t seed)
 {
-	memset(s, 0, sizeof(*s));
+	gp_prof_stat_free(s);
 	for (int i = 0; i < n; i++) {
 		double v = ns * (1 + jitter * (2 * fx_uniform(&seed) - 1));
 
@@ -34,7 +34,7 @@ stat_of(struct gp_prof_stat *s, double ns, int n, double jitter,
 static void
 test_utest(void)
 {
-	struct gp_prof_stat a, b, c;
+	struct gp_prof_stat a = {0}, b = {0}, c = {0};
 
 	stat_of(&a, 1000, 30, 0.1, 1);
 	ok(gp_diff_utest(&a, &a) == 1, "identical histograms: p = 1");
@@ -46,12 +46,15 @@ test_utest(void)
 	stat_of(&c, 1000, 30, 0.1, 3);
 	ok(gp_diff_utest(&a, &c) > 0.05, "equal with noise: p = %.3g",
 	    gp_diff_utest(&a, &c));
-	memset(&c, 0, sizeof(c));
+	gp_prof_stat_free(&c);
 	ok(gp_diff_utest(&a, &c) == 1, "an empty side: p = 1");
 	/* every sample in one bin on both sides: no variance */
 	stat_of(&b, 1000, 10, 0, 4);
 	stat_of(&c, 1000, 10, 0, 5);
 	ok(gp_diff_utest(&b, &c) == 1, "all tied: p = 1");
+	gp_prof_stat_free(&a);
+	gp_prof_stat_free(&b);
+	gp_prof_stat_free(&c);
 }
 
 static const char *const chain_ops[] = {"mul", "add", "tanh", "mul", "sub",

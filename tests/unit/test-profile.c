@@ -1,11 +1,13 @@
 /*
  * test-profile.c: the profiler's arithmetic on profiles built by hand:
- * histogram bins and quantiles, folding tick stamps (probe cost, the first
+ * histogram bins, quantiles against the exact quantiles of the samples,
+ * merges and copies, format-1 bins, folding tick stamps (probe cost, the first
  * call kept apart), rollups by class / op / apply (percentages, Gflops/s,
  * sort order), and the flag parser.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,40 +16,282 @@
 #include "profile.h"
 #include "radix.h"
 
+/* splitmix64: the tests' own generator, so the samples are fixed */
+static uint64_t
+mix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (z ^ (z >> 31));
+}
+
+static double
+unif(uint64_t *x)	/* (0, 1) */
+{
+	return (((double)(mix(x) >> 11) + 0.5) / 9007199254740992.0);
+}
+
 static void
 test_bins(void)
 {
-	struct gp_prof_stat s = {0};
-	bool mono = true;
+	bool inside = true, tiled = true, narrow = true;
 
-	for (uint64_t ns = 1; ns < ((uint64_t)1 << 36); ns = ns * 3 / 2 + 1) {
-		int b = gp_prof_bin(ns);
+	/* the layout: every time in its bin, the bins tiling 0..2^64-1,
+	 * each at most 1/32 of its lower edge wide from 32 ns up */
+	for (uint64_t ns = 1; ns < ((uint64_t)1 << 60); ns += ns / 8 + 1)
+		for (uint64_t v = ns - 1; v <= ns + 1; v++) {
+			int b = gp_prof_bin(v);
 
-		if (b + 1 < GP_PROF_BINS && !(gp_prof_bin_lo(b) <= (double)ns &&
-		    (double)ns < gp_prof_bin_lo(b + 1)) && ns >= 8)
-			mono = false;
+			if (!(gp_prof_bin_lo(b) <= v && v - gp_prof_bin_lo(b) <
+			    gp_prof_bin_width(b)))
+				inside = false;
+		}
+	for (int b = 0; b + 1 < GP_PROF_NBINS; b++) {
+		if (gp_prof_bin_lo(b + 1) != gp_prof_bin_lo(b) +
+		    gp_prof_bin_width(b) || gp_prof_bin(gp_prof_bin_lo(b)) != b)
+			tiled = false;
+		if (b >= 32 && gp_prof_bin_width(b) * 32 > gp_prof_bin_lo(b))
+			narrow = false;
 	}
-	ok(mono, "every ns value falls inside its bin's edges");
-	is_int(gp_prof_bin(7), 0, "below 8 ns: bin 0");
-	is_int(gp_prof_bin(8), 0, "8 ns: bin 0");
-	is_int(gp_prof_bin(12), 1, "12 ns: bin 1");
-	is_int(gp_prof_bin(16), 2, "16 ns: bin 2");
-	/* 1000 samples uniformly 1000..1999 ns: median ~1500, p95 ~1950 */
-	for (int i = 0; i < 1000; i++)
-		gp_prof_stat_add(&s, 1000 + (uint64_t)i);
-	is_int((long long)s.n, 1000, "count");
-	is_int((long long)s.min, 1000, "min");
-	is_int((long long)s.max, 1999, "max");
-	is_int((long long)s.total, 1000 * 1000 + 999 * 1000 / 2, "total");
-	ok(fabs(gp_prof_stat_quantile(&s, 0.5) - 1500) < 1500 * 0.2,
-	    "median within the bin resolution (got %.0f)",
-	    gp_prof_stat_quantile(&s, 0.5));
-	ok(fabs(gp_prof_stat_quantile(&s, 0.95) - 1950) < 1950 * 0.2,
-	    "p95 within the bin resolution (got %.0f)",
-	    gp_prof_stat_quantile(&s, 0.95));
-	ok(gp_prof_stat_quantile(&s, 1.0) <= 1999 &&
-	    gp_prof_stat_quantile(&s, 0.0) >= 1000, "quantiles clamp to "
-	    "[min, max]");
+	ok(inside, "every time falls inside its bin");
+	ok(tiled, "the bins tile the times, each starting where the last "
+	    "ended");
+	ok(narrow, "from 32 ns up a bin is at most 1/32 of its lower edge "
+	    "wide");
+	is_int(gp_prof_bin(0), 0, "0 ns: bin 0");
+	is_int(gp_prof_bin(63), 63, "63 ns: bin 63 (a bin per ns below 64)");
+	is_int(gp_prof_bin(64), 64, "64 ns: bin 64");
+	is_int(gp_prof_bin(65), 64, "65 ns: bin 64 (2 ns wide)");
+	/* 512..1023 ns: bins 16 ns wide, from bin (9 - 5) x 32 + 512 / 16 */
+	is_int(gp_prof_bin(1000), 4 * 32 + 1000 / 16, "1000 ns: bin 190");
+	is_int((long long)gp_prof_bin_lo(190), 992, "bin 190 from 992 ns");
+	is_int(gp_prof_bin(UINT64_MAX), GP_PROF_NBINS - 1,
+	    "2^64 - 1 ns: the last bin");
+	ok(gp_prof_bin_lo(GP_PROF_NBINS - 1) + (gp_prof_bin_width(
+	    GP_PROF_NBINS - 1) - 1) == UINT64_MAX, "the last bin ends at "
+	    "2^64 - 1");
+	/* the coarse layout (format 1, the detail view) */
+	is_int(gp_prof_coarse_bin(7), 0, "coarse: below 8 ns: bin 0");
+	is_int(gp_prof_coarse_bin(11), 0, "coarse: 11 ns: bin 0");
+	is_int(gp_prof_coarse_bin(12), 1, "coarse: 12 ns: bin 1");
+	is_int(gp_prof_coarse_bin(16), 2, "coarse: 16 ns: bin 2");
+	is_double(gp_prof_coarse_lo(15), 1536, 0, "coarse: bin 15 from "
+	    "1536 ns");
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+enum dist { D_LOGNORMAL, D_UNIFORM, D_CONST, D_OCTAVES, D_SMALL, D_TWO,
+	D__N };
+static const char *const dist_name[D__N] = {"lognormal", "uniform",
+	"constant", "log-uniform over 40 octaves", "0 to 63 ns", "bimodal"};
+
+static uint64_t
+draw(enum dist d, uint64_t *x)
+{
+	double u = unif(x), v;
+
+	switch (d) {
+	case D_LOGNORMAL:	/* median 5 us, sigma 1 (Box-Muller) */
+		v = sqrt(-2 * log(u)) * cos(2 * M_PI * unif(x));
+		return ((uint64_t)(5000 * exp(v)));
+	case D_UNIFORM:
+		return (1000 + (uint64_t)(u * 1000));
+	case D_CONST:
+		return (777777);
+	case D_OCTAVES:
+		return ((uint64_t)exp2(u * 40));
+	case D_SMALL:
+		return ((uint64_t)(u * 64));
+	case D_TWO:
+		return (unif(x) < 0.9 ? 300 + (uint64_t)(u * 20) :
+		    90000 + (uint64_t)(u * 5000));
+	default:
+		return (0);
+	}
+}
+
+/* Quantiles against the exact quantile of the samples (sorted, the
+ * sample of rank ceil(q n), at least 1): within the documented bound,
+ * 1/64 of it, exact where the bins are 1 ns wide and at q = 0 and 1. */
+static void
+test_quantiles(void)
+{
+	/* q in thousandths, so ranks are computed in integers */
+	static const int qm[] = {0, 1, 10, 250, 500, 900, 950, 990, 999,
+		1000};
+	static const int sizes[] = {1, 2, 3, 7, 20, 100, 1001, 20000};
+	enum { NQ = sizeof(qm) / sizeof(qm[0]) };
+	double qs[NQ], worst = 0, worst50 = 0, worst95 = 0, worst99 = 0;
+	bool bound = true, exact = true, ends = true, one = true;
+
+	for (int k = 0; k < NQ; k++)
+		qs[k] = qm[k] / 1000.0;
+	for (int d = 0; d < D__N; d++)
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			int n = sizes[z];
+			uint64_t *v = malloc(sizeof(*v) * (size_t)n);
+			uint64_t seed = 1000 * (uint64_t)d + (uint64_t)z;
+			struct gp_prof_stat s = {0};
+			double got[NQ];
+
+			for (int i = 0; i < n; i++) {
+				v[i] = draw((enum dist)d, &seed);
+				gp_prof_stat_add(&s, v[i]);
+			}
+			qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+			gp_prof_stat_quantiles(&s, qs, got, NQ);
+			for (int k = 0; k < NQ; k++) {
+				long long r = ((long long)qm[k] * n + 999) /
+				    1000;
+				double want = (double)v[r < 1 ? 0 : r - 1];
+				double err = fabs(got[k] - want);
+
+				if (got[k] != gp_prof_stat_quantile(&s, qs[k]))
+					one = false;
+				if (err > want / 64) {
+					bound = false;
+					diag("%s, n %d, q %.3f: %.1f for %.0f",
+					    dist_name[d], n, qs[k], got[k],
+					    want);
+				}
+				if (want < 64 && err != 0)
+					exact = false;
+				if ((qm[k] == 0 || qm[k] == 1000) && err != 0)
+					ends = false;
+				if (want > 0 && err / want > worst)
+					worst = err / want;
+				if (qm[k] == 500 && want > 0 &&
+				    err / want > worst50)
+					worst50 = err / want;
+				if (qm[k] == 950 && want > 0 &&
+				    err / want > worst95)
+					worst95 = err / want;
+				if (qm[k] == 990 && want > 0 &&
+				    err / want > worst99)
+					worst99 = err / want;
+			}
+			free(v);
+			gp_prof_stat_free(&s);
+		}
+	ok(bound, "p0..p100 of %d sample sets within 1/64 (1.5625%%) of "
+	    "the exact quantile (worst %.3f%%; p50 %.3f%%, p95 %.3f%%, "
+	    "p99 %.3f%%)", D__N * 8, 100 * worst, 100 * worst50,
+	    100 * worst95, 100 * worst99);
+	ok(exact, "exact below 64 ns");
+	ok(ends, "q = 0 and q = 1 are min and max");
+	ok(one, "one quantile at a time gives the same figures as a pass");
+	{
+		struct gp_prof_stat s = {0};
+
+		ok(gp_prof_stat_quantile(&s, 0.5) == 0, "empty: 0");
+		gp_prof_stat_add_n(&s, 123456789, 1000);
+		ok(gp_prof_stat_quantile(&s, 0.95) == 123456789, "a constant, "
+		    "added 1000 at once: exact");
+		gp_prof_stat_free(&s);
+	}
+}
+
+/* The stat of samples split in parts and merged is the stat of them all,
+ * bin for bin, in any order; a copy is equal; clear empties. */
+static void
+test_merge(void)
+{
+	bool same = true, copies = true;
+
+	for (int d = 0; d < D__N; d++) {
+		uint64_t seed = 77 + (uint64_t)d, pick = 5 + (uint64_t)d;
+		struct gp_prof_stat all = {0}, part[3] = {{0}}, m = {0},
+		    m2 = {0}, c = {0};
+
+		for (int i = 0; i < 5000; i++) {
+			uint64_t v = draw((enum dist)d, &seed);
+
+			gp_prof_stat_add(&all, v);
+			gp_prof_stat_add(&part[mix(&pick) % 3], v);
+		}
+		for (int k = 0; k < 3; k++)
+			gp_prof_stat_merge(&m, &part[k]);
+		for (int k = 2; k >= 0; k--)
+			gp_prof_stat_merge(&m2, &part[k]);
+		if (!gp_prof_stat_equal(&m, &all) ||
+		    !gp_prof_stat_equal(&m2, &all))
+			same = false;
+		/* into a stat holding another window, and from it */
+		gp_prof_stat_add(&c, 3);
+		gp_prof_stat_add(&c, (uint64_t)1 << 50);
+		gp_prof_stat_copy(&c, &all);
+		if (!gp_prof_stat_equal(&c, &all))
+			copies = false;
+		gp_prof_stat_copy(&c, &part[0]);
+		if (!gp_prof_stat_equal(&c, &part[0]))
+			copies = false;
+		gp_prof_stat_clear(&c);
+		if (c.n != 0 || gp_prof_stat_quantile(&c, 0.5) != 0)
+			copies = false;
+		for (int k = 0; k < 3; k++)
+			gp_prof_stat_free(&part[k]);
+		gp_prof_stat_free(&all);
+		gp_prof_stat_free(&m);
+		gp_prof_stat_free(&m2);
+		gp_prof_stat_free(&c);
+	}
+	ok(same, "merged parts equal the stat of all the samples, bin for "
+	    "bin, in either order");
+	ok(copies, "copies are equal, over any window; clear empties");
+}
+
+/* Format-1 captures' coarse bins, spread over the bins they cover: the
+ * counts kept, inside the coarse bin and [min, max], the quantiles what
+ * interpolating in the coarse bin gave. */
+static void
+test_coarse(void)
+{
+	struct gp_prof_stat s = {0};
+	uint64_t h[GP_PROF_COARSE];
+	bool in = true;
+	int b0 = -1, b1 = -1;
+
+	/* 1000 samples 1000..1999 ns: coarse bins 13 (24), 14 (512), 15
+	 * (464) */
+	s.n = 1000;
+	s.min = 1000;
+	s.max = 1999;
+	s.total = 1499500;
+	gp_prof_stat_put_coarse(&s, 13, 24);
+	gp_prof_stat_put_coarse(&s, 14, 512);
+	gp_prof_stat_put_coarse(&s, 15, 464);
+	is_int((long long)s.hn, 1000, "coarse: every count kept");
+	gp_prof_stat_coarse(&s, h);
+	ok(h[13] == 24 && h[14] == 512 && h[15] == 464, "coarse: read back "
+	    "as they were");
+	for (int b = 0; b < GP_PROF_NBINS; b++)
+		if (gp_prof_stat_count(&s, b) != 0) {
+			if (b0 < 0)
+				b0 = b;
+			b1 = b;
+		}
+	ok(b0 == gp_prof_bin(1000) && b1 == gp_prof_bin(1999),
+	    "coarse: spread within [min, max] (bins %d to %d)", b0, b1);
+	for (int b = gp_prof_bin(1536); b <= gp_prof_bin(1999); b++)
+		if (gp_prof_stat_count(&s, b) < 30 ||
+		    gp_prof_stat_count(&s, b) > 31)
+			in = false;
+	ok(in, "coarse: 464 spread evenly over 15 bins (30 or 31 each)");
+	/* interpolation in the coarse bins gave 1500 and 1949 */
+	is_double(gp_prof_stat_quantile(&s, 0.5), 1500, 1500 / 32.0,
+	    "coarse: median as interpolated, within a bin");
+	is_double(gp_prof_stat_quantile(&s, 0.95), 1949, 1949 / 32.0,
+	    "coarse: p95 as interpolated, within a bin");
+	gp_prof_stat_free(&s);
 }
 
 /* A profile of one function with n applies, built by hand. */
@@ -255,6 +499,9 @@ int
 main(void)
 {
 	test_bins();
+	test_quantiles();
+	test_merge();
+	test_coarse();
 	test_radix();
 	test_fold_and_rollup();
 	test_flags();
