@@ -1406,7 +1406,7 @@ rd_str(struct rd *r, const json_t *o, const char *key, bool optional,
 	if (!json_is_string(v))
 		rc = rd_fail(r, "expected a string, got %s", gp_jsonpos_kind(v));
 	else
-		*out = gp_xstrdup(json_string_value(v));
+		*out = gp_text_dup(json_string_value(v));
 	rd_pop(r);
 	return (rc);
 }
@@ -1797,7 +1797,7 @@ rd_io(struct rd *r, const json_t *t, struct gp_prof_io *io, bool out,
 		    "(0 to %d)", r->n_types - 1));
 	}
 	*io = r->types[json_integer_value(type)];
-	io->var = gp_xstrdup(json_string_value(var));
+	io->var = gp_text_dup(json_string_value(var));
 	if (!out) {
 		if (!json_is_integer(third) || json_integer_value(third) < -1 ||
 		    json_integer_value(third) >= id) {
@@ -1884,9 +1884,11 @@ rd_apply(struct rd *r, const json_t *o, struct gp_prof_apply *a, int idx)
 	if (rd_int(r, o, "op", 0, r->n_ops - 1, &k) < 0)
 		return (-1);
 	op = &r->ops[k];
-	a->op = gp_xstrdup(op->op);
-	a->cls = gp_xstrdup(op->cls);
-	a->opname = gp_xstrdup(op->opname);
+	/* strings from a capture, as the terminal may see them: what it
+	 * would act on (ESC, BEL, C1) escaped (also in rd_str, rd_io) */
+	a->op = gp_text_dup(op->op);
+	a->cls = gp_text_dup(op->cls);
+	a->opname = gp_text_dup(op->opname);
 	a->impl = op->impl;
 	if (rd_str_def(r, o, "node", &a->node) < 0 ||
 	    rd_str_def(r, o, "extra", &a->extra) < 0 ||
@@ -2721,30 +2723,14 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		/* or at a UTF-8 character the cut split */
 		if (at < len && at + 4 >= len && utf8_cut(text, len))
 			at = len;
-		/* jansson quotes the text near the fault as it is: keep
-		 * the message one line (control bytes as \xNN), and the
+		/* jansson quotes the text near the fault as it is
+		 * (gp_err_set escapes what a terminal would act on); the
 		 * position at least 1:1 (it says column 0 after a
 		 * newline) */
-		{
-			char t[4 * JSON_ERROR_TEXT_LENGTH + 1];
-			size_t o = 0;
-
-			for (const char *c = je.text; *c != '\0'; c++) {
-				unsigned char u = (unsigned char)*c;
-
-				if (u < 0x20 || u == 0x7f)
-					o += (size_t)snprintf(t + o,
-					    sizeof(t) - o, "\\x%02x", u);
-				else
-					t[o++] = (char)u;
-			}
-			t[o] = '\0';
-			gp_err_set(err, "%s:%d:%d: %s%s", name,
-			    je.line > 0 ? je.line : 1,
-			    je.column > 0 ? je.column : 1, t,
-			    at >= len ? " (the file ends early: a truncated "
-			    "capture?)" : "");
-		}
+		gp_err_set(err, "%s:%d:%d: %s%s", name,
+		    je.line > 0 ? je.line : 1, je.column > 0 ? je.column : 1,
+		    je.text, at >= len ? " (the file ends early: a truncated "
+		    "capture?)" : "");
 		goto out;
 	}
 	if (!json_is_object(top)) {

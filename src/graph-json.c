@@ -155,27 +155,6 @@ w_idx(struct where w, size_t i)
 
 static const struct where w_root = {.n = 0};
 
-/* Messages are one line: control characters from names and values the
- * user wrote become \xNN. */
-static void
-one_line(char *msg, size_t cap)
-{
-	char out[GP_ERR_MAX];
-	size_t o = 0;
-
-	for (const char *p = msg; *p && o + 5 < sizeof(out); p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c < 0x20 || c == 0x7f)
-			o += (size_t)snprintf(out + o, sizeof(out) - o,
-			    "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	snprintf(msg, cap, "%s", out);
-}
-
 static int __attribute__((format(printf, 4, 5)))
 fail(struct loader *L, struct where w, bool at_key, const char *fmt, ...)
 {
@@ -187,9 +166,8 @@ fail(struct loader *L, struct where w, bool at_key, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	(void)gp_jsonpos_find(L->text, L->len, w.s, w.n, at_key, &line, &col);
-	gp_err_set(L->err, "%s:%d:%d: %s", L->file, line, col, msg);
-	one_line(L->err->msg, sizeof(L->err->msg));
-	return (-1);
+	/* one line: gp_err_set escapes control characters */
+	return (gp_err_set(L->err, "%s:%d:%d: %s", L->file, line, col, msg));
 }
 
 /* A JSON value as compact text for a message (at most ~60 bytes). */
@@ -1721,10 +1699,8 @@ syntax_error_msg(struct loader *L, const json_error_t *je)
 static int
 syntax_error(struct loader *L, const json_error_t *je)
 {
-	syntax_error_msg(L, je);
-	if (L->err != NULL)
-		one_line(L->err->msg, sizeof(L->err->msg));
-	return (-1);
+	/* jansson quotes the text as it is: gp_err_set escapes it */
+	return (syntax_error_msg(L, je));
 }
 
 /* Parsing. */

@@ -2782,10 +2782,17 @@ jr_bufs(struct jr *r, const json_t *o, struct gp_memprof *m,
 			jr_fail(r, "expected a string, got %s", gp_jsonpos_kind(v));
 			goto out;
 		}
-		if (pool_add_checked(pool, json_string_value(v),
-		    strlen(json_string_value(v)), &s->bufs[i].var) < 0) {
-			jr_fail(r, "too many names");
-			goto out;
+		{
+			/* as the terminal may see it: ESC, BEL, C1 escaped */
+			char *t = gp_text_dup(json_string_value(v));
+			int bad = pool_add_checked(pool, t, strlen(t),
+			    &s->bufs[i].var);
+
+			free(t);
+			if (bad < 0) {
+				jr_fail(r, "too many names");
+				goto out;
+			}
 		}
 		jr_pop(r);
 	}

@@ -12,6 +12,8 @@
 
 #include "fatal.h"
 
+/* Messages are one printable line: what a name or a value from a file
+ * brings in that a terminal would act on is escaped (gp_text_escape). */
 int
 gp_err_set(struct gp_err *err, const char *fmt, ...)
 {
@@ -22,6 +24,7 @@ gp_err_set(struct gp_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	gp_text_escape(err->msg, sizeof(err->msg));
 	return (-1);
 }
 
@@ -38,6 +41,7 @@ gp_err_prefix(struct gp_err *err, const char *fmt, ...)
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
 	snprintf(err->msg, sizeof(err->msg), "%s: %s", pre, old);
+	gp_text_escape(err->msg, sizeof(err->msg));
 	return (-1);
 }
 
@@ -185,4 +189,118 @@ gp_hash_bytes(uint64_t h, const void *p, size_t n)
 		h *= 0x100000001b3ULL;
 	}
 	return (h);
+}
+
+/* The length of the well-formed UTF-8 character at s (n bytes left) that
+ * a terminal shows as it is, or 0. */
+static size_t
+text_char(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (c >= 0x20 && c < 0x7f)
+		return (1);
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return (0);	/* C0, DEL, continuation, or never UTF-8 */
+	if (c == 0xc2)
+		lo = 0xa0;	/* 0xc2 0x80-0x9f: the C1 controls */
+	else if (c == 0xe0)
+		lo = 0xa0;	/* overlong */
+	else if (c == 0xed)
+		hi = 0x9f;	/* surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;	/* overlong */
+	else if (c == 0xf4)
+		hi = 0x8f;	/* past U+10FFFF */
+	if (n < len || s[1] < lo || s[1] > hi)
+		return (0);
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return (0);
+	return (len);
+}
+
+size_t
+gp_text_safe_prefix(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n && (k = text_char(u + i, n - i)) > 0)
+		i += k;
+	return (i);
+}
+
+void
+gp_buf_put_text(struct gp_buf *b, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	gp_grow(&b->s, &b->cap, b->len + n + 1, 1);
+	while (i < n) {
+		size_t k = gp_text_safe_prefix(s + i, n - i);
+
+		gp_grow(&b->s, &b->cap, b->len + k + 5, 1);
+		memcpy(b->s + b->len, s + i, k);
+		b->len += k;
+		b->s[b->len] = '\0';
+		if ((i += k) < n)
+			gp_buf_printf(b, "\\x%02x", u[i++]);
+	}
+	b->s[b->len] = '\0';
+}
+
+char *
+gp_text_dup(const char *s)
+{
+	struct gp_buf b = {0};
+	size_t n = strlen(s);
+	char *p;
+
+	if (gp_text_safe_prefix(s, n) == n) {
+		p = gp_xmalloc(n + 1);
+		memcpy(p, s, n + 1);
+		return (p);
+	}
+	gp_buf_put_text(&b, s);
+	return (b.s);
+}
+
+void
+gp_text_escape(char *s, size_t cap)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0;
+	char *out;
+
+	if (cap == 0 || gp_text_safe_prefix(s, n) == n)
+		return;
+	out = gp_xmalloc(cap);
+	/* whole characters and whole escapes, as many as fit */
+	while (i < n) {
+		size_t k = text_char(u + i, n - i);
+
+		if (o + (k > 0 ? k : 4) >= cap)
+			break;
+		if (k > 0) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			snprintf(out + o, 5, "\\x%02x", u[i++]);
+			o += 4;
+		}
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+	free(out);
 }

@@ -51,6 +51,24 @@ void	 gp_buf_free(struct gp_buf *b);
 /* The contents ("" when empty); valid until the next change. */
 const char *gp_buf_str(const struct gp_buf *b);
 
+/*
+ * Text for a terminal.  Bytes that a terminal would act on instead of
+ * showing are written \xNN (each byte): the C0 controls and DEL, the C1
+ * controls U+0080-U+009F (0xc2 0x80-0x9f in UTF-8; an 8-bit terminal reads
+ * a CSI or an OSC in them), and any byte that is not part of well-formed
+ * UTF-8.  Everything else, printable ASCII and UTF-8 characters from
+ * U+00A0 up, stays as it is (backslashes too, so escaping twice changes
+ * nothing).
+ */
+/* The length of the start of s (n bytes) that needs no escape. */
+size_t	 gp_text_safe_prefix(const char *s, size_t n);
+/* s, escaped, appended to b. */
+void	 gp_buf_put_text(struct gp_buf *b, const char *s);
+/* A copy of s, escaped. */
+char	*gp_text_dup(const char *s);
+/* s escaped in place, cut (at a character) to fit cap bytes. */
+void	 gp_text_escape(char *s, size_t cap);
+
 /* FNV-1a 64-bit hash, chainable through h (start with GP_HASH_INIT). */
 #define GP_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t gp_hash_bytes(uint64_t h, const void *p, size_t n);

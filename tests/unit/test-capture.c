@@ -52,7 +52,9 @@ rich_profile(uint64_t seed0)
 
 	f = fx_chain(p, "f", 4, ops, ns, 7, 0.1, &seed);
 	/* a second function: a scalar input, a view, an in-place output */
-	f = fx_function(p, "g\tnext", 4);
+	/* JSON escapes in a name (a control character would be read back
+	 * escaped for the terminal: test_text) */
+	f = fx_function(p, "g\\next \"2\"", 4);
 	a = fx_apply(f, "Dot", "dot", 2, (const char *const[]){"a", "b"},
 	    (const int[]){-1, -1}, "ab", 64);
 	a->impl = GP_IMPL_BLAS;
@@ -2052,6 +2054,61 @@ test_split(void)
 	free(path);
 }
 
+/*
+ * Text for the terminal (gp_text_*), which the capture reader and every
+ * message use: the expected strings are written by hand.
+ */
+static void
+test_text(void)
+{
+	static const struct {
+		const char	*in, *want, *what;
+	} cases[] = {
+		{"plain ascii ~", "plain ascii ~", "printable ASCII kept"},
+		{"a\x1b]52;c;eA==\x07" "b", "a\\x1b]52;c;eA==\\x07b",
+		    "OSC 52 (ESC, BEL)"},
+		{"\x7f\t\n", "\\x7f\\x09\\x0a", "DEL, tab, newline"},
+		{"x\xc2\x9b" "2J", "x\\xc2\\x9b2J", "C1 CSI U+009B"},
+		{"\xc2\x80\xc2\x9f", "\\xc2\\x80\\xc2\\x9f",
+		    "C1 first and last"},
+		{"\xc2\xa0\xc3\xa9\xe2\x89\xa4\xf0\x9f\x98\x80",
+		    "\xc2\xa0\xc3\xa9\xe2\x89\xa4\xf0\x9f\x98\x80",
+		    "U+00A0, e acute, U+2264, an emoji kept"},
+		{"\x9b" "1m", "\\x9b1m", "a lone 8-bit CSI byte"},
+		{"\xe2\x89", "\\xe2\\x89", "a cut character"},
+		{"\xc0\xaf", "\\xc0\\xaf", "an overlong slash"},
+		{"\xed\xa0\x80", "\\xed\\xa0\\x80", "a surrogate"},
+		{"a\\x1b", "a\\x1b", "an escape escaped again: unchanged"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t = gp_text_dup(cases[i].in);
+		char buf[64];
+
+		ok(strcmp(t, cases[i].want) == 0, "gp_text_dup: %s",
+		    cases[i].what);
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		gp_text_escape(buf, sizeof(buf));
+		ok(strcmp(buf, t) == 0, "gp_text_escape: %s", cases[i].what);
+		free(t);
+	}
+	{
+		/* cut to fit: whole escapes and characters only */
+		char buf[8] = "ab\x1b\x1b";
+
+		gp_text_escape(buf, sizeof(buf));
+		ok(strcmp(buf, "ab\\x1b") == 0, "gp_text_escape cuts at an "
+		    "escape: %s", buf);
+	}
+	{
+		struct gp_err e;
+
+		gp_err_set(&e, "name '%s'", "x\x1b[2J\xc2\x85");
+		ok(strcmp(e.msg, "name 'x\\x1b[2J\\xc2\\x85'") == 0,
+		    "gp_err_set escapes ESC and NEL: %s", e.msg);
+	}
+}
+
 int
 main(void)
 {
@@ -2077,6 +2134,7 @@ main(void)
 	test_graph_hash();
 	test_csv();
 	test_trace();
+	test_text();
 	{
 		char *cmd = gp_xasprintf("rm -rf '%s'", tmpdir);
 
