@@ -2747,20 +2747,25 @@ out:
 }
 
 static char *
-read_file(const char *path, size_t *len, struct gp_err *err)
+read_file(const char *path, const char *what, size_t *len,
+    struct gp_err *err)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp;
 	struct stat st;
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
+	int fd;
 
-	if (fp == NULL) {
+	/* a FIFO or a device is refused before a read could block */
+	if ((fd = gp_open_regular(path, what, &st, err)) < 0)
+		return (NULL);
+	if ((fp = fdopen(fd, "rb")) == NULL) {
 		gp_err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
 		return (NULL);
 	}
 	/* one read of the size the file says, more if it grew */
-	cap = fstat(fileno(fp), &st) == 0 && st.st_size > 0 ?
-	    (size_t)st.st_size + 2 : 65536;
+	cap = st.st_size > 0 ? (size_t)st.st_size + 2 : 65536;
 	buf = gp_xmalloc(cap);
 	for (;;) {
 		size_t got;
@@ -2790,7 +2795,7 @@ gp_capture_load(const char *path, struct gp_capture_info *ci,
 {
 	struct gp_profile *p;
 	size_t len;
-	char *text = read_file(path, &len, err);
+	char *text = read_file(path, "a gptop capture", &len, err);
 
 	if (text == NULL)
 		return (NULL);
@@ -2858,7 +2863,8 @@ gp_capture_detect(const char *path, struct gp_err *err)
 	static const char graph[] = "\"gptop-graph";
 	const char *p, *end, *fmt = NULL;
 	size_t len;
-	char *text = read_file(path, &len, err);
+	char *text = read_file(path, "a graph or a capture",
+	    &len, err);
 	bool has_graph = false;
 	int found = 0;
 

@@ -2201,24 +2201,12 @@ gp_graph_load(const char *path, const struct gp_load_opts *o,
 	size_t len = 0, cap = 0;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		gp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+	/* a FIFO or a device is refused before a read could block */
+	if ((fd = gp_open_regular(path, "a graph file (JSON)", &st, err)) < 0)
 		return (NULL);
-	}
-	if (fstat(fd, &st) < 0) {
-		gp_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
-		close(fd);
-		return (NULL);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		gp_err_set(err, "%s: %s: expected a graph file (JSON)", path,
-		    strerror(EISDIR));
-		return (NULL);
-	}
 	/* the whole file, plus a byte to see the end */
-	gp_grow(&text, &cap, S_ISREG(st.st_mode) && st.st_size > 0 ?
-	    (size_t)st.st_size + 1 : 65536, 1);
+	gp_grow(&text, &cap, st.st_size > 0 ? (size_t)st.st_size + 1 : 65536,
+	    1);
 	for (;;) {
 		ssize_t r;
 

@@ -302,23 +302,9 @@ open_header(const char *path, uint64_t limit, struct gp_npy_info *info,
 	int fd, r;
 
 	memset(info, 0, sizeof(*info));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return (gp_err_set(err, "%s: cannot open: %s", path,
-		    strerror(errno)));
-	if (fstat(fd, &st) < 0) {
-		gp_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		gp_err_set(err, "%s: is a directory, expected a .npy file",
-		    path);
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		gp_err_set(err, "%s: not a regular file", path);
-		goto fail;
-	}
+	/* a FIFO or a device is refused before a read could block */
+	if ((fd = gp_open_regular(path, "a .npy file", &st, err)) < 0)
+		return (-1);
 	size = (uint64_t)st.st_size;
 	if (size < MAGIC_LEN || (r = read_full(fd, pre, MAGIC_LEN, 0)) <= 0 ||
 	    memcmp(pre, MAGIC, MAGIC_LEN) != 0) {

@@ -6,9 +6,13 @@
 
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fatal.h"
 
@@ -177,6 +181,45 @@ const char *
 gp_buf_str(const struct gp_buf *b)
 {
 	return (b->s != NULL ? b->s : "");
+}
+
+int
+gp_open_regular(const char *path, const char *what, struct stat *stp,
+    struct gp_err *err)
+{
+	struct stat st;
+	const char *kind;
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return (gp_err_set(err, "%s: cannot open: %s", path,
+		    strerror(errno)));
+	if (fstat(fd, &st) < 0) {
+		gp_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		kind = S_ISDIR(st.st_mode) ? "a directory" :
+		    S_ISFIFO(st.st_mode) ? "a FIFO" :
+		    S_ISCHR(st.st_mode) ? "a character device" :
+		    S_ISBLK(st.st_mode) ? "a block device" :
+		    S_ISSOCK(st.st_mode) ? "a socket" : "a special file";
+		gp_err_set(err, "%s: is %s, not a regular file (expected %s)",
+		    path, kind, what);
+		close(fd);
+		return (-1);
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		gp_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	if (stp != NULL)
+		*stp = st;
+	return (fd);
 }
 
 uint64_t

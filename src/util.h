@@ -69,6 +69,20 @@ char	*gp_text_dup(const char *s);
 /* s escaped in place, cut (at a character) to fit cap bytes. */
 void	 gp_text_escape(char *s, size_t cap);
 
+/*
+ * Open a file gptop reads (a graph, a .npy, a capture) for reading, and
+ * refuse anything but a regular file before it can block: opened with
+ * O_NONBLOCK (a FIFO's open would wait for a writer, a read of it or of a
+ * terminal for input), checked with fstat, then O_NONBLOCK cleared.  what
+ * names the expected file ("a graph file (JSON)").  Returns the
+ * descriptor (O_CLOEXEC), with *st filled when st is not NULL, or -1 with
+ * "PATH: cannot open: REASON" or "PATH: is a FIFO, not a regular file
+ * (expected WHAT)" in err.
+ */
+struct stat;
+int	 gp_open_regular(const char *path, const char *what, struct stat *st,
+	    struct gp_err *err);
+
 /* FNV-1a 64-bit hash, chainable through h (start with GP_HASH_INIT). */
 #define GP_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t gp_hash_bytes(uint64_t h, const void *p, size_t n);

@@ -85,6 +85,35 @@ for name in deep-array deep-object; do
 	check "$tmp/$name.err" "generated $name.json"
 done
 
+# not regular files, refused before anything blocks on them (opening a
+# FIFO waits for a writer, reading /dev/zero never ends): the graph or
+# capture named on the command line, a .npy a graph names, either side of
+# --diff, a merge's input.  `timeout` turns a hang into a failure.
+mkfifo "$tmp/fifo.json" "$tmp/fifo.npy"
+sed 's|no-such-file.npy|fifo.npy|' "$srcdir/tests/invalid/npy-missing.json" \
+    >"$tmp/npy-fifo.json"
+sed 's|no-such-file.npy|/dev/zero|' "$srcdir/tests/invalid/npy-missing.json" \
+    >"$tmp/npy-zero.json"
+good="$srcdir/tests/capture/good.capture.json"
+case $good in /*) ;; *) good="$PWD/$good" ;; esac
+while IFS='|' read -r label cmd want; do
+	n=$((n + 1))
+	printf '%s\n' "$want" >"$tmp/want"
+	(cd "$tmp" && eval "timeout 20 $cmd") >"$tmp/out" 2>"$tmp/err" \
+	    </dev/null
+	rc=$?
+	check "$tmp/want" "not a regular file: $label"
+done <<'END'
+--check FIFO|"$GPTOP" --check fifo.json|fifo.json: is a FIFO, not a regular file (expected a graph or a capture)
+--batch FIFO|"$GPTOP" --batch fifo.json|fifo.json: is a FIFO, not a regular file (expected a graph or a capture)
+--batch /dev/zero|"$GPTOP" --batch /dev/zero|/dev/zero: is a character device, not a regular file (expected a graph or a capture)
+npy FIFO|"$GPTOP" --check npy-fifo.json|fifo.npy: is a FIFO, not a regular file (expected a .npy file)
+npy /dev/zero|"$GPTOP" --batch npy-zero.json|/dev/zero: is a character device, not a regular file (expected a .npy file)
+--diff B FIFO|"$GPTOP" --batch --diff "$good" fifo.json|fifo.json: is a FIFO, not a regular file
+merge FIFO|"$GPTOP" merge "$good" fifo.json -o m.json|fifo.json: is a FIFO, not a regular file (expected a gptop capture)
+directory|"$GPTOP" --check .|.: is a directory, not a regular file
+END
+
 # command lines: COMMAND<TAB>EXPECTED per line, COMMAND run by the shell
 # with $GPTOP and $srcdir set (# comments, blank lines skipped)
 tab=$(printf '\t')
