@@ -36,6 +36,18 @@ struct gp_session {
 	 * allocator's counters are per thread (alloc.h) and the worker's
 	 * do not see what the opening thread allocated */
 	int64_t			 held_bytes;
+	/* the program before the last recompile, kept compiled and run in
+	 * alternation with the current one (A, the baseline, and B), or
+	 * NULL: worker only */
+	struct gp_graph		*base_g;
+	struct gp_vm		*base_vm;
+	struct gp_profile	*base_prof;
+	bool			 base_profile;	/* its flags.profile */
+	uint64_t		 ab_rounds;	/* rounds of both since */
+	/* of held_bytes, what each program holds (its build's storages and
+	 * what its calls kept), so that a program's measured peak leaves
+	 * the other's out: cur (the running one) and base */
+	int64_t			 cur_bytes, base_bytes;
 
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
@@ -66,11 +78,26 @@ alloc_live(void)
 	return (gp_alloc_tls.live);
 }
 
-/* Rewrite and link g into s (g, vm, prof replaced on success). */
-static int
-build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
+static void
+free_base(struct gp_session *s)
 {
-	int64_t live0 = alloc_live();
+	gp_vm_free(s->base_vm);
+	gp_graph_free(s->base_g);
+	gp_profile_free(s->base_prof);
+	s->base_vm = NULL;
+	s->base_g = NULL;
+	s->base_prof = NULL;
+}
+
+/* Rewrite and link g into s (g, vm, prof replaced on success).  keep:
+ * the program replaced becomes the baseline program (A), its counters
+ * zeroed so that A and B count from the same moment on; else it is
+ * freed. */
+static int
+build(struct gp_session *s, const struct gp_flags *f, bool keep,
+    struct gp_err *err)
+{
+	int64_t live0 = alloc_live(), built;
 	struct gp_graph *g = gp_graph_clone(s->pristine);
 	struct gp_profile *prof;
 	struct gp_vm *vm;
@@ -121,12 +148,25 @@ build(struct gp_session *s, const struct gp_flags *f, struct gp_err *err)
 	prof->sample = f->sample;
 	free(prof->flags);
 	prof->flags = gp_flags_string(f);
-	gp_vm_free(s->vm);
-	gp_graph_free(s->g);
-	gp_profile_free(s->prof);
+	built = alloc_live() - live0;
+	if (keep) {
+		free_base(s);
+		s->base_g = s->g;
+		s->base_vm = s->vm;
+		s->base_prof = s->prof;
+		s->base_profile = s->flags.profile;
+		s->base_bytes = s->cur_bytes;
+		gp_profile_reset(s->base_prof);
+		s->ab_rounds = 0;
+	} else {
+		gp_vm_free(s->vm);
+		gp_graph_free(s->g);
+		gp_profile_free(s->prof);
+	}
 	s->g = g;
 	s->vm = vm;
 	s->prof = prof;
+	s->cur_bytes = built;
 	s->held_bytes += alloc_live() - live0;
 	return (0);
 }
@@ -165,7 +205,7 @@ gp_session_open(const char *path, const struct gp_flags *flags,
 	}
 	s->load_ns = (double)(gp_clock_ns() - t0);
 	s->held_bytes = alloc_live() - live0;
-	if (build(s, &s->flags, err) < 0) {
+	if (build(s, &s->flags, false, err) < 0) {
 		gp_graph_free(s->pristine);
 		gp_flags_done(&s->flags);
 		free(s);
@@ -187,6 +227,7 @@ gp_session_free(struct gp_session *s)
 	gp_graph_free(s->g);
 	gp_graph_free(s->pristine);
 	gp_profile_free(s->prof);
+	free_base(s);
 	gp_profile_free(s->published);
 	gp_profile_free(s->baseline);
 	gp_flags_done(&s->flags);
@@ -195,12 +236,15 @@ gp_session_free(struct gp_session *s)
 	free(s);
 }
 
+/* Each function of a program once (fn >= 0: that one only); own: the
+ * bytes the program holds, other: the other program's (0 when alone),
+ * left out of its measured peak. */
 static void
-one_round(struct gp_session *s, int fn)
+run_program(struct gp_session *s, const struct gp_graph *g,
+    struct gp_vm *vm, struct gp_profile *prof, bool profile, int fn,
+    int64_t *own, int64_t other)
 {
-	struct gp_profile *prof = s->flags.profile ? s->prof : NULL;
-
-	for (int f = 0; f < (int)s->g->n_fns; f++) {
+	for (int f = 0; f < (int)g->n_fns; f++) {
 		int64_t live0, peak;
 
 		if (fn >= 0 && f != fn)
@@ -210,13 +254,34 @@ one_round(struct gp_session *s, int fn)
 		 * same on the worker as on the thread that opened it */
 		gp_alloc_reset_peak();
 		live0 = alloc_live();
-		gp_vm_call(s->vm, f, prof);
-		peak = s->held_bytes + (gp_alloc_tls.peak - live0);
+		gp_vm_call(vm, f, profile ? prof : NULL);
+		peak = s->held_bytes - other + (gp_alloc_tls.peak - live0);
 		s->held_bytes += alloc_live() - live0;
-		if (peak > 0 &&
-		    (uint64_t)peak > s->prof->fn[f].mem_peak_measured)
-			s->prof->fn[f].mem_peak_measured = (uint64_t)peak;
+		*own += alloc_live() - live0;
+		if (peak > 0 && (uint64_t)peak > prof->fn[f].mem_peak_measured)
+			prof->fn[f].mem_peak_measured = (uint64_t)peak;
 	}
+}
+
+/* A round: the program's functions once each; with a baseline program
+ * kept, its round too, interleaved A B, B A, A B, ... so that both run
+ * under the same load and neither always runs in the other's wake. */
+static void
+one_round(struct gp_session *s, int fn)
+{
+	bool two = s->base_vm != NULL;
+	bool a_first = two && s->ab_rounds % 2 == 0;
+
+	if (a_first)
+		run_program(s, s->base_g, s->base_vm, s->base_prof,
+		    s->base_profile, fn, &s->base_bytes, s->cur_bytes);
+	run_program(s, s->g, s->vm, s->prof, s->flags.profile, fn,
+	    &s->cur_bytes, two ? s->base_bytes : 0);
+	if (two && !a_first)
+		run_program(s, s->base_g, s->base_vm, s->base_prof,
+		    s->base_profile, fn, &s->base_bytes, s->cur_bytes);
+	if (two)
+		s->ab_rounds++;
 }
 
 void
@@ -243,19 +308,28 @@ gp_session_rounds(struct gp_session *s)
 	return (s->rounds);
 }
 
-/* Under mu (or with no worker): copy the live counters out. */
+/* Copy live's counters into *dst (a new copy when the shape changed). */
+static void
+publish_one(struct gp_profile **dst, struct gp_profile *live)
+{
+	gp_prof_flush(live);
+	if (*dst == NULL || (*dst)->generation != live->generation ||
+	    (*dst)->n_fn != live->n_fn) {
+		gp_profile_free(*dst);
+		*dst = gp_profile_clone(live);
+	} else
+		gp_profile_copy_counters(*dst, live);
+}
+
+/* Under mu (or with no worker): copy the live counters out, the
+ * baseline program's too. */
 static void
 publish(struct gp_session *s)
 {
 	s->stale = false;
-	gp_prof_flush(s->prof);
-	if (s->published == NULL ||
-	    s->published->generation != s->prof->generation ||
-	    s->published->n_fn != s->prof->n_fn) {
-		gp_profile_free(s->published);
-		s->published = gp_profile_clone(s->prof);
-	} else
-		gp_profile_copy_counters(s->published, s->prof);
+	publish_one(&s->published, s->prof);
+	if (s->base_prof != NULL)
+		publish_one(&s->baseline, s->base_prof);
 }
 
 static void *
@@ -274,23 +348,20 @@ worker_loop(void *arg)
 			break;
 		if (s->recompile_req != NULL) {
 			struct gp_flags *nf = s->recompile_req;
-			struct gp_profile *old;
 			struct gp_err err;
 			uint64_t gen = s->prof->generation;
 
-			/* the baseline complete: untimed calls attributed */
-			gp_prof_flush(s->prof);
-			old = gp_profile_clone(s->prof);
-
 			s->recompile_req = NULL;
 			pthread_mutex_unlock(&s->mu);
-			s->recompile_rc = build(s, nf, &err);
+			s->recompile_rc = build(s, nf, true, &err);
 			pthread_mutex_lock(&s->mu);
 			if (s->recompile_rc == 0) {
 				gp_flags_done(&s->flags);
 				s->flags = *nf;
+				/* the old program, kept: the baseline, from
+				 * now on run in turn with the new one */
 				gp_profile_free(s->baseline);
-				s->baseline = old;
+				s->baseline = NULL;
 				s->prof->generation = gen + 1;
 				s->recompiles++;
 				s->rounds = 0;
@@ -299,7 +370,6 @@ worker_loop(void *arg)
 				publish(s);
 			} else {
 				gp_flags_done(nf);
-				gp_profile_free(old);
 				memcpy(s->recompile_err, err.msg,
 				    sizeof(err.msg));
 			}
@@ -311,6 +381,9 @@ worker_loop(void *arg)
 		if (s->reset_req) {
 			s->reset_req = false;
 			gp_profile_reset(s->prof);
+			if (s->base_prof != NULL)
+				gp_profile_reset(s->base_prof);
+			s->ab_rounds = 0;
 			s->rounds = 0;
 			s->done = false;
 			publish(s);
@@ -451,6 +524,9 @@ gp_session_reset(struct gp_session *s)
 	pthread_mutex_unlock(&s->mu);
 	if (!s->running) {
 		gp_profile_reset(s->prof);
+		if (s->base_prof != NULL)
+			gp_profile_reset(s->base_prof);
+		s->ab_rounds = 0;
 		s->reset_req = false;
 		s->rounds = 0;
 		publish(s);
@@ -481,27 +557,19 @@ gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
 
 	copy_flags(nf, f);
 	if (!s->running) {
-		struct gp_profile *old;
 		uint64_t gen = s->prof->generation;
 
-		gp_prof_flush(s->prof);
-		old = gp_profile_clone(s->prof);
-
-		rc = build(s, nf, err);
+		rc = build(s, nf, true, err);
 		if (rc == 0) {
 			gp_flags_done(&s->flags);
 			s->flags = *nf;
 			gp_profile_free(s->baseline);
-			s->baseline = old;
+			s->baseline = NULL;
 			s->prof->generation = gen + 1;
-			gp_profile_free(s->published);
-			s->published = gp_profile_clone(s->prof);
-			s->stale = false;
 			s->rounds = 0;
-		} else {
+			publish(s);
+		} else
 			gp_flags_done(nf);
-			gp_profile_free(old);
-		}
 		free(nf);
 		return (rc);
 	}
@@ -544,6 +612,8 @@ gp_session_baseline(struct gp_session *s)
 	struct gp_profile *b = NULL;
 
 	pthread_mutex_lock(&s->mu);
+	if (s->stale && !s->running)
+		publish(s);
 	if (s->baseline != NULL)
 		b = gp_profile_clone(s->baseline);
 	pthread_mutex_unlock(&s->mu);
@@ -560,6 +630,7 @@ gp_session_status(struct gp_session *s, struct gp_session_status *st)
 	st->done = s->done;
 	st->running = s->running;
 	st->recompiles = s->recompiles;
+	st->interleaved = s->baseline != NULL;
 	st->recompile_seq = s->recompile_seq;
 	st->recompile_done = s->recompile_done;
 	memcpy(st->error, s->recompile_err, sizeof(st->error));
@@ -571,6 +642,14 @@ gp_session_profile(struct gp_session *s)
 {
 	gp_prof_flush(s->prof);
 	return (s->prof);
+}
+
+struct gp_profile *
+gp_session_base_profile(struct gp_session *s)
+{
+	if (s->base_prof != NULL)
+		gp_prof_flush(s->base_prof);
+	return (s->base_prof);
 }
 
 struct gp_graph *

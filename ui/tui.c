@@ -237,8 +237,9 @@ recompile_done(struct tui *t, bool ok)
 		    c->flags.optimizer_including : "");
 		c->cfg_serial++;
 		show_top(t, TOP_DIFF);
-		ui_ctx_msg(c, UI_ROLE_MSG, "recompiled: the Diff view compares "
-		    "the baseline (A) with the new program (B)");
+		ui_ctx_msg(c, UI_ROLE_MSG, "recompiled: the old program (A) "
+		    "and the new one (B) run in turn; the Diff view compares "
+		    "them");
 	} else
 		ui_ctx_msg(c, UI_ROLE_ERROR, "recompile failed: %s",
 		    c->st.error[0] ? c->st.error :
@@ -264,6 +265,7 @@ status_tick(struct tui *t, uint64_t now)
 		t->last_recompiles = c->st.recompiles;
 		gp_profile_free(c->base);
 		c->base = gp_session_baseline(c->s);
+		c->base_live = c->base != NULL && c->st.interleaved;
 		c->base_serial++;
 		t->next_data = now;	/* the new program's data */
 		if (t->pending && c->st.recompiles > t->pending_from)
@@ -302,6 +304,16 @@ data_tick(struct tui *t)
 		t->data_sig = sig;
 		c->serial++;
 		t->dirty = true;
+		/* the baseline program runs too: its new counters */
+		if (c->base_live) {
+			struct gp_profile *b = gp_session_baseline(c->s);
+
+			if (b != NULL) {
+				gp_profile_free(c->base);
+				c->base = b;
+				c->base_serial++;
+			}
+		}
 	}
 	/* keep the interface's own work under 1/CPU_SHARE of a core */
 	cost = t->snap_ms + shown(t)->update_ms;

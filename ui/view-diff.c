@@ -7,6 +7,11 @@
  * are per call of the function (opts.per_call), so runs of different
  * lengths compare; the mark column is the noise verdict (gp_diff_mark).
  *
+ * After `r` the baseline program runs in turn with the current one
+ * (gp_session_recompile), under the same load: A is refreshed with B and
+ * the diff judges the two as they are (opts.same_load); captures ran at
+ * different times, and the diff divides B by their common factor.
+ *
  * The diff is computed again only when the snapshot or the baseline
  * changed (at most once per refresh interval); the level, the function
  * and the sort only pick and order its rows.  The view keeps its own
@@ -149,6 +154,8 @@ diff_update(struct ui_view *v, struct ui_ctx *c)
 		d->b = gp_profile_clone(c->snap);
 		gp_diff_opts_init(&o);
 		o.per_call = true;
+		/* A and B in turn: the same load, no common factor */
+		o.same_load = c->base_live;
 		d->gd = gp_diff_compute(d->a, d->b, &o);
 		d->gd_serial = c->serial;
 		d->gd_base = c->base_serial;
@@ -187,7 +194,7 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 {
 	struct diff *d = v->priv;
 	const struct gp_diff_table *t;
-	char ta[32], tb[32], what[160];
+	char ta[32], tb[32], what[160], how[64];
 
 	if (d->gd == NULL) {
 		draw_no_baseline(y, h, w);
@@ -200,10 +207,16 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	    d->b->flags && d->b->flags[0] ? d->b->flags : "(default flags)");
 	gp_fmt_time(ta, sizeof(ta), t->total_a);
 	gp_fmt_time(tb, sizeof(tb), t->total_b);
+	if (d->gd->opts.same_load)
+		snprintf(how, sizeof(how), "A and B run in turn, %llu rounds "
+		    "each", (unsigned long long)d->gd->rounds_a);
+	else
+		snprintf(how, sizeof(how), "run apart: B / %.2f (common "
+		    "factor)", d->gd->factor);
 	ui_draw_printf(y + 1, 0, w, ui_crt_attr(UI_ROLE_VALUE),
 	    "per call: A %s -> B %s | %zu paired, %zu added, %zu removed, "
-	    "%zu beyond noise", ta, tb, t->n_paired, t->n_added,
-	    t->n_removed, t->n_significant);
+	    "%zu beyond noise | %s", ta, tb, t->n_paired, t->n_added,
+	    t->n_removed, t->n_significant, how);
 	snprintf(what, sizeof(what), "Diff of %s%s (d: classes/ops/applies), "
 	    "%s |", level_names[d->level], d->level == 2 ? (c->fn >= 0 ?
 	    " of the function" : " of all functions") : "", d->level == 2 ?

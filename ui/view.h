@@ -47,6 +47,10 @@ struct ui_ctx {
 	uint64_t			 serial;	/* new snapshot: +1 */
 	struct gp_profile		*base;	/* the baseline, or NULL */
 	uint64_t			 base_serial;
+	/* the baseline is the session's baseline program, run in turn
+	 * with the current one (so under the same load): refreshed with
+	 * each snapshot */
+	bool				 base_live;
 	struct gp_session_status	 st;
 	int				 fn;	/* shown; -1: all summed */
 	bool				 by_sig;	/* Ops by signature */

@@ -6,7 +6,8 @@
  * once per call, histograms summing to their counts) and the rounds never
  * go back; pause stops the rounds, reset zeroes them, a recompile with
  * fusion swaps in a one-apply program and keeps the three-apply one as
- * the baseline, and the run stops exactly at its limit.  (Counts are the
+ * the baseline, run in turn with it (as many calls of each), and the run
+ * stops exactly at its limit.  (Counts are the
  * counted calls, call.n: calls_seen survives a reset by design.)
  */
 #include "config.h"
@@ -175,6 +176,23 @@ main(void)
 	ok(base != NULL && base->fn[0].n_apply == 3 && consistent(base),
 	    "the three-apply profile is the baseline");
 	gp_profile_free(base);
+	ok(st.interleaved, "the status says both programs run in turn");
+	/* both programs run, round after round, until paused: then the two
+	 * published profiles count the same calls */
+	wait_for(s, W_RUNNING_SOME, 200);
+	gp_session_pause(s, true);
+	wait_for(s, W_PAUSED, 0);
+	sleep_ms(20);
+	r = gp_session_snapshot(s, &snap);
+	base = gp_session_baseline(s);
+	ok(base != NULL && base->fn[0].call.n >= 200 && base->fn[0].call.n ==
+	    snap->fn[0].call.n && snap->fn[0].call.n == r &&
+	    consistent(base), "paused after %llu rounds: the baseline "
+	    "program ran as many (%llu calls) since the recompile",
+	    (unsigned long long)r, base ? (unsigned long long)
+	    base->fn[0].call.n : 0ULL);
+	gp_profile_free(base);
+	gp_session_pause(s, false);
 	gp_session_stop(s);
 
 	/* a run with a limit stops exactly there */

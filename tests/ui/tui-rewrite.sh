@@ -1,6 +1,7 @@
 #!/bin/sh
 # tui-rewrite.sh: switching a rewriter and pressing r recompiles and opens
-# the Diff view (baseline -> new); d changes the diff level; a failed
+# the Diff view (baseline -> new), the old program kept and run in turn
+# with the new one (its rounds grow); d changes the diff level; a failed
 # recompile shows its error and the old program keeps running.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
@@ -13,12 +14,29 @@ diff_header() {
 back_to_default() {
 	tui_wait 'A baseline: optimizer_excluding=fusion.*B current: \(default flags\)'
 }
+# The rounds A and B ran in turn, from the Diff view's second line.
+ab_rounds() {
+	tui_screen | sed -n 's/.*A and B run in turn, \([0-9][0-9]*\) rounds each.*/\1/p' |
+	    head -n 1
+}
+both_run() {
+	tui_wait 'A and B run in turn, [0-9]+ rounds each' || return 1
+	r1=$(ab_rounds)
+	tries=$((TUI_TIMEOUT * 10))
+	while [ "$tries" -gt 0 ]; do
+		sleep 0.1
+		r2=$(ab_rounds)
+		[ -n "$r2" ] && [ "$r2" -gt "$r1" ] && return 0
+		tries=$((tries - 1))
+	done
+	return 1
+}
 failed() {
 	tui_wait 'recompile failed: .*required' ||
 	    tui_wait 'Last recompile failed: .*required'
 }
 
-echo "1..12"
+echo "1..13"
 tui_shell 120 40
 tui_run -d 2 "$GRAPHS/chain.json"
 tui_wait '^100\.0%.*Elemwise' >/dev/null
@@ -32,6 +50,8 @@ tui_keys r
 check "r recompiles and opens the Diff view" tui_wait 'Diff of ops'
 check "... baseline (default flags) -> new (fusion off)" diff_header
 check "... with the fused op removed and the unfused ones added" diff_rows
+check "... the baseline program still running, in turn with the new one" \
+    both_run
 tui_keys d
 check "d compares applies" tui_wait 'Diff of applies'
 tui_keys d
