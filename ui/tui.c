@@ -268,6 +268,9 @@ status_tick(struct tui *t, uint64_t now)
 		c->base_live = c->base != NULL && c->st.interleaved;
 		c->base_serial++;
 		t->next_data = now;	/* the new program's data */
+		/* even when it ran to its limit before this tick, with as
+		 * many rounds as the old one had: not the same snapshot */
+		t->stopped_snap = false;
 		if (t->pending && c->st.recompiles > t->pending_from)
 			recompile_done(t, true);
 	}
