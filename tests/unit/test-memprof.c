@@ -1261,6 +1261,26 @@ test_session_chain(void)
 			    (long long)(rounds == 1 ? first : later),
 			    "session chain (%s, %d call%s): measured peak",
 			    how, rounds, rounds > 1 ? "s" : "");
+			is_int((long long)gp_memprof_predicted_peak(p, 0),
+			    (long long)(rounds == 1 ? first : later),
+			    "session chain (%s, %d call%s): predicted peak",
+			    how, rounds, rounds > 1 ? "s" : "");
+			if (!worker && rounds == 1) {
+				/* after a reset only later calls are
+				 * measured, and predicted */
+				gp_session_reset(s);
+				gp_session_run(s, -1, 1);
+				gp_session_snapshot(s, &p);
+				ok(gp_memprof_span(p, 0) == GP_MEM_SPAN_LATER,
+				    "session chain: after a reset, later "
+				    "calls only");
+				is_int((long long)p->fn[0].mem_peak_measured,
+				    (long long)later, "... measured: a later "
+				    "call's peak");
+				is_int((long long)gp_memprof_predicted_peak(p,
+				    0), (long long)later, "... predicted: the "
+				    "same");
+			}
 			gp_profile_free(p);
 			gp_session_free(s);
 			gp_flags_done(&fl);
