@@ -187,22 +187,83 @@ vec_layout(const struct vec *v, size_t isz, char **p, blasint *inc)
 	return (true);
 }
 
-/* dst = beta * dst for a matrix of floats (beta 0 writes zeros, so NaN in
- * dst does not survive, as in BLAS). */
+/*
+ * The typed half of the BLAS calls: one definition, instantiated for float
+ * (cblas_s*) and double (cblas_d*), picked through blas_fns[dt].  The
+ * cores above them work on bytes and strides and are shared.
+ */
+struct blas_fns {
+	void	(*scale)(const struct mat *m, double beta);
+	void	(*gemm)(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb,
+		    blasint M, blasint N, blasint K, double alpha,
+		    const char *a, blasint lda, const char *b, blasint ldb,
+		    double beta, char *c, blasint ldc);
+	void	(*gemv)(enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
+		    double alpha, const char *a, blasint lda, const char *x,
+		    blasint incx, double beta, char *y, blasint incy);
+	void	(*ger)(blasint M, blasint N, double alpha, const char *x,
+		    blasint incx, const char *y, blasint incy, char *a,
+		    blasint lda);
+	double	(*dot)(blasint n, const char *x, blasint incx, const char *y,
+		    blasint incy);
+};
+
+/* dst = beta * dst (beta 0 writes zeros, so NaN in dst does not survive,
+ * as in BLAS); then T's cblas_?gemm, ?gemv, ?ger and ?dot. */
+#define DEF_BLAS(SFX, T, P)                                                   \
+static void                                                                   \
+scale_##SFX(const struct mat *m, double beta)                                 \
+{                                                                             \
+	for (int64_t i = 0; i < m->rows; i++)                                 \
+		for (int64_t j = 0; j < m->cols; j++) {                       \
+			T *p = (T *)(m->p + i * m->rs + j * m->cs);           \
+			*p = beta == 0 ? 0 : (T)beta * *p;                    \
+		}                                                             \
+}                                                                             \
+static void                                                                   \
+gemm_##SFX(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, blasint M,       \
+    blasint N, blasint K, double alpha, const char *a, blasint lda,           \
+    const char *b, blasint ldb, double beta, char *c, blasint ldc)            \
+{                                                                             \
+	cblas_##P##gemm(CblasRowMajor, ta, tb, M, N, K, (T)alpha,             \
+	    (const T *)a, lda, (const T *)b, ldb, (T)beta, (T *)c, ldc);      \
+}                                                                             \
+static void                                                                   \
+gemv_##SFX(enum CBLAS_TRANSPOSE ta, blasint M, blasint N, double alpha,       \
+    const char *a, blasint lda, const char *x, blasint incx, double beta,     \
+    char *y, blasint incy)                                                    \
+{                                                                             \
+	cblas_##P##gemv(CblasRowMajor, ta, M, N, (T)alpha, (const T *)a, lda, \
+	    (const T *)x, incx, (T)beta, (T *)y, incy);                       \
+}                                                                             \
+static void                                                                   \
+ger_##SFX(blasint M, blasint N, double alpha, const char *x, blasint incx,    \
+    const char *y, blasint incy, char *a, blasint lda)                        \
+{                                                                             \
+	cblas_##P##ger(CblasRowMajor, M, N, (T)alpha, (const T *)x, incx,     \
+	    (const T *)y, incy, (T *)a, lda);                                 \
+}                                                                             \
+static double                                                                 \
+dot_##SFX(blasint n, const char *x, blasint incx, const char *y,              \
+    blasint incy)                                                             \
+{                                                                             \
+	return (cblas_##P##dot(n, (const T *)x, incx, (const T *)y, incy));   \
+}
+DEF_BLAS(f32, float, s)
+DEF_BLAS(f64, double, d)
+
+static const struct blas_fns blas_fns[GP_DTYPE__COUNT] = {
+#define E(SFX) {.scale = scale_##SFX, .gemm = gemm_##SFX,                     \
+	    .gemv = gemv_##SFX, .ger = ger_##SFX, .dot = dot_##SFX}
+	[GP_FLOAT32] = E(f32),
+	[GP_FLOAT64] = E(f64),
+#undef E
+};
+
 static void
 mat_scale(enum gp_dtype dt, const struct mat *m, double beta)
 {
-	for (int64_t i = 0; i < m->rows; i++)
-		for (int64_t j = 0; j < m->cols; j++) {
-			char *p = m->p + i * m->rs + j * m->cs;
-
-			if (dt == GP_FLOAT32)
-				*(float *)p = beta == 0 ? 0 :
-				    (float)beta * *(float *)p;
-			else
-				*(double *)p = beta == 0 ? 0 :
-				    beta * *(double *)p;
-		}
+	blas_fns[dt].scale(m, beta);
 }
 
 /* c (M x N) = alpha * a (M x K) . b (K x N) + beta * c, all of dtype dt. */
@@ -256,14 +317,8 @@ gemm_core(enum gp_dtype dt, double alpha, struct mat a, struct mat b,
 		mat_copy(&tp, &b, dt, dt);
 		(void)mat_layout(&b, isz, &tb, &ldb);
 	}
-	if (dt == GP_FLOAT32)
-		cblas_sgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N,
-		    (blasint)K, (float)alpha, (const float *)a.p, lda,
-		    (const float *)b.p, ldb, (float)beta, (float *)c.p, ldc);
-	else
-		cblas_dgemm(CblasRowMajor, ta, tb, (blasint)M, (blasint)N,
-		    (blasint)K, alpha, (const double *)a.p, lda,
-		    (const double *)b.p, ldb, beta, (double *)c.p, ldc);
+	blas_fns[dt].gemm(ta, tb, (blasint)M, (blasint)N, (blasint)K, alpha,
+	    a.p, lda, b.p, ldb, beta, c.p, ldc);
 	tmps_free(&tp);
 }
 
@@ -324,14 +379,8 @@ gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
 		M = N;
 		N = t;
 	}
-	if (dt == GP_FLOAT32)
-		cblas_sgemv(CblasRowMajor, ta, (blasint)M, (blasint)N,
-		    (float)alpha, (const float *)a.p, lda, (const float *)px,
-		    incx, (float)beta, (float *)py, incy);
-	else
-		cblas_dgemv(CblasRowMajor, ta, (blasint)M, (blasint)N, alpha,
-		    (const double *)a.p, lda, (const double *)px, incx, beta,
-		    (double *)py, incy);
+	blas_fns[dt].gemv(ta, (blasint)M, (blasint)N, alpha, a.p, lda, px,
+	    incx, beta, py, incy);
 	tmps_free(&tp);
 }
 
@@ -374,14 +423,8 @@ ger_core(enum gp_dtype dt, double alpha, struct vec x, struct vec y,
 		vec_copy(&tp, &y, dt, dt);
 		(void)vec_layout(&y, isz, &py, &incy);
 	}
-	if (dt == GP_FLOAT32)
-		cblas_sger(CblasRowMajor, (blasint)M, (blasint)N, (float)alpha,
-		    (const float *)px, incx, (const float *)py, incy,
-		    (float *)a.p, lda);
-	else
-		cblas_dger(CblasRowMajor, (blasint)M, (blasint)N, alpha,
-		    (const double *)px, incx, (const double *)py, incy,
-		    (double *)a.p, lda);
+	blas_fns[dt].ger((blasint)M, (blasint)N, alpha, px, incx, py, incy,
+	    a.p, lda);
 	tmps_free(&tp);
 }
 
@@ -404,12 +447,7 @@ dot_core(enum gp_dtype dt, struct vec x, struct vec y)
 		vec_copy(&tp, &y, dt, dt);
 		(void)vec_layout(&y, isz, &py, &incy);
 	}
-	if (dt == GP_FLOAT32)
-		r = cblas_sdot((blasint)x.n, (const float *)px, incx,
-		    (const float *)py, incy);
-	else
-		r = cblas_ddot((blasint)x.n, (const double *)px, incx,
-		    (const double *)py, incy);
+	r = blas_fns[dt].dot((blasint)x.n, px, incx, py, incy);
 	tmps_free(&tp);
 	return (r);
 }
@@ -529,22 +567,18 @@ scale_by(char *out, enum gp_dtype dt, int64_t n, const char *sp,
     enum gp_dtype sdt)
 {
 	switch (dt) {
-	case GP_FLOAT32: {
-		float s, *o = (float *)out;
-
-		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);
-		for (int64_t i = 0; i < n; i++)
-			o[i] *= s;
-		break;
+#define SCALE_FLOAT(DT, T)                                                    \
+	case DT: {                                                            \
+		T s, *o = (T *)out;                                           \
+                                                                              \
+		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);                      \
+		for (int64_t i = 0; i < n; i++)                               \
+			o[i] *= s;                                            \
+		break;                                                        \
 	}
-	case GP_FLOAT64: {
-		double s, *o = (double *)out;
-
-		gp_dtype_convert(&s, dt, sp, sdt, 0, 1);
-		for (int64_t i = 0; i < n; i++)
-			o[i] *= s;
-		break;
-	}
+	SCALE_FLOAT(GP_FLOAT32, float)
+	SCALE_FLOAT(GP_FLOAT64, double)
+#undef SCALE_FLOAT
 	case GP_BOOL: {
 		_Bool s, *o = (_Bool *)out;
 
@@ -803,12 +837,33 @@ fmt_dot22(const struct gp_graph *g, const struct gp_node *n,
 }
 
 /*
- * gemm: Z = alpha X.Y + beta Z  (inputs Z, alpha, X, Y, beta)
+ * gemm: Z = alpha X.Y + beta Z  (inputs Z, alpha, X, Y, beta), and gemv:
+ * y = alpha A.x + beta y  (inputs y, alpha, A, x, beta): one kernel, the
+ * product (gemm_core or gemv_core) passed in.
  */
 
+typedef void (*update_fn)(enum gp_dtype dt, double alpha,
+    const struct gp_tensor *x, const struct gp_tensor *y, double beta,
+    struct gp_tensor *z);
+
 static void
-k_gemm(const struct gp_node *n, struct gp_tensor *const *in,
-    struct gp_tensor *const *out)
+update_gemm(enum gp_dtype dt, double alpha, const struct gp_tensor *x,
+    const struct gp_tensor *y, double beta, struct gp_tensor *z)
+{
+	gemm_core(dt, alpha, mat_of(x), mat_of(y), beta, mat_of(z));
+}
+
+static void
+update_gemv(enum gp_dtype dt, double alpha, const struct gp_tensor *x,
+    const struct gp_tensor *y, double beta, struct gp_tensor *z)
+{
+	gemv_core(dt, alpha, mat_of(x), vec_of(y), beta, vec_of(z));
+}
+
+/* out = alpha f(in[2], in[3]) + beta in[0]; in place when out is in[0]. */
+static void
+k_update(struct gp_tensor *const *in, struct gp_tensor *const *out,
+    update_fn f)
 {
 	struct gp_tensor *o = out[0], t = {0};
 	double alpha = load_scalar(in[1]), beta = load_scalar(in[4]);
@@ -819,17 +874,29 @@ k_gemm(const struct gp_node *n, struct gp_tensor *const *in,
 		gp_tensor_copy_into(o, in[0]);
 	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
 		/* the output overlaps X or Y: compute aside */
-		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
+		gp_tensor_alloc(&t, o->dtype, o->ndim, o->shape);
 		if (beta != 0)
 			gp_tensor_copy_into(&t, o);
-		gemm_core(o->dtype, alpha, mat_of(in[2]), mat_of(in[3]), beta,
-		    mat_of(&t));
+		f(o->dtype, alpha, in[2], in[3], beta, &t);
 		gp_tensor_copy_into(o, &t);
 		gp_tensor_release(&t);
 		return;
 	}
-	gemm_core(o->dtype, alpha, mat_of(in[2]), mat_of(in[3]), beta,
-	    mat_of(o));
+	f(o->dtype, alpha, in[2], in[3], beta, o);
+}
+
+static void
+k_gemm(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	k_update(in, out, update_gemm);
+}
+
+static void
+k_gemv(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	k_update(in, out, update_gemv);
 }
 
 static int
@@ -901,33 +968,8 @@ fmt_gemm(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 }
 
 /*
- * gemv: y = alpha A.x + beta y  (inputs y, alpha, A, x, beta)
+ * gemv (its kernel is k_gemv above)
  */
-
-static void
-k_gemv(const struct gp_node *n, struct gp_tensor *const *in,
-    struct gp_tensor *const *out)
-{
-	struct gp_tensor *o = out[0], t = {0};
-	double alpha = load_scalar(in[1]), beta = load_scalar(in[4]);
-	bool inplace = same_storage(o, in[0]) &&
-	    o->offset == in[0]->offset;
-
-	if (!inplace && beta != 0)
-		gp_tensor_copy_into(o, in[0]);
-	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
-		gp_tensor_alloc(&t, o->dtype, 1, o->shape);
-		if (beta != 0)
-			gp_tensor_copy_into(&t, o);
-		gemv_core(o->dtype, alpha, mat_of(in[2]), vec_of(in[3]), beta,
-		    vec_of(&t));
-		gp_tensor_copy_into(o, &t);
-		gp_tensor_release(&t);
-		return;
-	}
-	gemv_core(o->dtype, alpha, mat_of(in[2]), vec_of(in[3]), beta,
-	    vec_of(o));
-}
 
 static int
 prep_gemv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)

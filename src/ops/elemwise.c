@@ -649,103 +649,68 @@ static const struct gp_scalar_op scalars[EW__COUNT] = {
 	}
 EW_MVEC_FNS(EW_MVEC_DECL)
 
-static inline __m256d
-v4_sqrt(__m256d x)
-{
-	return (_mm256_sqrt_pd(x));
-}
-
-static inline __m256
-v8_sqrt(__m256 x)
-{
-	return (_mm256_sqrt_ps(x));
-}
-
-/* 1 / (1 + exp(-x)) */
-static inline __m256d
-v4_sigmoid(__m256d x)
-{
-	__m256d one = _mm256_set1_pd(1);
-
-	x = _mm256_xor_pd(x, _mm256_set1_pd(-0.0));
-	return (_mm256_div_pd(one, _mm256_add_pd(one, _ZGVdN4v_exp(x))));
-}
-
-static inline __m256
-v8_sigmoid(__m256 x)
-{
-	__m256 one = _mm256_set1_ps(1);
-
-	x = _mm256_xor_ps(x, _mm256_set1_ps(-0.0f));
-	return (_mm256_div_ps(one, _mm256_add_ps(one, _ZGVdN8v_expf(x))));
-}
-
-/* max(x, 0) + log1p(exp(-|x|)); NaN stays NaN through the second term */
-static inline __m256d
-v4_softplus(__m256d x)
-{
-	__m256d ax = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
-	__m256d t = _ZGVdN4v_exp(_mm256_xor_pd(ax, _mm256_set1_pd(-0.0)));
-
-	return (_mm256_add_pd(_mm256_max_pd(x, _mm256_setzero_pd()),
-	    _ZGVdN4v_log1p(t)));
-}
-
-static inline __m256
-v8_softplus(__m256 x)
-{
-	__m256 ax = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
-	__m256 t = _ZGVdN8v_expf(_mm256_xor_ps(ax, _mm256_set1_ps(-0.0f)));
-
-	return (_mm256_add_ps(_mm256_max_ps(x, _mm256_setzero_ps()),
-	    _ZGVdN8v_log1pf(t)));
-}
-
-#define EW_VLOOP(op)							\
-	static void							\
-	vloop_##op##_f64(void *out, const void *const *in, size_t n)	\
+/*
+ * sqrt; sigmoid, 1 / (1 + exp(-x)); softplus, max(x, 0) +
+ * log1p(exp(-|x|)) (NaN stays NaN through the second term): for VT, the
+ * vector of N lanes (intrinsics _mm256_*_PS, libmvec names ending in F).
+ */
+#define EW_VSPECIAL(V, VT, PS, N, F)					\
+	static inline VT						\
+	V##_sqrt(VT x)							\
 	{								\
-		double *o = out, t[4];					\
-		const double *a = in[0];				\
-		size_t i;						\
-									\
-		if (n < 4) {						\
-			for (i = 0; i < n; i++)				\
-				o[i] = gp_ew_##op##_f64(a[i]);		\
-			return;						\
-		}							\
-		for (i = 0; i + 4 <= n; i += 4)				\
-			_mm256_storeu_pd(o + i,				\
-			    v4_##op(_mm256_loadu_pd(a + i)));		\
-		if (i < n) {						\
-			memset(t, 0, sizeof(t));			\
-			memcpy(t, a + i, (n - i) * sizeof(*t));		\
-			_mm256_storeu_pd(t, v4_##op(_mm256_loadu_pd(t))); \
-			memcpy(o + i, t, (n - i) * sizeof(*t));		\
-		}							\
+		return (_mm256_sqrt_##PS(x));				\
 	}								\
-	static void							\
-	vloop_##op##_f32(void *out, const void *const *in, size_t n)	\
+	static inline VT						\
+	V##_sigmoid(VT x)						\
 	{								\
-		float *o = out, t[8];					\
-		const float *a = in[0];					\
+		VT one = _mm256_set1_##PS(1);				\
+									\
+		x = _mm256_xor_##PS(x, _mm256_set1_##PS(-0.0##F));	\
+		return (_mm256_div_##PS(one,				\
+		    _mm256_add_##PS(one, _ZGVdN##N##v_exp##F(x))));	\
+	}								\
+	static inline VT						\
+	V##_softplus(VT x)						\
+	{								\
+		VT ax = _mm256_andnot_##PS(_mm256_set1_##PS(-0.0##F), x); \
+		VT t = _ZGVdN##N##v_exp##F(_mm256_xor_##PS(ax,		\
+		    _mm256_set1_##PS(-0.0##F)));			\
+									\
+		return (_mm256_add_##PS(_mm256_max_##PS(x,		\
+		    _mm256_setzero_##PS()), _ZGVdN##N##v_log1p##F(t)));	\
+	}
+EW_VSPECIAL(v4, __m256d, pd, 4, )
+EW_VSPECIAL(v8, __m256, ps, 8, f)
+
+/* The vector loop of op over T (W lanes, intrinsics _mm256_*_PS, vector
+ * function V##_op), the scalar function for the short and tail parts. */
+#define EW_VLOOP_T(op, SFX, T, W, PS, V)					\
+	static void							\
+	vloop_##op##_##SFX(void *out, const void *const *in, size_t n)	\
+	{								\
+		T *o = out, t[W];					\
+		const T *a = in[0];					\
 		size_t i;						\
 									\
-		if (n < 8) {						\
+		if (n < W) {						\
 			for (i = 0; i < n; i++)				\
-				o[i] = gp_ew_##op##_f32(a[i]);		\
+				o[i] = gp_ew_##op##_##SFX(a[i]);	\
 			return;						\
 		}							\
-		for (i = 0; i + 8 <= n; i += 8)				\
-			_mm256_storeu_ps(o + i,				\
-			    v8_##op(_mm256_loadu_ps(a + i)));		\
+		for (i = 0; i + W <= n; i += W)				\
+			_mm256_storeu_##PS(o + i,			\
+			    V##_##op(_mm256_loadu_##PS(a + i)));	\
 		if (i < n) {						\
 			memset(t, 0, sizeof(t));			\
 			memcpy(t, a + i, (n - i) * sizeof(*t));		\
-			_mm256_storeu_ps(t, v8_##op(_mm256_loadu_ps(t))); \
+			_mm256_storeu_##PS(t,				\
+			    V##_##op(_mm256_loadu_##PS(t)));		\
 			memcpy(o + i, t, (n - i) * sizeof(*t));		\
 		}							\
 	}
+#define EW_VLOOP(op)							\
+	EW_VLOOP_T(op, f64, double, 4, pd, v4)				\
+	EW_VLOOP_T(op, f32, float, 8, ps, v8)
 
 #define EW_VEC_OPS(X)							\
 	EW_MVEC_FNS(X) X(sqrt) X(sigmoid) X(softplus)

@@ -844,14 +844,16 @@ prep_elemwise(struct gp_graph *g, struct gp_node *n, struct ext_priv *p,
 	gp_ops_set_out(g, n, 0, odt, nd, shape);
 
 	p->route = RT_FFI;
-	if (!force_ffi && p->ret.dt == GP_FLOAT64 && p->n >= 1 && p->n <= 2 &&
-	    p->par[0].dt == GP_FLOAT64 && (p->n == 1 ||
-	    p->par[1].dt == GP_FLOAT64))
-		p->route = p->n == 1 ? RT_D_D : RT_DD_D;
-	if (!force_ffi && p->ret.dt == GP_FLOAT32 && p->n >= 1 && p->n <= 2 &&
-	    p->par[0].dt == GP_FLOAT32 && (p->n == 1 ||
-	    p->par[1].dt == GP_FLOAT32))
-		p->route = p->n == 1 ? RT_F_F : RT_FF_F;
+	/* one or two parameters and the result all double, or all float */
+	if (!force_ffi && p->n >= 1 && p->n <= 2 &&
+	    (p->ret.dt == GP_FLOAT64 || p->ret.dt == GP_FLOAT32) &&
+	    p->par[0].dt == p->ret.dt &&
+	    (p->n == 1 || p->par[1].dt == p->ret.dt)) {
+		bool f64 = p->ret.dt == GP_FLOAT64;
+
+		p->route = p->n == 1 ? (f64 ? RT_D_D : RT_F_F) :
+		    (f64 ? RT_DD_D : RT_FF_F);
+	}
 	n->kernel = k_elemwise;
 	return (0);
 }
@@ -1179,50 +1181,51 @@ ret_store(void *dst, enum gp_dtype dt, const union ext_ret *rv)
 	}
 }
 
+/* The direct routes, T(T) and T(T, T), on m contiguous values: one
+ * definition, instantiated for double and float. */
+#define DEF_DIRECT(SFX, T)                                                    \
+static void                                                                   \
+direct1_##SFX(const struct ext_priv *p, char *const *a, char *r, int64_t m)   \
+{                                                                             \
+	T (*f)(T) = (T (*)(T))p->fn;                                          \
+	const T *x = (const T *)a[0];                                         \
+	T *o = (T *)r;                                                        \
+                                                                              \
+	for (int64_t i = 0; i < m; i++)                                       \
+		o[i] = f(x[i]);                                               \
+}                                                                             \
+static void                                                                   \
+direct2_##SFX(const struct ext_priv *p, char *const *a, char *r, int64_t m)   \
+{                                                                             \
+	T (*f)(T, T) = (T (*)(T, T))p->fn;                                    \
+	const T *x = (const T *)a[0];                                         \
+	const T *y = (const T *)a[1];                                         \
+	T *o = (T *)r;                                                        \
+                                                                              \
+	for (int64_t i = 0; i < m; i++)                                       \
+		o[i] = f(x[i], y[i]);                                         \
+}
+DEF_DIRECT(f64, double)
+DEF_DIRECT(f32, float)
+
 /* Call p's function on m elements: a[k] holds m contiguous values of
  * parameter k's type, r receives m results of the return type. */
 static void
 call_block(const struct ext_priv *p, char *const *a, char *r, int64_t m)
 {
 	switch (p->route) {
-	case RT_D_D: {
-		double (*f)(double) = (double (*)(double))p->fn;
-		const double *x = (const double *)a[0];
-		double *o = (double *)r;
-
-		for (int64_t i = 0; i < m; i++)
-			o[i] = f(x[i]);
+	case RT_D_D:
+		direct1_f64(p, a, r, m);
 		break;
-	}
-	case RT_DD_D: {
-		double (*f)(double, double) = (double (*)(double, double))p->fn;
-		const double *x = (const double *)a[0];
-		const double *y = (const double *)a[1];
-		double *o = (double *)r;
-
-		for (int64_t i = 0; i < m; i++)
-			o[i] = f(x[i], y[i]);
+	case RT_DD_D:
+		direct2_f64(p, a, r, m);
 		break;
-	}
-	case RT_F_F: {
-		float (*f)(float) = (float (*)(float))p->fn;
-		const float *x = (const float *)a[0];
-		float *o = (float *)r;
-
-		for (int64_t i = 0; i < m; i++)
-			o[i] = f(x[i]);
+	case RT_F_F:
+		direct1_f32(p, a, r, m);
 		break;
-	}
-	case RT_FF_F: {
-		float (*f)(float, float) = (float (*)(float, float))p->fn;
-		const float *x = (const float *)a[0];
-		const float *y = (const float *)a[1];
-		float *o = (float *)r;
-
-		for (int64_t i = 0; i < m; i++)
-			o[i] = f(x[i], y[i]);
+	case RT_FF_F:
+		direct2_f32(p, a, r, m);
 		break;
-	}
 	case RT_FFI: {
 		void *av[MAX_PARAMS + 1];
 		size_t psz[MAX_PARAMS + 1], rsz = gp_dtype_size(p->ret.dt);

@@ -290,6 +290,22 @@ target(const struct gp_tensor *y, int64_t i, int64_t k)
 	return (t >= 0 && t < k ? t : -1);
 }
 
+/* One element of xent (-log p, NaN for a bad target) and of its gradient
+ * (-g / p), for T: one definition, instantiated for float and double. */
+#define DEF_XENT(SFX, T, LOG)                                                 \
+static void                                                                   \
+xent_##SFX(char *o, const char *pp, bool bad)                                 \
+{                                                                             \
+	*(T *)o = bad ? NAN : -LOG(*(const T *)pp);                           \
+}                                                                             \
+static void                                                                   \
+xent_grad_##SFX(char *o, const char *gp, const char *pp)                      \
+{                                                                             \
+	*(T *)o = -*(const T *)gp / *(const T *)pp;                           \
+}
+DEF_XENT(f32, float, logf)
+DEF_XENT(f64, double, log)
+
 static void
 k_xent(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -297,6 +313,9 @@ k_xent(const struct gp_node *n, struct gp_tensor *const *in,
 	struct gp_tensor *o = out[0];
 	const struct gp_tensor *p, *y = in[1];
 	int64_t rows = o->shape[0], k;
+	size_t isz = gp_dtype_size(o->dtype);
+	void (*f)(char *, const char *, bool) = o->dtype == GP_FLOAT32 ?
+	    xent_f32 : xent_f64;
 	struct conv c;
 
 	conv_inputs(&c, in, 1, o->dtype);
@@ -307,12 +326,7 @@ k_xent(const struct gp_node *n, struct gp_tensor *const *in,
 		const char *pp = gp_tensor_data(p) + i * p->strides[0] +
 		    (t < 0 ? 0 : t) * p->strides[1];
 
-		if (o->dtype == GP_FLOAT32)
-			((float *)gp_tensor_data(o))[i] = t < 0 ? NAN :
-			    -logf(*(const float *)pp);
-		else
-			((double *)gp_tensor_data(o))[i] = t < 0 ? NAN :
-			    -log(*(const double *)pp);
+		f(gp_tensor_data(o) + (size_t)i * isz, pp, t < 0);
 	}
 	conv_free(&c, 1);
 }
@@ -343,12 +357,9 @@ k_xent_grad(const struct gp_node *n, struct gp_tensor *const *in,
 
 			gp_dtype_convert(row, o->dtype, &nan, GP_FLOAT64, 0,
 			    (size_t)k);
-		} else if (o->dtype == GP_FLOAT32)
-			((float *)row)[t] = -*(const float *)gp /
-			    *(const float *)pp;
-		else
-			((double *)row)[t] = -*(const double *)gp /
-			    *(const double *)pp;
+		} else
+			(o->dtype == GP_FLOAT32 ? xent_grad_f32 :
+			    xent_grad_f64)(row + (size_t)t * isz, gp, pp);
 	}
 	conv_free(&c, 2);
 }
