@@ -226,16 +226,17 @@ prod_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)                 \
 }
 ALL_TYPES(DEF_PROD)
 
-/* max and min in the input's type; NaN wins. */
-#define DEF_MAXMIN(DT, T, SFX, FL)                                            \
+/* max and min in the input's type; NaN wins.  One definition, NAME and
+ * its comparison CMP (> for max, < for min). */
+#define DEF_EXTREME(NAME, CMP, T, SFX, FL)                                    \
 static void                                                                   \
-max_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)                  \
+NAME##_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)               \
 {                                                                             \
 	if (st[0] == 0) {                                                     \
 		T m = *(T *)p[0];                                             \
 		for (int64_t i = 0; i < n; i++) {                             \
 			T v = *(const T *)(p[1] + i * st[1]);                 \
-			if (v > m || ISNAN(FL, v))                            \
+			if (v CMP m || ISNAN(FL, v))                          \
 				m = v;                                        \
 			if (ISNAN(FL, m))                                     \
 				break;                                        \
@@ -246,32 +247,13 @@ max_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)                  \
 	for (int64_t i = 0; i < n; i++) {                                     \
 		T *a = (T *)(p[0] + i * st[0]);                               \
 		T v = *(const T *)(p[1] + i * st[1]);                         \
-		if (v > *a || ISNAN(FL, v))                                   \
-			*a = v;                                               \
-	}                                                                     \
-}                                                                             \
-static void                                                                   \
-min_##SFX(char **p, const int64_t *st, int64_t n, void *ctx)                  \
-{                                                                             \
-	if (st[0] == 0) {                                                     \
-		T m = *(T *)p[0];                                             \
-		for (int64_t i = 0; i < n; i++) {                             \
-			T v = *(const T *)(p[1] + i * st[1]);                 \
-			if (v < m || ISNAN(FL, v))                            \
-				m = v;                                        \
-			if (ISNAN(FL, m))                                     \
-				break;                                        \
-		}                                                             \
-		*(T *)p[0] = m;                                               \
-		return;                                                       \
-	}                                                                     \
-	for (int64_t i = 0; i < n; i++) {                                     \
-		T *a = (T *)(p[0] + i * st[0]);                               \
-		T v = *(const T *)(p[1] + i * st[1]);                         \
-		if (v < *a || ISNAN(FL, v))                                   \
+		if (v CMP *a || ISNAN(FL, v))                                 \
 			*a = v;                                               \
 	}                                                                     \
 }
+#define DEF_MAXMIN(DT, T, SFX, FL)                                            \
+	DEF_EXTREME(max, >, T, SFX, FL)                                       \
+	DEF_EXTREME(min, <, T, SFX, FL)
 ALL_TYPES(DEF_MAXMIN)
 
 /* any and all into bool. */
@@ -518,9 +500,10 @@ struct arg_ctx {
 	int64_t	pos;	/* column mode: the axis position */
 };
 
-#define DEF_ARG(DT, T, SFX, FL)                                               \
+/* argNAME in row and column mode; CMP is > for argmax, < for argmin. */
+#define DEF_ARG_ONE(NAME, CMP, T, SFX, FL)                                    \
 static void                                                                   \
-argmax_row_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
+NAME##_row_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
 {                                                                             \
 	const struct arg_ctx *c = vctx;                                       \
 	for (int64_t j = 0; j < n; j++) {                                     \
@@ -529,7 +512,7 @@ argmax_row_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
 		int64_t bi = 0;                                               \
 		for (int64_t i = 1; i < c->len && !ISNAN(FL, best); i++) {    \
 			T v = *(const T *)(r + i * c->stride);                \
-			if (v > best || ISNAN(FL, v)) {                       \
+			if (v CMP best || ISNAN(FL, v)) {                     \
 				best = v;                                     \
 				bi = i;                                       \
 			}                                                     \
@@ -538,49 +521,21 @@ argmax_row_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
 	}                                                                     \
 }                                                                             \
 static void                                                                   \
-argmin_row_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
-{                                                                             \
-	const struct arg_ctx *c = vctx;                                       \
-	for (int64_t j = 0; j < n; j++) {                                     \
-		const char *r = p[1] + j * st[1];                             \
-		T best = *(const T *)r;                                       \
-		int64_t bi = 0;                                               \
-		for (int64_t i = 1; i < c->len && !ISNAN(FL, best); i++) {    \
-			T v = *(const T *)(r + i * c->stride);                \
-			if (v < best || ISNAN(FL, v)) {                       \
-				best = v;                                     \
-				bi = i;                                       \
-			}                                                     \
-		}                                                             \
-		*(int64_t *)(p[0] + j * st[0]) = bi;                          \
-	}                                                                     \
-}                                                                             \
-static void                                                                   \
-argmax_col_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
+NAME##_col_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
 {                                                                             \
 	const struct arg_ctx *c = vctx;                                       \
 	for (int64_t j = 0; j < n; j++) {                                     \
 		T *best = (T *)(p[0] + j * st[0]);                            \
 		T v = *(const T *)(p[2] + j * st[2]);                         \
-		if ((v > *best || ISNAN(FL, v)) && !ISNAN(FL, *best)) {       \
-			*best = v;                                            \
-			*(int64_t *)(p[1] + j * st[1]) = c->pos;              \
-		}                                                             \
-	}                                                                     \
-}                                                                             \
-static void                                                                   \
-argmin_col_##SFX(char **p, const int64_t *st, int64_t n, void *vctx)          \
-{                                                                             \
-	const struct arg_ctx *c = vctx;                                       \
-	for (int64_t j = 0; j < n; j++) {                                     \
-		T *best = (T *)(p[0] + j * st[0]);                            \
-		T v = *(const T *)(p[2] + j * st[2]);                         \
-		if ((v < *best || ISNAN(FL, v)) && !ISNAN(FL, *best)) {       \
+		if ((v CMP *best || ISNAN(FL, v)) && !ISNAN(FL, *best)) {     \
 			*best = v;                                            \
 			*(int64_t *)(p[1] + j * st[1]) = c->pos;              \
 		}                                                             \
 	}                                                                     \
 }
+#define DEF_ARG(DT, T, SFX, FL)                                               \
+	DEF_ARG_ONE(argmax, >, T, SFX, FL)                                    \
+	DEF_ARG_ONE(argmin, <, T, SFX, FL)
 ALL_TYPES(DEF_ARG)
 
 static const gp_inner_fn fn_arg[2][2][GP_DTYPE__COUNT] = {
