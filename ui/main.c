@@ -732,7 +732,7 @@ run(int argc, char **argv)
 	int c, rc, kind;
 
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
-		return (cmd_merge(argc - 1, argv + 1));
+		return (exit_status(cmd_merge(argc - 1, argv + 1)));
 	opterr = 0;	/* one message of our own, below */
 	while ((c = getopt_long(argc, argv, ":n:d:M", long_options,
 	    NULL)) != -1) {
@@ -889,8 +889,8 @@ run(int argc, char **argv)
 		if (interactive)
 			return (tui_captures(argv[optind], NULL, NULL, 0,
 			    &to));
-		return (report_capture(argv[optind], cli_flags, allow_extern,
-		    by_sig, check, &out));
+		return (exit_status(report_capture(argv[optind], cli_flags,
+		    allow_extern, by_sig, check, &out)));
 	}
 	if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
 		return (2);
@@ -915,7 +915,7 @@ run(int argc, char **argv)
 		}
 		ui_batch_check(stdout, g);
 		gp_graph_free(g);
-		return (0);
+		return (exit_status(0));
 	}
 	s = gp_session_open(argv[optind], &flags, &err);
 	if (s == NULL) {
