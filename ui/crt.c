@@ -21,6 +21,7 @@
 #include "crt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -128,11 +129,20 @@ put_all(int fd, const char *s, size_t n)
 bool
 ui_crt_restore_raw(void)
 {
+	int nul;
+
 	if (atomic_exchange_explicit(&term_held, 0,
 	    memory_order_acquire) == 0)
 		return (false);
 	put_all(term_fd, term_exit, term_exit_len);
 	tcsetattr(term_fd, TCSANOW, &term_saved);
+	/* the interface's thread may still be drawing while the process
+	 * ends: from now on that goes nowhere (the message is on stderr) */
+	nul = open("/dev/null", O_WRONLY);
+	if (nul >= 0 && nul != term_fd) {
+		dup2(nul, term_fd);
+		close(nul);
+	}
 	return (true);
 }
 

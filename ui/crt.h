@@ -57,7 +57,8 @@ void	ui_crt_unblock(void);
 /* Give the terminal back from a signal handler or another thread
  * (async-signal-safe: write(2) of the exit sequences prepared by
  * ui_crt_init, tcsetattr of the modes it found), if curses holds it;
- * returns whether it did.  Curses is left as it is: for endings only. */
+ * returns whether it did.  Curses is left as it is, and what it writes
+ * from then on goes to /dev/null: for endings only. */
 bool	ui_crt_restore_raw(void);
 
 /* Ctrl-Z (SIGTSTP) asked to suspend; ui_crt_suspend then leaves curses,

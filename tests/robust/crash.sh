@@ -187,8 +187,8 @@ check "interface, stack overflow: exit status 139" \
 # a crash in the very first call, while the interface starts
 touch "$GPC_TRIGGER"
 tui_run -d 2 --allow-extern "$TUI_TMP/segv.json"
-check "interface, crash in the first call: exit status 139" \
-    tui_wait "^gptop-exit=139\$"
 check "interface, crash in the first call: the terminal is restored" \
     term_modes_restored
+check "interface, crash in the first call: exit status 139" \
+    tui_wait "^gptop-exit=139\$"
 tui_done
