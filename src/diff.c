@@ -33,7 +33,9 @@
 
 #define MAX_ROUNDS 16
 /* The least spread of the applies' log ratios around the common factor
- * (a change of about 2%) */
+ * (about 10%): what was seen between two runs of the example graphs, and
+ * between two compiled copies of one program run in turn (their rows
+ * differ by where their buffers lie) */
 #define SPREAD_MIN 0.1
 /* Functions of this many applies pair their two sides on two threads. */
 #define THREAD_MIN 4096
@@ -191,19 +193,21 @@ ratio_of(double a, double b)
 }
 
 /* The gates a change must pass besides the test: a change of the mean of
- * at least min_change (relative to the common factor), of the median too
- * and the same way (mchange; NAN: not looked at), of at least floor_ns in
- * absolute terms, and enough samples; then the test's raw p below alpha
- * (the adjustment over the table comes after, adjust_rows). */
+ * at least min_change (relative to the common factor) and of at least
+ * floor_ns in absolute terms (abs_change), the median's the same way and
+ * as large (mchange, abs_mchange; NAN: not looked at), and enough
+ * samples; then the test's raw p below alpha (the adjustment over the
+ * table comes after, adjust_rows). */
 static enum gp_diff_verdict
 verdict_of(const struct gp_diff_opts *o, double change, double mchange,
-    double abs_change, double floor_ns, uint64_t few, double p)
+    double abs_change, double abs_mchange, double floor_ns, uint64_t few,
+    double p)
 {
 	if (isnan(change) || fabs(change) < o->min_change ||
 	    abs_change < floor_ns)
 		return (GP_VERDICT_NOISE);
 	if (!isnan(mchange) && (fabs(mchange) < o->min_change ||
-	    (mchange > 0) != (change > 0)))
+	    (mchange > 0) != (change > 0) || abs_mchange < floor_ns))
 		return (GP_VERDICT_NOISE);
 	if (few < (uint64_t)o->min_samples)
 		return (GP_VERDICT_FEW);
@@ -270,7 +274,7 @@ judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
 	r->p_raw = se > 0 ? erfc(z / se / M_SQRT2) : z > 0 ? 0 : 1;
 	r->p_raw = fmax(r->p_raw, drift_p(d, ta, tb));
 	r->p = r->p_raw;
-	r->verdict = verdict_of(&d->opts, r->rel_change, NAN, z,
+	r->verdict = verdict_of(&d->opts, r->rel_change, NAN, z, NAN,
 	    d->floor_ns * (ea > eb ? ea : eb), ra < rb ? ra : rb, r->p_raw);
 }
 
@@ -319,7 +323,8 @@ judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
 		r->verdict = GP_VERDICT_NOISE;
 	else
 		r->verdict = verdict_of(&d->opts, r->rel_change, mrel,
-		    fabs(r->per_call_b / m - r->per_call_a), d->floor_ns *
+		    fabs(r->per_call_b / m - r->per_call_a),
+		    fabs(r->median_b / m - r->median_a), d->floor_ns *
 		    floor_mult, few, r->p_raw);
 }
 
@@ -334,8 +339,6 @@ common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
 
 	d->factor = 1;
 	d->n_factor = 0;
-	if (d->opts.same_load)
-		return;
 	v = gp_xmalloc(sizeof(*v) * (n + 1));
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_diff_row *r = &rows[i];
@@ -350,7 +353,11 @@ common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
 		if (ma > 0 && mb > 0)
 			v[k++] = log(mb / ma);
 	}
-	d->spread = INFINITY;
+	/* under the same load, what little of it there is still shows
+	 * row to row (two compiled copies of the same program differ:
+	 * where their buffers lie), so the spread is assumed to be at
+	 * least SPREAD_MIN; apart, it is unknown under 3 applies */
+	d->spread = d->opts.same_load ? SPREAD_MIN : INFINITY;
 	if (k > 0) {
 		qsort(v, k, sizeof(*v), cmp_double);
 		f = median_of(v, k);
@@ -361,7 +368,7 @@ common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
 		if (k >= 3)
 			d->spread = fmax(1.4826 * median_of(v, k),
 			    SPREAD_MIN);
-		f = exp(f);
+		f = d->opts.same_load ? 1 : exp(f);
 	}
 	free(v);
 	d->factor = f;
@@ -369,13 +376,12 @@ common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
 }
 
 /* The p of a row's ratio (B over A) as one more draw from the ratios of
- * the paired applies around the common factor: how the runs differ
- * beyond it, row to row.  1 when that spread is unknown. */
+ * the paired applies around the common factor (1 under the same load):
+ * how the runs differ beyond it, row to row.  1 when that spread is
+ * unknown. */
 static double
 drift_p(const struct gp_diff *d, double a, double b)
 {
-	if (d->opts.same_load)
-		return (0);
 	if (!(a > 0 && b > 0) || isinf(d->spread))
 		return (1);
 	return (erfc(fabs(log(b / a) - log(d->factor)) / d->spread /
