@@ -34,6 +34,8 @@
 #include "flags.h"
 #include "graph-json.h"
 #include "op.h"
+#include "onnx-read.h"
+#include "onnx.h"
 #include "report.h"
 #include "session.h"
 #include "sig.h"
@@ -880,6 +882,13 @@ run(int argc, char **argv)
 		fprintf(stderr, "gptop: one graph at a time (got %d "
 		    "arguments; --diff compares two)\n", argc - optind);
 		return (2);
+	}
+	if (gp_onnx_is_model_path(argv[optind])) {
+		if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
+			return (2);
+		rc = ui_onnx_main(argv[optind], &flags, check);
+		gp_flags_done(&flags);
+		return (rc);
 	}
 	if ((kind = gp_capture_detect(argv[optind], &err)) < 0) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
