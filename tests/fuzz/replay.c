@@ -31,6 +31,7 @@ static const struct {
 	.dirs = {"tests/fuzz/corpus/capture", "tests/capture",
 	    "tests/capture/bad"}},
     {.name = "flags", .dirs = {"tests/fuzz/corpus/flags"}},
+    {.name = "onnx", .dirs = {"tests/fuzz/corpus/onnx"}},
 };
 
 static int

@@ -22,6 +22,7 @@ npy) dict=npy.dict seeds="$srcdir/tests/data/npy" ;;
 capture) dict=capture.dict
 	seeds="$srcdir/tests/capture $srcdir/tests/capture/bad" ;;
 flags) dict=flags.dict seeds= ;;
+onnx) dict=onnx.dict seeds= ;;
 *) echo "run-fuzz.sh: unknown target '$name'" >&2; exit 2 ;;
 esac
 if [ ! -x "$prog" ]; then
