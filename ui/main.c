@@ -111,6 +111,8 @@ usage_long(void)
 	    "      --batch            print the text report, no interface\n"
 	    "                         (also when stdout is not a terminal)\n"
 	    "      --check            validate the graph and summarize it\n"
+	    "                         (also a model.onnx: running ONNX\n"
+	    "                         models is not supported yet)\n"
 	    "      --flags F=V,...    set flags (after GPTOP_FLAGS);\n"
 	    "                         --flags help lists them\n"
 	    "      --group-by-signature  split Ops rows by input dtypes and\n"
