@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -744,14 +745,19 @@ gp_onnx_read(const char *path, const struct gp_onnx_opts *o,
 		close(fd);
 		goto fail;
 	}
-	buf = gp_xmalloc(size + 1);
-	if (read_at(fd, path, buf, size, 0, err) < 0) {
+	/* decoded straight from the page cache: the bytes fields are
+	 * copied out by protobuf-c, so the mapping goes right after */
+	buf = size > 0 ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) :
+	    (uint8_t *)"";
+	if (buf == MAP_FAILED) {
+		gp_err_set(err, "%s: cannot read: %s", path, strerror(errno));
 		close(fd);
 		goto fail;
 	}
 	close(fd);
 	m->proto = onnx__model_proto__unpack(NULL, size, buf);
-	free(buf);
+	if (size > 0)
+		munmap(buf, size);
 	if (m->proto == NULL) {
 		gp_err_set(err, "%s: not an ONNX model: the protobuf does not "
 		    "decode (a truncated file, or not a protobuf)", path);
@@ -850,6 +856,9 @@ gp_onnx_check_dtypes(const struct gp_onnx_model *m, struct gp_err *err)
 		for (int i = 0; i < n; i++) {
 			snprintf(what, sizeof(what), "%s '%s'",
 			    pass ? "output" : "input", io[i].name);
+			if (strcmp(io[i].kind, "?") == 0)
+				return (gp_err_set(err, "%s: %s: its type is "
+				    "not given in the model", m->path, what));
 			if (strcmp(io[i].kind, "tensor") != 0)
 				return (gp_err_set(err, "%s: %s: a %s value: "
 				    "only tensors are supported", m->path,
