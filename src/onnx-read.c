@@ -85,30 +85,17 @@ str(const char *s)
 	return (s != NULL ? s : "");
 }
 
-/* Open path for reading if it is a regular file (not a FIFO, a device or
- * a folder, which would block or mislead); its size in *size. */
+/* Open path (a WHAT) through the regular-file check (a FIFO, a device or
+ * a folder would block or mislead); its size in *size. */
 static int
-open_regular(const char *path, uint64_t *size, struct gp_err *err)
+open_regular(const char *path, const char *what, uint64_t *size,
+    struct gp_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = gp_open_regular(path, what, &st, err);
 
-	if (fd < 0)
-		return (gp_err_set(err, "%s: cannot open: %s", path,
-		    strerror(errno)));
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-
-		close(fd);
-		return (gp_err_set(err, "%s: cannot read: %s", path,
-		    strerror(e)));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return (gp_err_set(err, "%s: not a regular file (a folder, a "
-		    "FIFO or a device)", path));
-	}
-	*size = (uint64_t)st.st_size;
+	if (fd >= 0)
+		*size = (uint64_t)st.st_size;
 	return (fd);
 }
 
@@ -290,7 +277,8 @@ ext_open(const struct gp_onnx_model *m, const char *what,
 		p += *p == '/';
 	}
 	*full = gp_xasprintf("%s/%s", m->dir, loc);
-	if ((fd = open_regular(*full, size, err)) < 0) {
+	if ((fd = open_regular(*full, "external tensor data", size,
+	    err)) < 0) {
 		gp_err_prefix(err, "%s: %s: external data", m->path, what);
 		return (-1);
 	}
@@ -734,7 +722,7 @@ gp_onnx_read(const char *path, const struct gp_onnx_opts *o,
 	    gp_xstrdup("/") : gp_xasprintf("%.*s", (int)(slash - path), path);
 	R.limit = m->limit = o != NULL && o->limit_bytes != 0 ?
 	    o->limit_bytes : gp_graph_default_limit();
-	if ((fd = open_regular(path, &size, err)) < 0)
+	if ((fd = open_regular(path, "an ONNX model", &size, err)) < 0)
 		goto fail;
 	if (size > SIZE_MAX / 2 || size > 2 * (uint64_t)INT32_MAX) {
 		/* protobuf's own limit is 2 GiB: larger models keep their

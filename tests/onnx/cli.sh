@@ -42,7 +42,7 @@ expect_fail ext-absolute.onnx "initializer 'w': external data location '/etc/hos
 expect_fail ext-dotdot.onnx "leaves the model's folder (..)" --check
 expect_fail ext-symlink.onnx "initializer 'w': external data location 'link.bin' leaves the model's folder" --check
 expect_fail ext-missing.onnx "external data: $d/missing.bin: cannot open: No such file or directory" --check
-expect_fail ext-fifo.onnx "external data: $d/fifo.bin: not a regular file" --check
+expect_fail ext-fifo.onnx "external data: $d/fifo.bin: is a FIFO, not a regular file (expected external tensor data)" --check
 expect_fail huge.onnx "initializer 'big': float32 [1048576,1048576] needs 4398046511104 bytes, over the memory limit" --check
 expect_fail good.onnx "initializer 'w': float32 [2,3] needs 24 bytes, over the memory limit of 16 bytes (flag memory_limit)" --check --flags memory_limit=16
 expect_fail float16-input.onnx "input 'x': dtype float16 is not supported"
