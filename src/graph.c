@@ -321,16 +321,23 @@ gp_graph_prepare_node(struct gp_graph *g, int i, struct gp_err *err)
 	for (int k = 0; k < n->n_out; k++) {
 		struct gp_type *t = gp_graph_out_type(g, n, k);
 		size_t nb;
+		bool fits = gp_shape_nbytes(t->ndim, t->shape, t->dtype, &nb);
 
-		if (!gp_shape_nbytes(t->ndim, t->shape, t->dtype, &nb) ||
-		    nb > g->limit_bytes) {
+		/* every inferred shape, like every variable's */
+		if (!fits || nb > g->limit_bytes) {
 			struct gp_buf b = {0};
 
 			gp_type_format(&b, t);
-			gp_err_set(err, "output '%s' (%s) is larger than the "
-			    "memory limit of %llu bytes (flag memory_limit)",
-			    g->vars[n->out[k]].name, gp_buf_str(&b),
-			    (unsigned long long)g->limit_bytes);
+			if (!fits)
+				gp_err_set(err, "output '%s' (%s) overflows: "
+				    "its byte count does not fit in 64 bits",
+				    g->vars[n->out[k]].name, gp_buf_str(&b));
+			else
+				gp_err_set(err, "output '%s' (%s) is larger "
+				    "than the memory limit of %llu bytes (flag "
+				    "memory_limit)", g->vars[n->out[k]].name,
+				    gp_buf_str(&b),
+				    (unsigned long long)g->limit_bytes);
 			gp_buf_free(&b);
 			return (-1);
 		}

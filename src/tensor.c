@@ -23,20 +23,25 @@ gp_shape_nbytes(int ndim, const int64_t *shape, enum gp_dtype dt,
     size_t *out)
 {
 	uint64_t n = gp_dtype_size(dt);
+	bool zero = false;
 
+	/* the rule variables follow (gp_npy_nbytes): the byte count of the
+	 * non-zero dimensions fits in 64 bits even when another dimension
+	 * is 0, so element counts and strides never overflow either */
 	for (int i = 0; i < ndim; i++) {
 		if (shape[i] < 0)
 			goto overflow;
 		if (shape[i] == 0) {
-			*out = 0;
-			return (true);
+			zero = true;
+			continue;
 		}
-		if (__builtin_mul_overflow(n, (uint64_t)shape[i], &n))
+		if (__builtin_mul_overflow(n, (uint64_t)shape[i], &n) ||
+		    n > (uint64_t)INT64_MAX)
 			goto overflow;
 	}
 	if (n > (uint64_t)SIZE_MAX / 2)
 		goto overflow;
-	*out = (size_t)n;
+	*out = zero ? 0 : (size_t)n;
 	return (true);
 overflow:
 	*out = SIZE_MAX;

@@ -40,7 +40,9 @@ gp_tensor_data(const struct gp_tensor *t)
 }
 
 int64_t	gp_shape_numel(int ndim, const int64_t *shape);
-/* numel * itemsize, or SIZE_MAX (and false) when it overflows. */
+/* numel * itemsize, or SIZE_MAX (and false) when it overflows: when the
+ * non-zero dimensions times itemsize pass INT64_MAX (even if another
+ * dimension is 0) or SIZE_MAX / 2. */
 bool	gp_shape_nbytes(int ndim, const int64_t *shape, enum gp_dtype dt,
 	    size_t *out);
 void	gp_shape_format(struct gp_buf *b, int ndim, const int64_t *shape);

@@ -162,9 +162,31 @@ test_broadcast_copy(void)
 	gp_tensor_release(&dst);
 }
 
+/* The byte count of a shape: the non-zero dimensions must fit in 64 bits
+ * even when another is 0 (the rule variables follow), hand-computed. */
+static void
+test_nbytes(void)
+{
+	size_t nb = 1;
+
+	ok(gp_shape_nbytes(3, (const int64_t[]){0, INT64_MAX, INT64_MAX},
+	    GP_INT64, &nb) == false && nb == SIZE_MAX,
+	    "(0, INT64_MAX, INT64_MAX) int64 overflows");
+	ok(gp_shape_nbytes(2, (const int64_t[]){(int64_t)1 << 60, 0},
+	    GP_FLOAT64, &nb) == false, "(2^60, 0) float64: 2^63 bytes, "
+	    "past INT64_MAX");
+	ok(gp_shape_nbytes(2, (const int64_t[]){((int64_t)1 << 59) - 1, 0},
+	    GP_FLOAT64, &nb) && nb == 0, "(2^59 - 1, 0) float64: 0 bytes");
+	ok(gp_shape_nbytes(2, (const int64_t[]){3, 5}, GP_FLOAT32, &nb) &&
+	    nb == 60, "(3, 5) float32: 60 bytes");
+	ok(gp_shape_nbytes(0, NULL, GP_FLOAT64, &nb) && nb == 8,
+	    "() float64: 8 bytes");
+}
+
 int
 main(void)
 {
+	test_nbytes();
 	test_promote();
 	test_convert();
 	test_alloc();
