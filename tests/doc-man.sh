@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/doc-man.sh: the man page lints clean (mandoc -Tlint, warnings and
-# up), and names every long option of gptop --help, every flag of gptop
+# up; groff -ww, as man --warnings renders it at 80 columns), and names every long option of gptop --help, every flag of gptop
 # --flags help, every key of the interface's key table (ui/keys.c) in its
 # KEYS section, and every environment variable the sources read
 # (getenv in src/ and ui/), so the docs cannot drift from the program.
@@ -23,6 +23,16 @@ if command -v mandoc >/dev/null 2>&1; then
 else
 	echo "ok 1 # SKIP mandoc not installed"
 	n=1
+fi
+# groff, which man(1) runs, warns of what mandoc does not see (a table
+# row that cannot break at 80 columns): any warning fails
+if command -v groff >/dev/null 2>&1; then
+	out=$(groff -mandoc -Tutf8 -rLL=78n -ww -z "$man" 2>&1)
+	[ -z "$out" ]
+	ok $? "groff -ww (man --warnings at 80 columns) is clean${out:+: $out}"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP groff not installed"
 fi
 for opt in $("$GPTOP" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 	flag=${opt#--}
