@@ -15,6 +15,7 @@
 #include "crt.h"
 #include "memprof.h"
 #include "report.h"
+#include "rewrite/jit.h"
 #include "view.h"
 
 struct summary {
@@ -117,6 +118,8 @@ summary_update(struct ui_view *v, struct ui_ctx *c)
 	    T(b, p->load_ns), T(d, p->rewrite_ns), T(e, p->link_ns));
 	ui_text_add(t, UI_ROLE_NORMAL, "  Apply nodes after rewriting: %d",
 	    p->n_nodes);
+	if (gp_jit_cache_refused()[0] != '\0')
+		ui_text_add(t, UI_ROLE_ERROR, "  %s", gp_jit_cache_refused());
 	{
 		const struct gp_prof_apply *top[5] = {0};
 

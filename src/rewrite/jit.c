@@ -17,11 +17,19 @@
  * A batch: the translation unit is the prelude, each unit wrapped in
  * `#define GP_KERNEL gp_k_<hash of the unit>`, and a version stamp
  * `gp_jit_stamp` naming the cache key.  The key hashes that text (stamp
- * excluded), the compiler identity and the flags.  Load: dlopen the cached
- * object, check the stamp and every symbol.  Build: write the text to
- * tmp-<pid>-<n>-<key>.c in the cache folder, compile to a .so beside it,
- * dlopen and check it, then rename it to <key>.so (atomic: a concurrent
- * process sees the old entry or the new one, never a partial file).
+ * excluded), the compiler identity and the flags.  Load: open the cached
+ * object (no symlink: O_NOFOLLOW; a regular file of ours, not writable by
+ * others), hash its bytes and compare with <key>.sum, which gptop wrote
+ * when it compiled it, and only then dlopen it (through /proc/self/fd, so
+ * the file loaded is the one hashed) and check the stamp and every symbol:
+ * an object planted in the folder is never opened, so its constructors
+ * never run.  Build: write the text to tmp-<pid>-<n>-<key>.c in the cache
+ * folder, compile to a .so beside it (the compiler run with an argument
+ * vector, $CC split at blanks, no shell), dlopen and check it, write
+ * <key>.sum (atomic, through a temporary), then rename the .so to
+ * <key>.so (atomic: a concurrent process sees the old entry or the new
+ * one, never a partial file; an entry whose sum does not match is built
+ * again).
  */
 #include "config.h"
 
@@ -66,6 +74,7 @@ static struct {
 	char		*cc;
 	char		*ccid;	/* first line of --version */
 	char		*dir;	/* cache folder, NULL: none */
+	char		*refused;	/* why a cache folder was not used */
 	bool		 mvec;
 	int		 isa;	/* 0 baseline, 1 AVX2 and FMA, 2 AVX-512 */
 	int		 level;
@@ -118,23 +127,134 @@ gp_jit_note(const char *key, const char *msg)
  * The probe
  */
 
-static char *
-first_line_of(const char *cmd, int *status)
+/* $CC split at blanks ("ccache gcc -m64"): the start of an argument
+ * vector, NULL-terminated, with room for more words after. */
+static char **
+cc_words(const char *cc, int extra, int *n)
 {
-	FILE *fp = popen(cmd, "r");
+	char **v = gp_xcalloc(strlen(cc) / 2 + 2 + (size_t)extra,
+	    sizeof(*v));
+	const char *p = cc;
+
+	*n = 0;
+	while (*p != '\0') {
+		size_t k;
+
+		p += strspn(p, " \t");
+		if ((k = strcspn(p, " \t")) == 0)
+			break;
+		v[(*n)++] = gp_xasprintf("%.*s", (int)k, p);
+		p += k;
+	}
+	return (v);
+}
+
+/* More words: each blank-separated word of s appended to v. */
+static void
+add_words(char **v, int *n, const char *s)
+{
+	while (*s != '\0') {
+		size_t k;
+
+		s += strspn(s, " ");
+		if ((k = strcspn(s, " ")) == 0)
+			break;
+		v[(*n)++] = gp_xasprintf("%.*s", (int)k, s);
+		s += k;
+	}
+}
+
+static void
+free_words(char **v)
+{
+	for (char **p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
+/*
+ * Run argv (found on PATH, as execvp does; no shell) with stdin from
+ * /dev/null and stdout and stderr to the file out (or stdout to the pipe
+ * fd when out is NULL and pipe_fd >= 0, stderr to /dev/null).  Returns
+ * the exit status, or -1 when it could not run or was killed.
+ */
+static int
+run_argv(char *const *argv, const char *out, int pipe_fd, pid_t *pidp)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int status, rc;
+
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return (-1);
+	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+	    0);
+	if (out != NULL) {
+		(void)posix_spawn_file_actions_addopen(&fa, 1, out,
+		    O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		(void)posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	} else {
+		if (pipe_fd >= 0)
+			(void)posix_spawn_file_actions_adddup2(&fa, pipe_fd,
+			    1);
+		(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
+		    O_WRONLY, 0);
+	}
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return (-1);
+	if (pidp != NULL) {
+		*pidp = pid;
+		return (0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return (-1);
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* The first line `$CC --version` prints, and its exit status. */
+static char *
+cc_version(const char *cc, int *status)
+{
+	int n, fd[2], st;
+	char **argv = cc_words(cc, 1, &n);
 	char line[512];
 	char *r = NULL;
+	FILE *fp;
+	pid_t pid;
 
 	*status = -1;
-	if (fp == NULL)
+	if (n == 0 || pipe2(fd, O_CLOEXEC) < 0) {
+		free_words(argv);
 		return (NULL);
+	}
+	argv[n++] = gp_xstrdup("--version");
+	if (run_argv(argv, NULL, fd[1], &pid) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		free_words(argv);
+		return (NULL);
+	}
+	close(fd[1]);
+	free_words(argv);
+	if ((fp = fdopen(fd[0], "r")) == NULL) {
+		close(fd[0]);
+		(void)waitpid(pid, &st, 0);
+		return (NULL);
+	}
 	if (fgets(line, sizeof(line), fp) != NULL) {
 		line[strcspn(line, "\r\n")] = '\0';
 		r = gp_xstrdup(line);
 	}
 	while (fgets(line, sizeof(line), fp) != NULL)
 		continue;
-	*status = pclose(fp);
+	fclose(fp);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return (r);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return (r);
 }
 
@@ -149,7 +269,7 @@ mkdir_one(const char *p)
 /* The cache folder: created 0700; must be ours and not writable by
  * others. */
 static char *
-cache_dir(void)
+cache_dir(char **refused)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct stat st;
@@ -177,8 +297,29 @@ cache_dir(void)
 	(void)mkdir_one(base);
 	dir = gp_xasprintf("%s/gptop", base);
 	free(base);
-	if (mkdir_one(dir) < 0 || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != getuid() || (st.st_mode & 022) != 0) {
+	char *why = NULL;
+
+	if (mkdir_one(dir) < 0 || lstat(dir, &st) < 0)
+		why = gp_xasprintf("cannot make it: %s", strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		why = gp_xstrdup(S_ISLNK(st.st_mode) ? "it is a symbolic "
+		    "link" : "it is not a folder");
+	else if (st.st_uid != getuid())
+		why = gp_xasprintf("it belongs to user %ld, not to you (%ld)",
+		    (long)st.st_uid, (long)getuid());
+	else if ((st.st_mode & 022) != 0)
+		why = gp_xasprintf("others can write to it (mode %03o)",
+		    (unsigned)(st.st_mode & 0777));
+	if (why != NULL) {
+		const char *t = getenv("TMPDIR");
+
+		/* said once (stderr, or the interface's status line), and
+		 * kept for the Summary view */
+		*refused = gp_xasprintf("JIT: cache folder %s not used: %s; "
+		    "compiled code goes to a temporary folder in %s, removed "
+		    "after each compile (every run compiles again)", dir,
+		    why, t != NULL && t[0] == '/' ? t : "/tmp");
+		free(why);
 		free(dir);
 		return (NULL);
 	}
@@ -218,13 +359,10 @@ static void
 probe(void)
 {
 	const char *cc = getenv("CC");
-	char *cmd;
 	int status;
 
 	J.cc = gp_xstrdup(cc != NULL && cc[0] != '\0' ? cc : "cc");
-	cmd = gp_xasprintf("exec %s --version </dev/null 2>/dev/null", J.cc);
-	J.ccid = first_line_of(cmd, &status);
-	free(cmd);
+	J.ccid = cc_version(J.cc, &status);
 	if (J.ccid == NULL || status != 0) {
 		snprintf(J.why, sizeof(J.why), "no C compiler ('%s --version' "
 		    "failed; set CC)", J.cc);
@@ -232,7 +370,17 @@ probe(void)
 		J.ccid = NULL;
 		return;
 	}
-	J.dir = cache_dir();
+	{
+		char *refused = NULL;
+
+		J.dir = cache_dir(&refused);
+		if (refused != NULL) {
+			pthread_mutex_lock(&mu);
+			J.refused = refused;
+			pthread_mutex_unlock(&mu);
+			gp_jit_note("jit-cache-refused", refused);
+		}
+	}
 	J.ok = true;
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
@@ -308,6 +456,18 @@ gp_jit_cache_dir(void)
 {
 	pthread_once(&once, probe);
 	return (J.dir != NULL ? J.dir : "");
+}
+
+const char *
+gp_jit_cache_refused(void)
+{
+	const char *r;
+
+	/* no probe (a capture has no compiler to ask): only what one saw */
+	pthread_mutex_lock(&mu);
+	r = J.refused != NULL ? J.refused : "";
+	pthread_mutex_unlock(&mu);
+	return (r);
 }
 
 const char *
@@ -518,39 +678,6 @@ write_file(const char *path, const char *text, size_t len)
 	return (0);
 }
 
-/* 'text' for a shell command line. */
-static void
-shell_quote(struct gp_buf *b, const char *s)
-{
-	gp_buf_puts(b, "'");
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			gp_buf_puts(b, "'\\''");
-		else
-			gp_buf_printf(b, "%c", *s);
-	}
-	gp_buf_puts(b, "'");
-}
-
-static int
-run_shell(const char *cmd)
-{
-	char *argv[4];
-	pid_t pid;
-	int status;
-
-	argv[0] = (char *)"sh";
-	argv[1] = (char *)"-c";
-	argv[2] = (char *)cmd;
-	argv[3] = NULL;
-	if (posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0)
-		return (-1);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return (-1);
-	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-}
-
 /* The first line of the compiler's messages that says "error". */
 static void
 log_error(const char *path, char *out, size_t outlen)
@@ -575,13 +702,140 @@ log_error(const char *path, char *out, size_t outlen)
 
 static void prune_cache(const char *keep);
 
+/*
+ * The recorded hash of a cache object: <key>.sum beside <key>.so holds
+ * "gptop-jit-sum/1 SIZE HASH\n", HASH two FNV-1a 64 of the object's bytes
+ * (different seeds), written by gptop after it compiled the object.
+ */
+#define JIT_SUM "gptop-jit-sum/1"
+
+/* Hash the bytes of fd (a regular file of st_size bytes) as text. */
+static bool
+hash_fd(int fd, uint64_t size, char out[64])
+{
+	uint64_t h1 = GP_HASH_INIT, h2 = GP_HASH_INIT ^ 0x9e3779b97f4a7c15ULL;
+	uint64_t got = 0;
+	char buf[65536];
+
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return (false);
+		if (r == 0)
+			break;
+		h1 = gp_hash_bytes(h1, buf, (size_t)r);
+		h2 = gp_hash_bytes(h2, buf, (size_t)r);
+		got += (uint64_t)r;
+	}
+	if (got != size)
+		return (false);
+	snprintf(out, 64, "%s %llu %016llx%016llx\n", JIT_SUM,
+	    (unsigned long long)size, (unsigned long long)h1,
+	    (unsigned long long)h2);
+	return (true);
+}
+
+/* Open path for reading: a regular file of ours that others cannot write,
+ * not a symbolic link. */
+static int
+open_own(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return (-1);
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_uid != getuid() || (st->st_mode & 022) != 0) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/* The sum path of a cache object's path ("KEY.so" -> "KEY.sum"). */
+static char *
+sum_path(const char *so)
+{
+	size_t n = strlen(so);
+
+	return (gp_xasprintf("%.*s.sum", (int)(n > 3 ? n - 3 : n), so));
+}
+
+/* Record the hash of the object so_path, which is to become final. */
+static int
+write_sum(const char *so_path, const char *final)
+{
+	struct stat st;
+	char text[64], *sum = sum_path(final), *tmp;
+	int fd = open_own(so_path, &st), rc = -1;
+
+	if (fd < 0) {
+		free(sum);
+		return (-1);
+	}
+	if (hash_fd(fd, (uint64_t)st.st_size, text)) {
+		tmp = gp_xasprintf("%s.tmp-%ld-%lu", sum, (long)getpid(),
+		    tmp_counter++);
+		if (write_file(tmp, text, strlen(text)) == 0 &&
+		    rename(tmp, sum) == 0)
+			rc = 0;
+		else
+			unlink(tmp);
+		free(tmp);
+	}
+	close(fd);
+	free(sum);
+	return (rc);
+}
+
+/*
+ * Open the cache object path if its bytes are the ones its sum records:
+ * dlopen'ed through the descriptor that was hashed, so no other file can
+ * take its place in between.  NULL: missing, planted, changed or a
+ * symbolic link (nothing of it has run).
+ */
+static void *
+open_verified(const char *path, struct stat *stp)
+{
+	struct stat st, ss;
+	char want[64], have[64], *sum = sum_path(path), fdpath[64];
+	int fd, sfd;
+	ssize_t n = -1;
+	void *h = NULL;
+
+	sfd = open_own(sum, &ss);
+	free(sum);
+	if (sfd < 0)
+		return (NULL);
+	if (ss.st_size < (off_t)sizeof(want))
+		n = read(sfd, want, sizeof(want) - 1);
+	close(sfd);
+	if (n <= 0)
+		return (NULL);
+	want[n] = '\0';
+	if ((fd = open_own(path, &st)) < 0)
+		return (NULL);
+	if (hash_fd(fd, (uint64_t)st.st_size, have) &&
+	    strcmp(have, want) == 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		h = dlopen(access(fdpath, F_OK) == 0 ? fdpath : path,
+		    RTLD_NOW | RTLD_LOCAL);
+		*stp = st;
+	}
+	close(fd);
+	return (h);
+}
+
 static int
 compile(struct batch *b, int level, const char *final, struct gp_err *err)
 {
 	char *dir = NULL, *base, *c_path, *so_path, *log_path;
-	struct gp_buf cmd = {0};
+	char **argv;
 	uint64_t t0;
-	int rc = -1, st;
+	int rc = -1, st, argc;
 	void *h;
 
 	if (J.dir != NULL)
@@ -607,16 +861,17 @@ compile(struct batch *b, int level, const char *final, struct gp_err *err)
 		    strerror(errno));
 		goto done;
 	}
-	gp_buf_printf(&cmd, "exec %s %s -o ", J.cc, flags_of(level));
-	shell_quote(&cmd, so_path);
-	gp_buf_puts(&cmd, " ");
-	shell_quote(&cmd, c_path);
-	gp_buf_printf(&cmd, " %s </dev/null >", libs_of(level));
-	shell_quote(&cmd, log_path);
-	gp_buf_puts(&cmd, " 2>&1");
+	/* $CC FLAGS... -o SO C LIBS..., no shell: names are never parsed */
+	argv = cc_words(J.cc, 48, &argc);
+	add_words(argv, &argc, flags_of(level));
+	argv[argc++] = gp_xstrdup("-o");
+	argv[argc++] = gp_xstrdup(so_path);
+	argv[argc++] = gp_xstrdup(c_path);
+	add_words(argv, &argc, libs_of(level));
 	t0 = gp_clock_ns();
-	st = run_shell(gp_buf_str(&cmd));
+	st = argc > 0 ? run_argv(argv, log_path, -1, NULL) : -1;
 	stats.compile_ns += gp_clock_ns() - t0;
+	free_words(argv);
 	if (st != 0) {
 		char msg[256];
 
@@ -636,7 +891,8 @@ compile(struct batch *b, int level, const char *final, struct gp_err *err)
 		gp_err_set(err, "JIT: %s lacks its symbols", so_path);
 		goto done;
 	}
-	if (J.dir != NULL && rename(so_path, final) < 0)
+	if (J.dir != NULL && (write_sum(so_path, final) < 0 ||
+	    rename(so_path, final) < 0))
 		gp_jit_note("jit-rename", "JIT: cannot store compiled code in "
 		    "the cache folder");
 	else if (J.dir != NULL)
@@ -655,7 +911,6 @@ done:
 	free(c_path);
 	free(so_path);
 	free(log_path);
-	gp_buf_free(&cmd);
 	return (rc);
 }
 
@@ -719,7 +974,8 @@ prune_cache(const char *keep)
 		    0 || !S_ISREG(st.st_mode))
 			continue;
 		gp_grow(&e, &cap, n + 1, sizeof(*e));
-		e[n].name = gp_xstrdup(de->d_name);
+		e[n].name = gp_xasprintf("%s ", de->d_name);	/* room */
+		e[n].name[len] = '\0';
 		e[n].bytes = (uint64_t)st.st_size;
 		e[n].mtime = st.st_mtime;
 		total += e[n].bytes;
@@ -731,6 +987,9 @@ prune_cache(const char *keep)
 			if (strcmp(e[i].name, keep) == 0 ||
 			    unlinkat(dirfd(d), e[i].name, 0) < 0)
 				continue;
+			/* and its recorded hash: KEY.so -> KEY.sum */
+			strcpy(e[i].name + strlen(e[i].name) - 3, ".sum");
+			(void)unlinkat(dirfd(d), e[i].name, 0);
 			total -= e[i].bytes;
 			stats.pruned++;
 		}
@@ -753,8 +1012,8 @@ build_batch(struct batch *b, struct gp_err *err)
 			struct stat st;
 
 			path = gp_xasprintf("%s/%s.so", J.dir, b->keyhex);
-			if (stat(path, &st) == 0) {
-				void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+			if (lstat(path, &st) == 0) {
+				void *h = open_verified(path, &st);
 
 				if (h != NULL && adopt(h, b)) {
 					stats.disk_hits++;

@@ -49,6 +49,9 @@ void		 gp_jit_get_stats(struct gp_jit_stats *st);
 uint64_t	 gp_jit_thread_ns(void);
 /* The cache folder in use ("" when there is none). */
 const char	*gp_jit_cache_dir(void);
+/* Why the cache folder was not used and where the objects go instead, as
+ * said once on stderr ("" when it was used, or the JIT never looked). */
+const char	*gp_jit_cache_refused(void);
 /* The compiler command and flags in use (for docs and --version). */
 const char	*gp_jit_describe(void);
 /* Forget the units loaded in this process (tests: the next build goes to

@@ -3,7 +3,10 @@
 # Two gptop processes started at once on an empty cache folder both
 # succeed and leave one entry and no temporary file; a third run compiles
 # nothing; an entry overwritten with garbage is rebuilt; the folder is
-# mode 0700.  TAP output; skipped without a C compiler.
+# mode 0700; an object planted under an entry's name, or a symbolic link,
+# is never loaded (its constructor never runs); $CC is split at blanks
+# and never given to a shell; a cache folder others can write to is
+# refused with one note.  TAP output; skipped without a C compiler.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
 graph=$top_srcdir/data/graphs/chain.json
@@ -92,6 +95,67 @@ ok $(t [ "$fresh" = 1 ]) "the new entry is kept"
 ok $(t [ "$left" -lt 10 ] && [ "$left" -ge 1 ]) \
     "only the oldest entries went ($left of 10 left)"
 ok $(t [ ! -e "$cache/gptop/old0.so" ]) "the oldest went first"
+
+# a cache entry is verified before it is opened: an object planted under
+# an entry's name (its constructor would leave a mark) is never loaded,
+# and the entry is built again
+rm -f "$cache/gptop"/*.so "$cache/gptop"/*.sum
+gp >/dev/null 2>&1
+so=$(ls "$cache/gptop"/*.so)
+printf '%s\n' '#include <stdio.h>' \
+    'static void __attribute__((constructor)) mark(void) {' \
+    "	FILE *f = fopen(\"$tmp/constructor-ran\", \"w\");" \
+    '	if (f) fclose(f);' '}' 'const char gp_jit_stamp[] = "x";' \
+    >"$tmp/plant.c"
+${CC:-cc} -shared -fPIC -o "$tmp/plant.so" "$tmp/plant.c" 2>/dev/null
+cp "$tmp/plant.so" "$so"
+gp >"$tmp/out6" 2>"$tmp/err6"
+rc=$?
+grep '^  output' "$tmp/out6" >"$tmp/o6"
+ok $(t [ ! -e "$tmp/constructor-ran" ]) \
+    "a planted object's constructor never runs"
+ok $([ "$rc" = 0 ] && cmp -s "$tmp/o1" "$tmp/o6" &&
+    grep -q ' JIT .*Composite' "$tmp/out6"; echo $?) \
+    "...gptop rebuilds the entry: same output, as JIT"
+cmp -s "$so" "$tmp/plant.so"
+ok $([ $? = 1 ]; echo $?) "the planted object was replaced"
+
+# a symbolic link, even to the entry's own (good) bytes, is not followed
+mv "$so" "$tmp/real.so"
+ln -s "$tmp/real.so" "$so"
+gp >"$tmp/out7" 2>"$tmp/err7"
+rc=$?
+ok $([ "$rc" = 0 ] && [ ! -L "$so" ] && [ -f "$so" ]; echo $?) \
+    "an entry that is a symbolic link is not loaded: rebuilt as a file"
+ln -sf "$tmp/plant.so" "$so"
+gp >/dev/null 2>&1
+ok $(t [ ! -e "$tmp/constructor-ran" ]) \
+    "a symbolic link to a planted object: its constructor never runs"
+
+# the compiler runs without a shell: $CC is split at blanks (a flag in it
+# works), and shell syntax in it is never run
+rm -rf "$cache"
+env CC="${CC:-cc} -O1" XDG_CACHE_HOME="$cache" GPTOP_FLAGS= \
+    "$GPTOP" --batch -n 2 "$graph" >"$tmp/out8" 2>"$tmp/err8"
+ok $([ $? = 0 ] && grep -q ' JIT .*Composite' "$tmp/out8"; echo $?) \
+    "CC with a flag in it ('${CC:-cc} -O1') compiles"
+env CC="${CC:-cc}\$(touch $tmp/shell-ran)" XDG_CACHE_HOME="$tmp/cache2" \
+    GPTOP_FLAGS= "$GPTOP" --batch -n 2 "$graph" >"$tmp/out9" 2>"$tmp/err9"
+rc=$?
+ok $(t [ ! -e "$tmp/shell-ran" ]) "shell syntax in CC is not run"
+ok $(t [ "$rc" = 0 ]) "...and gptop still runs (without the JIT: $rc)"
+
+# a cache folder that others can write to is not used, and gptop says so
+# once, with where the objects went instead
+mkdir -p "$tmp/open/gptop"
+chmod 777 "$tmp/open/gptop"
+env XDG_CACHE_HOME="$tmp/open" GPTOP_FLAGS= "$GPTOP" --batch -n 2 \
+    "$graph" >"$tmp/out10" 2>"$tmp/err10"
+rc=$?
+said=$(grep -c "JIT: cache folder $tmp/open/gptop not used: others can write to it (mode 777); compiled code goes to a temporary folder" "$tmp/err10")
+ok $([ "$rc" = 0 ] && [ "$said" = 1 ]; echo $?) \
+    "a cache folder others can write to: refused, said once ($said)"
+ok $(t [ -z "$(ls "$tmp/open/gptop")" ]) "...and nothing is written to it"
 
 echo "1..$n"
 exit $fail
