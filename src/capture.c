@@ -844,6 +844,8 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 	set(o, "flops", jreal(a->flops));
 	if (a->link_ns != 0)
 		set(o, "link_ns", jreal(a->link_ns));
+	if (a->jit_ns != 0)
+		set(o, "jit_ns", jreal(a->jit_ns));
 	for (int k = 0; k < a->n_in; k++) {
 		json_t *t = json_array();
 
@@ -1896,6 +1898,9 @@ rd_apply(struct rd *r, const json_t *o, struct gp_prof_apply *a, int idx)
 		return (-1);
 	v = rd_member(r, o, "link_ns");
 	if (v != NULL && rd_real(r, o, "link_ns", &a->link_ns) < 0)
+		return (-1);
+	v = rd_member(r, o, "jit_ns");
+	if (v != NULL && rd_real(r, o, "jit_ns", &a->jit_ns) < 0)
 		return (-1);
 	if (rd_ios(r, o, "inputs", false, a, idx) < 0 ||
 	    rd_ios(r, o, "outputs", true, a, idx) < 0)

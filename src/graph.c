@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "graph.h"
+#include "clock.h"
 #include "op.h"
 
 #include <stdlib.h>
@@ -267,6 +268,8 @@ gp_graph_prepare_node(struct gp_graph *g, int i, struct gp_err *err)
 {
 	struct gp_node *n = &g->nodes[i];
 	const struct gp_op *op = n->op;
+	uint64_t t0;
+	double jit0;
 
 	if (n->n_in < op->min_in || (op->max_in >= 0 && n->n_in > op->max_in)) {
 		if (op->min_in == op->max_in)
@@ -316,8 +319,13 @@ gp_graph_prepare_node(struct gp_graph *g, int i, struct gp_err *err)
 		n->view[k] = -1;
 	n->impl = GP_IMPL_C;
 	n->kernel = NULL;
+	jit0 = n->jit_ns;
+	t0 = gp_clock_ns();
 	if (op->prepare(g, n, err) < 0)
 		return (-1);
+	n->prep_ns = (double)(gp_clock_ns() - t0) - (n->jit_ns - jit0);
+	if (n->prep_ns < 0)
+		n->prep_ns = 0;
 	for (int k = 0; k < n->n_out; k++) {
 		struct gp_type *t = gp_graph_out_type(g, n, k);
 		size_t nb;

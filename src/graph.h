@@ -81,6 +81,10 @@ struct gp_node {
 	int8_t			 view[GP_MAX_OUT];	/* input aliased, -1 */
 	gp_kernel_fn		 kernel;	/* chosen by prepare */
 	enum gp_impl		 impl;
+	/* preparation: the last prepare's time, JIT compiles aside; and
+	 * the time spent compiling its JIT code, in its prepares or its
+	 * share of a batch (gp_composite_jit), summed; ns */
+	double			 prep_ns, jit_ns;
 	bool			 dead;
 	int			 line, col;
 };

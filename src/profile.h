@@ -167,7 +167,10 @@ struct gp_prof_apply {
 	char			*extra;	/* op-specific detail (C signature) */
 	enum gp_impl		 impl;
 	double			 flops;	/* per execution */
-	double			 link_ns;	/* preparation at link time */
+	/* preparation at link time (the op's prepare and JIT compiles),
+	 * and the JIT compiles in it; 0: not recorded */
+	double			 link_ns;
+	double			 jit_ns;
 	int			 n_in, n_out;
 	struct gp_prof_io	*in, *out;
 	int			*in_producer;	/* apply id producing input k,

@@ -139,6 +139,8 @@ describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
 		a->extra = gp_xstrdup(gp_buf_str(&b));
 		a->impl = n->impl;
 		a->flops = gp_node_flops(g, n);
+		a->link_ns = n->prep_ns + n->jit_ns;
+		a->jit_ns = n->jit_ns;
 		a->n_in = n->n_in;
 		a->n_out = n->n_out;
 		a->in = gp_xcalloc((size_t)n->n_in + 1, sizeof(*a->in));

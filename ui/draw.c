@@ -96,6 +96,35 @@ ui_text_width(const char *s)
 	return (decode(s, LINE_MAX_CELLS, buf, LINE_MAX_CELLS, &nw));
 }
 
+const char *
+ui_text_wrap(const char *s, int w)
+{
+	const char *p = s, *brk = NULL;
+	mbstate_t st;
+	int cols = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (*p != '\0') {
+		wchar_t wc;
+		size_t r = mbrtowc(&wc, p, strlen(p), &st);
+		int cw;
+
+		if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
+			memset(&st, 0, sizeof(st));
+			r = 1;
+			cw = 1;
+		} else if ((cw = wcwidth(wc)) < 0)
+			cw = 1;
+		if (cols + cw > w && p > s)
+			break;
+		cols += cw;
+		p += r;
+		if ((p[-1] == ' ' || p[-1] == ',') && cols * 2 >= w)
+			brk = p;
+	}
+	return (*p == '\0' || brk == NULL ? p : brk);
+}
+
 void
 ui_draw_blank(int y, int x, int w, attr_t a)
 {

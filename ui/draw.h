@@ -23,6 +23,9 @@ int	ui_draw_printf(int y, int x, int w, attr_t a, const char *fmt, ...)
 void	ui_draw_blank(int y, int x, int w, attr_t a);
 /* Columns s takes on screen. */
 int	ui_text_width(const char *s);
+/* Where the first line of s wrapped at w cells ends: after a blank or a
+ * comma in its second half if there is one, else at w cells. */
+const char *ui_text_wrap(const char *s, int w);
 
 /* A bar of w cells filled to frac (0..1) as a string (UTF-8 blocks or
  * ASCII '|'), padded with blanks to w cells. */

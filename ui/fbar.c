@@ -1,5 +1,8 @@
 /*
- * fbar.c: the function-key bar (see fbar.h).
+ * fbar.c: the function-key bar (see fbar.h).  Each item is its key (in
+ * the key's attribute) and its label (in the label's), and items are
+ * separated by a blank in the normal attribute, so they read apart in
+ * colour, under NO_COLOR, and as plain text: "F1Help F3Search F4Filter".
  */
 #include "config.h"
 
@@ -34,10 +37,15 @@ ui_fbar_draw(int y, int w, bool paused)
 
 	for (size_t i = 0; i < NITEMS; i++) {
 		const char *label = items[i].label;
-		int kw = (int)strlen(items[i].key), lw = 6;
+		int kw = (int)strlen(items[i].key), lw;
 
 		if (items[i].code == KEY_F(5) && paused)
 			label = "Resume";
+		lw = (int)strlen(label);
+		if (i > 0 && x < w) {
+			ui_draw_blank(y, x, 1, A_NORMAL);
+			x++;
+		}
 		item_x0[i] = x;
 		if (x + kw >= w) {
 			item_x1[i] = x;
@@ -53,7 +61,7 @@ ui_fbar_draw(int y, int w, bool paused)
 		item_x1[i] = x;
 	}
 	if (x < w)
-		ui_draw_blank(y, x, w - x, ui_crt_attr(UI_ROLE_FLABEL));
+		ui_draw_blank(y, x, w - x, A_NORMAL);
 	bar_shown = true;
 }
 

@@ -1,5 +1,5 @@
 /*
- * fbar.h: the function-key bar on the bottom line ("F1Help  F3Search ..."),
+ * fbar.h: the function-key bar on the bottom line ("F1Help F3Search ..."),
  * as in htop.  Drawing records where each item landed, so a mouse click
  * on the bar becomes the item's key.
  */

@@ -134,22 +134,35 @@ ui_header_draw(const struct ui_ctx *c, int y, int w, const char *state)
 	/* 2-3: the figures */
 	snprintf(b1, sizeof(b1), "%llu", (unsigned long long)calls);
 	flow_pair(&fl, "calls ", b1);
-	snprintf(b1, sizeof(b1), "%.1f", c->st.rounds_per_s);
+	/* running, the rate is measured over the first second: until then
+	 * (and while nothing is running) there is none to show */
+	if (c->st.rounds_per_s > 0 || c->st.paused || c->st.done)
+		snprintf(b1, sizeof(b1), "%.1f", c->st.rounds_per_s);
+	else
+		snprintf(b1, sizeof(b1), "-");
 	flow_pair(&fl, p->n_fn > 1 ? "rounds/s " : "calls/s ", b1);
 	gp_fmt_time(b1, sizeof(b1), last);
 	gp_fmt_time(b2, sizeof(b2), gp_prof_stat_quantile(&cs, 0.5));
+	if (calls == 0)		/* after a reset: none yet, same width */
+		snprintf(b1, sizeof(b1), "-");
+	if (cs.n == 0)
+		snprintf(b2, sizeof(b2), "-");
 	gp_prof_stat_free(&cs);
-	snprintf(b4, sizeof(b4), "last %s median %s", b1, b2);
+	snprintf(b4, sizeof(b4), "last %8s median %8s", b1, b2);
 	flow_pair(&fl, c->fn >= 0 || p->n_fn == 1 ? "per call " :
 	    "per round ", b4);
-	if (call_ns > 0) {
-		snprintf(b4, sizeof(b4), "%.0f%%", 100.0 * (double)vm_ns /
+	/* always drawn ("-" with no calls yet, after a reset) so the
+	 * figures after them keep their places */
+	if (call_ns > 0)
+		snprintf(b4, sizeof(b4), "%3.0f%%", 100.0 * (double)vm_ns /
 		    (double)call_ns);
-		flow_pair(&fl, "VM ", b4);
-		snprintf(b4, sizeof(b4), "%.0f%%", 100.0 * (double)thunk_ns /
+	else
+		snprintf(b4, sizeof(b4), "%4s", "-");
+	flow_pair(&fl, "VM ", b4);
+	if (call_ns > 0)
+		snprintf(b4, sizeof(b4), "%3.0f%%", 100.0 * (double)thunk_ns /
 		    (double)call_ns);
-		flow_pair(&fl, "thunks ", b4);
-	}
+	flow_pair(&fl, "thunks ", b4);
 	gp_fmt_bytes(b1, sizeof(b1), (double)peak);
 	flow_pair(&fl, "measured peak ", b1);
 	gp_fmt_time(b1, sizeof(b1), p->load_ns);

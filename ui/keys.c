@@ -12,6 +12,9 @@
 #define K(c, lbl, w, a, s, h) \
 	{.ch = (c), .label = (lbl), .where = (w), .action = (a), \
 	    .section = (s), .help = (h)}
+#define ENTER_HELP "drill down: Class -> its ops -> their applies -> " \
+	"details; details: an input -> the apply producing it"
+
 #define KC(c, lbl, w, a, s, h) \
 	{.code = (c), .label = (lbl), .where = (w), .action = (a), \
 	    .section = (s), .help = (h)}
@@ -51,12 +54,9 @@ const struct ui_key ui_keys[] = {
 	    "next function (then all functions summed)"),
 	K('[', "[", UI_K_ANY, UI_A_FN_PREV, UI_KS_VIEWS,
 	    "previous function"),
-	K('\r', "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS,
-	    "Class/Op row: its applies; Apply row: its details"),
-	K('\n', "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS,
-	    "Class/Op row: its applies; Apply row: its details"),
-	KC(KEY_ENTER, "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS,
-	    "Class/Op row: its applies; Apply row: its details"),
+	K('\r', "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS, ENTER_HELP),
+	K('\n', "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS, ENTER_HELP),
+	KC(KEY_ENTER, "Enter", UI_K_ANY, UI_A_ENTER, UI_KS_VIEWS, ENTER_HELP),
 	K(27, "Esc", UI_K_ANY, UI_A_BACK, UI_KS_VIEWS,
 	    "go back (or clear the filter)"),
 	KC(KEY_BACKSPACE, "Backspace", UI_K_ANY, UI_A_BACK, UI_KS_VIEWS,
@@ -85,6 +85,12 @@ const struct ui_key ui_keys[] = {
 	K(6, "C-f", UI_K_ANY, UI_A_PGDN, UI_KS_MOVE, "next page"),
 	KC(KEY_HOME, "Home", UI_K_ANY, UI_A_HOME, UI_KS_MOVE, "first row"),
 	KC(KEY_END, "End", UI_K_ANY, UI_A_END, UI_KS_MOVE, "last row"),
+	KC(KEY_LEFT, "Left", UI_K_TABLE, UI_A_LEFT, UI_KS_MOVE,
+	    "scroll the name column left"),
+	KC(KEY_RIGHT, "Right", UI_K_TABLE, UI_A_RIGHT, UI_KS_MOVE,
+	    "scroll the name column right (long names)"),
+	K('v', "v", UI_K_TABLE, UI_A_FULL_NAME, UI_KS_MOVE,
+	    "show the selected row's full name"),
 
 	KC(KEY_F(6), "F6", UI_K_TABLE, UI_A_SORT_NEXT, UI_KS_TABLE,
 	    "sort by the next column"),
@@ -120,8 +126,9 @@ const struct ui_key ui_keys[] = {
 	K('d', "d", UI_K_DIFF, UI_A_DIFF_LEVEL, UI_KS_TABLE,
 	    "Diff view: compare classes, ops or applies"),
 
-	K(' ', "Space", UI_K_REWRITES, UI_A_RW_TOGGLE, UI_KS_REWRITE,
-	    "Rewrites view: switch the selected rewriter on or off"),
+	K('t', "t", UI_K_REWRITES, UI_A_RW_TOGGLE, UI_KS_REWRITE,
+	    "Rewrites view: switch the selected rewriter on or off (or "
+	    "Enter)"),
 	K('f', "f", UI_K_ANY, UI_A_RW_FUSION, UI_KS_REWRITE,
 	    "switch elementwise fusion on or off"),
 	K('i', "i", UI_K_ANY, UI_A_RW_INPLACE, UI_KS_REWRITE,

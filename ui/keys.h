@@ -37,6 +37,9 @@ enum ui_action {
 	UI_A_PGDN,
 	UI_A_HOME,
 	UI_A_END,
+	UI_A_LEFT,		/* scroll the name column */
+	UI_A_RIGHT,
+	UI_A_FULL_NAME,		/* the selected row's whole name */
 	/* tables */
 	UI_A_SORT_NEXT,
 	UI_A_SORT_PREV,

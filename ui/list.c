@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <wchar.h>
 
 #include "columns.h"
 #include "crt.h"
@@ -676,11 +677,39 @@ draw_header(struct ui_list *l, int y, int w)
 			    ui_arrow(down));
 		} else
 			snprintf(t, sizeof(t), "%s", c->title);
+		if (l->hscroll > 0 && (c->flags & UI_COLF_FLEX) &&
+		    (c->flags & UI_COLF_LEFT))
+			snprintf(t + strlen(t), sizeof(t) - strlen(t),
+			    " [+%d]", l->hscroll);
 		if (c->flags & (UI_COLF_LEFT | UI_COLF_BAR))
 			ui_draw_ltext(y, l->vx[v], vw, t, a);
 		else
 			ui_draw_rtext(y, l->vx[v], vw, t, a);
 	}
+}
+
+/* s past its first n cells (whole characters). */
+static const char *
+skip_cells(const char *s, int n)
+{
+	mbstate_t st;
+
+	memset(&st, 0, sizeof(st));
+	while (n > 0 && *s != '\0') {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, strlen(s), &st);
+		int cw;
+
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			k = 1;
+			cw = 1;
+			memset(&st, 0, sizeof(st));
+		} else if ((cw = wcwidth(wc)) < 0)
+			cw = 1;
+		s += k;
+		n -= cw;
+	}
+	return (s);
 }
 
 static void
@@ -717,7 +746,15 @@ draw_row(struct ui_list *l, int y, int w, size_t p)
 			snprintf(buf, sizeof(buf), "%.1f%%", l->cum[p]);
 		else
 			c->fmt(r, buf, sizeof(buf));
-		if (c->flags & UI_COLF_LEFT)
+		if ((c->flags & (UI_COLF_FLEX | UI_COLF_LEFT)) ==
+		    (UI_COLF_FLEX | UI_COLF_LEFT)) {
+			int over = ui_text_width(buf) - l->vw[v];
+
+			if (over > l->hscroll_max)
+				l->hscroll_max = over;
+			ui_draw_ltext(y, x, vw, skip_cells(buf, l->hscroll),
+			    a);
+		} else if (c->flags & UI_COLF_LEFT)
 			ui_draw_ltext(y, x, vw, buf, a);
 		else
 			ui_draw_rtext(y, x, vw, buf, a);
@@ -736,15 +773,22 @@ ui_list_draw(struct ui_list *l, int y, int h, int w)
 	if (h <= 0)
 		return;
 	layout(l, w);
-	draw_header(l, y, w);
 	rows_visible(l);
-	for (int i = 0; i < rows; i++) {
-		size_t p = l->top + (size_t)i;
+	/* the scroll stops where the longest name on screen ends */
+	for (int pass = 0; pass < 2; pass++) {
+		l->hscroll_max = 0;
+		draw_header(l, y, w);
+		for (int i = 0; i < rows; i++) {
+			size_t p = l->top + (size_t)i;
 
-		if (p < l->n)
-			draw_row(l, y + 1 + i, w, p);
-		else
-			ui_draw_blank(y + 1 + i, 0, w, A_NORMAL);
+			if (p < l->n)
+				draw_row(l, y + 1 + i, w, p);
+			else
+				ui_draw_blank(y + 1 + i, 0, w, A_NORMAL);
+		}
+		if (l->hscroll <= l->hscroll_max)
+			break;
+		l->hscroll = l->hscroll_max;
 	}
 	if (l->n == 0 && rows > 0) {
 		const char *why = l->nrows == 0 ? "(no rows yet)" :
@@ -761,7 +805,8 @@ ui_list_draw_status(const struct ui_list *l, int y, int w, const char *what)
 	const struct ui_column *c = col_at(l, l->sort);
 	bool down = !(c->flags & UI_COLF_ASC);
 	struct gp_buf b = {0};
-	int x;
+	char hint[48] = "";
+	int x, hw;
 
 	if (l->invert)
 		down = !down;
@@ -773,11 +818,18 @@ ui_list_draw_status(const struct ui_list *l, int y, int w, const char *what)
 		gp_buf_puts(&b, " | lazy order (L)");
 	if (l->filter[0] != '\0')
 		gp_buf_printf(&b, " | filter \"%s\"", l->filter);
+	/* the hint keeps its place at the right, whatever is cut */
 	if (l->hidden > 0)
-		gp_buf_printf(&b, " | +%d col%s if wider", l->hidden,
-		    l->hidden == 1 ? "" : "s");
-	x = ui_draw_text(y, 0, w, what, ui_crt_attr(UI_ROLE_TITLE));
-	ui_draw_ltext(y, x, w - x, gp_buf_str(&b), ui_crt_attr(UI_ROLE_DIM));
+		snprintf(hint, sizeof(hint), " +%d col%s if wider",
+		    l->hidden, l->hidden == 1 ? "" : "s");
+	hw = ui_text_width(hint);
+	if (hw > w)
+		hw = 0;
+	x = ui_draw_text(y, 0, w - hw, what, ui_crt_attr(UI_ROLE_TITLE));
+	ui_draw_ltext(y, x, w - hw - x, gp_buf_str(&b),
+	    ui_crt_attr(UI_ROLE_DIM));
+	if (hw > 0)
+		ui_draw_text(y, w - hw, hw, hint, ui_crt_attr(UI_ROLE_DIM));
 	gp_buf_free(&b);
 }
 
@@ -824,6 +876,14 @@ ui_list_action(struct ui_list *l, enum ui_action a)
 	case UI_A_END:
 		l->sel = l->n ? l->n - 1 : 0;
 		break;
+	case UI_A_LEFT:
+		l->hscroll = l->hscroll > UI_LIST_HSTEP ? l->hscroll -
+		    UI_LIST_HSTEP : 0;
+		return (true);
+	case UI_A_RIGHT:
+		if (l->hscroll < l->hscroll_max)
+			l->hscroll += UI_LIST_HSTEP;
+		return (true);
 	case UI_A_SORT_NEXT:
 		ui_list_sort_by(l, next_sortable(l, l->sort, 1), false);
 		break;

@@ -46,6 +46,7 @@ struct ui_rank;
 
 #define UI_LIST_MAXCOLS 24
 #define UI_FILTER_MAX 128
+#define UI_LIST_HSTEP 8		/* cells a Left/Right scrolls names by */
 
 struct ui_list {
 	const struct ui_colset	*set;
@@ -92,6 +93,9 @@ struct ui_list {
 	int			 vis[UI_LIST_MAXCOLS];
 	int			 vx[UI_LIST_MAXCOLS], vw[UI_LIST_MAXCOLS];
 	int			 hidden;	/* columns dropped for width */
+	/* cells of the name (flexible) column scrolled off at its left
+	 * (Left/Right), and the most the rows on screen allow */
+	int			 hscroll, hscroll_max;
 	/* CPU time of the last sort and draw, ms */
 	double			 sort_ms, draw_ms;
 };
@@ -134,7 +138,8 @@ void	ui_list_draw(struct ui_list *l, int y, int h, int w);
 /* A status line: "what - N rows - sorted by - filter - lazy". */
 void	ui_list_draw_status(const struct ui_list *l, int y, int w,
 	    const char *what);
-/* Moving and sorting actions; returns true if the action was taken. */
+/* Moving, scrolling the name column (Left/Right) and sorting actions;
+ * returns true if the action was taken. */
 bool	ui_list_action(struct ui_list *l, enum ui_action a);
 /* Select the next row (dir 1) or previous (-1) whose name contains s,
  * starting at the selection (from_sel) or just past it.  Returns whether

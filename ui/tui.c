@@ -117,6 +117,9 @@ struct tui {
 	uint64_t		 pending_from, pending_t0;
 	char			 pending_err[GP_ERR_MAX];
 
+	/* the selected row's full name (v), shown until the next key */
+	char			*popup;
+
 	/* mouse */
 	int			 tab_x0[TOP__COUNT], tab_x1[TOP__COUNT];
 	uint64_t		 click_ms;
@@ -389,6 +392,40 @@ draw_bottom(struct tui *t, int y, int w, uint64_t now)
 		ui_fbar_draw(y, w, c->st.paused);
 }
 
+/* The full name in a box over the bottom of the view, wrapped. */
+static void
+draw_popup(const struct tui *t, int y0, int h, int w)
+{
+	const char *s = t->popup;
+	int inner = w - 4, nl = 0, y;
+	attr_t a = ui_crt_attr(UI_ROLE_SELECTED);
+	const char *p;
+
+	for (p = s; *p != '\0'; nl++)
+		p = ui_text_wrap(p, inner);
+	if (nl == 0)
+		nl = 1;
+	if (nl > h - 2)
+		nl = h - 2;
+	y = y0 + h - nl - 2;
+	ui_draw_ltext(y, 0, w, " Full name (any key closes):", ui_crt_attr(
+	    UI_ROLE_TITLE));
+	p = s;
+	for (int i = 0; i < nl; i++) {
+		const char *e = ui_text_wrap(p, inner);
+		char line[1024];
+		size_t n = (size_t)(e - p) < sizeof(line) - 1 ?
+		    (size_t)(e - p) : sizeof(line) - 1;
+
+		memcpy(line, p, n);
+		line[n] = '\0';
+		ui_draw_blank(y + 1 + i, 0, 2, a);
+		ui_draw_ltext(y + 1 + i, 2, w - 2, line, a);
+		p = e;
+	}
+	ui_draw_blank(y + nl + 1, 0, w, ui_crt_attr(UI_ROLE_TITLE));
+}
+
 static void
 draw(struct tui *t)
 {
@@ -414,6 +451,8 @@ draw(struct tui *t)
 	ui_header_draw(c, 0, COLS, state_word(t, state, sizeof(state)));
 	draw_tabs(t, TAB_LINE, COLS);
 	v->cls->draw(v, c, VIEW_TOP, LINES - VIEW_TOP - 1, COLS);
+	if (t->popup != NULL)
+		draw_popup(t, VIEW_TOP, LINES - VIEW_TOP - 1, COLS);
 	draw_bottom(t, LINES - 1, COLS, now);
 	refresh();
 }
@@ -608,6 +647,8 @@ action(struct tui *t, enum ui_action a)
 	case UI_A_PGDN:
 	case UI_A_HOME:
 	case UI_A_END:
+	case UI_A_LEFT:
+	case UI_A_RIGHT:
 	case UI_A_SORT_NEXT:
 	case UI_A_SORT_PREV:
 	case UI_A_SORT_INVERT:
@@ -621,6 +662,17 @@ action(struct tui *t, enum ui_action a)
 		} else if (x != NULL)
 			ui_text_action(x, a);
 		break;
+	case UI_A_FULL_NAME: {
+		const void *row = l != NULL ? ui_list_selected(l) : NULL;
+
+		if (row == NULL || l->set->name_of == NULL)
+			ui_ctx_msg(c, UI_ROLE_MSG, "no row selected");
+		else {
+			free(t->popup);
+			t->popup = gp_xstrdup(l->set->name_of(row));
+		}
+		break;
+	}
 	case UI_A_SEARCH:
 		if (l == NULL && x == NULL)
 			break;
@@ -830,6 +882,11 @@ key(struct tui *t, wint_t k, bool code)
 	}
 	if (t->prompt != PROMPT_NONE && prompt_key(t, k, code))
 		return;
+	if (t->popup != NULL) {
+		free(t->popup);	/* any key closes it, and does no more */
+		t->popup = NULL;
+		return;
+	}
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		enum ui_action a = ui_keys_lookup((int)k, code, 0);
 
@@ -1054,6 +1111,7 @@ ctx_done(struct tui *t)
 	struct ui_ctx *c = &t->c;
 
 	pop_all(t);
+	free(t->popup);
 	for (int i = 0; i < TOP__COUNT; i++)
 		ui_view_free(t->top[i]);
 	ui_view_free(c->push);

@@ -6,6 +6,10 @@
  * distribution of its time per execution: min, median, p95, max and the
  * histogram of the profile (two bins per octave, gp_prof_stat_coarse).  Live: it follows
  * the snapshots like every view.
+ *
+ * Up and Down select an input made by another apply (the page scrolls
+ * once past the first or the last); Enter opens that apply's details on
+ * top, so Esc walks back down the chain.
  */
 #include "config.h"
 
@@ -25,6 +29,10 @@
 struct detail {
 	int		fn, id;
 	struct ui_text	text;
+	/* inputs an apply produced: their input index and text line */
+	int		n_sel, *sel_in;
+	long		*sel_line;
+	int		sel;		/* in sel_in, or -1 */
 };
 
 static void
@@ -34,6 +42,7 @@ detail_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 
 	d->fn = a->fn;
 	d->id = a->id;
+	d->sel = -1;
 	ui_text_init(&d->text);
 	v->priv = d;
 }
@@ -44,12 +53,15 @@ detail_free(struct ui_view *v)
 	struct detail *d = v->priv;
 
 	ui_text_done(&d->text);
+	free(d->sel_in);
+	free(d->sel_line);
 	free(d);
 }
 
 static void
 io_line(struct ui_text *t, const char *what, int k,
-    const struct gp_prof_io *io, int producer, bool output)
+    const struct gp_prof_io *io, const struct gp_prof_fn *pf, int producer,
+    bool output)
 {
 	struct gp_buf sh = {0}, st = {0};
 	char nb[32];
@@ -68,9 +80,9 @@ io_line(struct ui_text *t, const char *what, int k,
 	    "%8s %s", what, k, io->var ? io->var : "?",
 	    gp_dtype_name(io->dtype), gp_buf_str(&sh), gp_buf_str(&st), nb,
 	    kind);
-	if (!output && producer >= 0)
-		ui_text_add(t, UI_ROLE_DIM, "           from apply %d",
-		    producer);
+	if (!output && producer >= 0 && producer < pf->n_apply)
+		ui_text_add(t, UI_ROLE_DIM, "           from apply %d: %s",
+		    producer, pf->ap[producer].name);
 	gp_buf_free(&sh);
 	gp_buf_free(&st);
 }
@@ -116,7 +128,7 @@ detail_update(struct ui_view *v, struct ui_ctx *c)
 	struct ui_text *t = &d->text;
 	const struct gp_profile *p = c->snap;
 	const struct gp_prof_apply *a;
-	char x1[32], x2[32], x3[32], x4[32];
+	char x1[32], x2[64], x3[32], x4[32];
 
 	ui_text_clear(t);
 	if (d->fn < 0 || d->fn >= p->n_fn || d->id < 0 ||
@@ -126,24 +138,48 @@ detail_update(struct ui_view *v, struct ui_ctx *c)
 		return;
 	}
 	a = &p->fn[d->fn].ap[d->id];
+	free(d->sel_in);
+	free(d->sel_line);
+	d->sel_in = gp_xcalloc((size_t)a->n_in + 1, sizeof(int));
+	d->sel_line = gp_xcalloc((size_t)a->n_in + 1, sizeof(long));
+	d->n_sel = 0;
 	ui_text_add(t, UI_ROLE_SECTION, "Apply %d of function %s: %s", a->id,
 	    p->fn[d->fn].name, a->name);
 	ui_text_add(t, UI_ROLE_NORMAL, "  class %s | op %s | graph op %s%s%s",
 	    a->cls, a->op, a->opname, a->node && a->node[0] ? " | node " : "",
 	    a->node ? a->node : "");
-	ui_text_add(t, UI_ROLE_NORMAL, "  implementation %s | flops per "
-	    "execution %.0f | prepared in %s", gp_impl_names[a->impl],
-	    a->flops, (gp_fmt_time(x1, sizeof(x1), a->link_ns), x1));
+	/* preparation: measured at link time; a capture made before it
+	 * was recorded has none, and then says nothing */
+	if (a->link_ns > 0)
+		ui_text_add(t, UI_ROLE_NORMAL, "  implementation %s | flops "
+		    "per execution %.0f | prepared in %s%s",
+		    gp_impl_names[a->impl], a->flops, (gp_fmt_time(x1,
+		    sizeof(x1), a->link_ns), x1), a->jit_ns > 0 ?
+		    (snprintf(x2, sizeof(x2), " (JIT compile %s)",
+		    (gp_fmt_time(x3, sizeof(x3), a->jit_ns), x3)), x2) : "");
+	else
+		ui_text_add(t, UI_ROLE_NORMAL, "  implementation %s | flops "
+		    "per execution %.0f", gp_impl_names[a->impl], a->flops);
 	if (a->extra != NULL && a->extra[0] != '\0')
 		ui_text_add(t, UI_ROLE_NORMAL, "  %s", a->extra);
 	ui_text_blank(t);
-	ui_text_add(t, UI_ROLE_SECTION, "Inputs");
-	for (int k = 0; k < a->n_in; k++)
-		io_line(t, "in ", k, &a->in[k], a->in_producer ?
-		    a->in_producer[k] : -1, false);
+	ui_text_add(t, UI_ROLE_SECTION, "Inputs%s", a->in_producer != NULL ?
+	    " (Up/Down: select one an apply made, Enter: that apply)" : "");
+	for (int k = 0; k < a->n_in; k++) {
+		int pr = a->in_producer ? a->in_producer[k] : -1;
+
+		if (pr >= 0 && pr < p->fn[d->fn].n_apply) {
+			d->sel_in[d->n_sel] = k;
+			d->sel_line[d->n_sel++] = (long)t->n;
+		}
+		io_line(t, "in ", k, &a->in[k], &p->fn[d->fn], pr, false);
+	}
 	ui_text_add(t, UI_ROLE_SECTION, "Outputs");
 	for (int k = 0; k < a->n_out; k++)
-		io_line(t, "out", k, &a->out[k], -1, true);
+		io_line(t, "out", k, &a->out[k], &p->fn[d->fn], -1, true);
+	if (d->sel >= d->n_sel)
+		d->sel = d->n_sel - 1;
+	t->mark = d->sel >= 0 ? d->sel_line[d->sel] : -1;
 	ui_text_blank(t);
 	ui_text_add(t, UI_ROLE_SECTION, "Time per execution");
 	gp_fmt_time(x1, sizeof(x1), (double)a->first_ns);
@@ -178,7 +214,43 @@ detail_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 static bool
 detail_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 {
-	return (a == UI_A_ENTER);
+	struct detail *d = v->priv;
+	struct ui_view_arg arg = {0};
+	const struct gp_prof_apply *ap;
+
+	switch (a) {
+	case UI_A_DOWN:
+		if (d->sel + 1 >= d->n_sel)
+			return (false);		/* scroll */
+		d->sel++;
+		break;
+	case UI_A_UP:
+		if (d->sel < 0)
+			return (false);
+		d->sel--;
+		break;
+	case UI_A_ENTER:
+		if (d->sel < 0 || d->fn >= c->snap->n_fn ||
+		    d->id >= c->snap->fn[d->fn].n_apply) {
+			ui_ctx_msg(c, UI_ROLE_MSG, "select an input made by "
+			    "an apply first (Up/Down)");
+			return (true);
+		}
+		ap = &c->snap->fn[d->fn].ap[d->id];
+		arg.fn = d->fn;
+		arg.id = ap->in_producer[d->sel_in[d->sel]];
+		ui_view_push(c, &ui_view_detail, &arg);
+		return (true);
+	default:
+		return (false);
+	}
+	d->text.mark = d->sel >= 0 ? d->sel_line[d->sel] : -1;
+	if (d->text.mark >= 0 && (size_t)d->text.mark < d->text.top)
+		d->text.top = (size_t)d->text.mark;
+	if (d->text.mark >= 0 && d->text.h > 0 && (size_t)d->text.mark >=
+	    d->text.top + (size_t)d->text.h)
+		d->text.top = (size_t)d->text.mark - (size_t)d->text.h + 1;
+	return (true);
 }
 
 static struct ui_text *

@@ -1,6 +1,8 @@
 /*
  * view-help.c: the help screen, generated from the key table (keys.c) and
  * the column table (columns.c), so it cannot drift from what the keys do.
+ * Its first page (it fits 80x24) is the essential keys, two to a line;
+ * every key and every column follow.
  */
 #include "config.h"
 
@@ -17,9 +19,77 @@ struct help {
 	struct ui_text	text;
 };
 
+static bool	has_label_of(const char *labels, const char *label);
+
+/* The first page: actions (one or two), their keys from the key table. */
+static const struct essential {
+	enum ui_action	 a, a2;
+	const char	*what;
+} essentials[] = {
+	{.a = UI_A_VIEW_NEXT, .what = "next view (1-7: a view)"},
+	{.a = UI_A_FN_NEXT, .what = "next function, then all"},
+	{.a = UI_A_ENTER, .what = "drill down, details"},
+	{.a = UI_A_BACK, .a2 = UI_A_BACK_OR_QUIT, .what = "back (q: quits at top)"},
+	{.a = UI_A_SEARCH, .what = "search names"},
+	{.a = UI_A_FILTER, .what = "filter rows by name"},
+	{.a = UI_A_SORT_NEXT, .a2 = UI_A_SORT_PREV, .what = "sort by another column"},
+	{.a = UI_A_SORT_INVERT, .what = "invert the order"},
+	{.a = UI_A_LEFT, .a2 = UI_A_RIGHT, .what = "scroll the names"},
+	{.a = UI_A_FULL_NAME, .what = "the row's full name"},
+	{.a = UI_A_PAUSE, .what = "pause, resume"},
+	{.a = UI_A_RESET, .what = "reset the statistics"},
+	{.a = UI_A_RW_FUSION, .a2 = UI_A_RW_INPLACE, .what = "fusion, inplace (g c m)"},
+	{.a = UI_A_RECOMPILE, .what = "recompile, re-run, Diff"},
+	{.a = UI_A_WRITE, .what = "write a capture"},
+	{.a = UI_A_HELP, .what = "this help (PgDn: more)"},
+};
+
+#define ESS_KEYS 11	/* cells for the keys of an essential */
+
+/* The labels of a's keys, as many as fit in ESS_KEYS cells. */
+static void
+add_labels(char *buf, size_t n, enum ui_action a)
+{
+	for (size_t i = 0; i < ui_keys_count; i++) {
+		const char *lb = ui_keys[i].label;
+		size_t len = strlen(buf);
+
+		if (ui_keys[i].action != a || has_label_of(buf, lb))
+			continue;
+		if (len + (len > 0) + strlen(lb) > ESS_KEYS || len + strlen(lb) +
+		    2 > n)
+			continue;
+		if (len > 0)
+			strcat(buf, " ");
+		strcat(buf, lb);
+	}
+}
+
+static void
+essentials_page(struct ui_text *t)
+{
+	size_t n = sizeof(essentials) / sizeof(essentials[0]);
+
+	ui_text_add(t, UI_ROLE_SECTION, "Essential keys");
+	for (size_t i = 0; i < n; i += 2) {
+		char k[2][ESS_KEYS + 8] = {"", ""};
+
+		for (size_t j = 0; j < 2 && i + j < n; j++) {
+			add_labels(k[j], sizeof(k[j]), essentials[i + j].a);
+			if (essentials[i + j].a2 != UI_A_NONE)
+				add_labels(k[j], sizeof(k[j]),
+				    essentials[i + j].a2);
+		}
+		ui_text_add(t, UI_ROLE_NORMAL, "  %-*s %-26s %-*s %s", ESS_KEYS,
+		    k[0], essentials[i].what, ESS_KEYS, k[1], i + 1 < n ?
+		    essentials[i + 1].what : "");
+	}
+	ui_text_blank(t);
+}
+
 /* Whether label is one of the blank-separated words of labels. */
 static bool
-has_label(const char *labels, const char *label)
+has_label_of(const char *labels, const char *label)
 {
 	size_t n = strlen(label);
 	const char *p = labels;
@@ -57,7 +127,7 @@ keys_section(struct ui_text *t, enum ui_key_section sec)
 			if (o->action != k->action || o->where != k->where ||
 			    o->section != sec)
 				continue;
-			if (has_label(labels, o->label))
+			if (has_label_of(labels, o->label))
 				continue;
 			if (labels[0] != '\0')
 				strncat(labels, " ", sizeof(labels) -
@@ -95,6 +165,7 @@ help_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 	ui_text_add(t, UI_ROLE_TITLE, "gptop: where a graph's time and memory "
 	    "go, live.  Esc, q or Backspace: back.");
 	ui_text_blank(t);
+	essentials_page(t);
 	for (int s = 0; s < UI_KS__COUNT; s++)
 		keys_section(t, (enum ui_key_section)s);
 	ui_text_add(t, UI_ROLE_SECTION, "Mouse");
