@@ -129,6 +129,7 @@ detail_update(struct ui_view *v, struct ui_ctx *c)
 	const struct gp_profile *p = c->snap;
 	const struct gp_prof_apply *a;
 	char x1[32], x2[64], x3[32], x4[32];
+	bool made = true;
 
 	ui_text_clear(t);
 	if (d->fn < 0 || d->fn >= p->n_fn || d->id < 0 ||
@@ -163,7 +164,12 @@ detail_update(struct ui_view *v, struct ui_ctx *c)
 	if (a->extra != NULL && a->extra[0] != '\0')
 		ui_text_add(t, UI_ROLE_NORMAL, "  %s", a->extra);
 	ui_text_blank(t);
-	ui_text_add(t, UI_ROLE_SECTION, "Inputs%s", a->in_producer != NULL ?
+	for (int k = 0; k < a->n_in; k++)
+		if (a->in_producer != NULL && a->in_producer[k] >= 0)
+			break;
+		else if (k + 1 == a->n_in)
+			made = false;
+	ui_text_add(t, UI_ROLE_SECTION, "Inputs%s", made && a->n_in > 0 ?
 	    " (Up/Down: select one an apply made, Enter: that apply)" : "");
 	for (int k = 0; k < a->n_in; k++) {
 		int pr = a->in_producer ? a->in_producer[k] : -1;
@@ -232,8 +238,9 @@ detail_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 	case UI_A_ENTER:
 		if (d->sel < 0 || d->fn >= c->snap->n_fn ||
 		    d->id >= c->snap->fn[d->fn].n_apply) {
-			ui_ctx_msg(c, UI_ROLE_MSG, "select an input made by "
-			    "an apply first (Up/Down)");
+			ui_ctx_msg(c, UI_ROLE_MSG, d->n_sel > 0 ? "select "
+			    "an input first (Up/Down)" : "no input of this "
+			    "apply is made by another apply");
 			return (true);
 		}
 		ap = &c->snap->fn[d->fn].ap[d->id];

@@ -12,10 +12,14 @@
  * the diff judges the two as they are (opts.same_load); captures ran at
  * different times, and the diff divides B by their common factor.
  *
- * The diff is computed again only when the snapshot or the baseline
- * changed (at most once per refresh interval); the level, the function
- * and the sort only pick and order its rows.  The view keeps its own
- * copies of A and B: the diff's rows point into them.
+ * The diff follows the function shown (F8): with one selected, every
+ * level compares that function of B with A's function of the same name
+ * (none: all of B's rows are added); with all functions, every function.
+ * It is computed again when the snapshot, the baseline or the function
+ * changed (at most once per refresh interval); the level and the sort
+ * only pick and order its rows.  The view keeps its own copies of A and
+ * B (the diff's rows point into them) and diffs views of them narrowed to
+ * the function: shallow copies whose function table is that one entry.
  */
 #include "config.h"
 
@@ -36,7 +40,9 @@ struct diff {
 	int			 level;
 	struct gp_diff		*gd;
 	struct gp_profile	*a, *b;		/* the diff's, owned */
+	struct gp_profile	 va, vb;	/* a, b narrowed to the fn */
 	uint64_t		 gd_serial, gd_base;	/* computed from */
+	int			 gd_fn;
 	struct gp_diff_row	*rows;		/* the level's, filtered */
 	size_t			 n;
 	struct ui_list		 list;
@@ -48,6 +54,7 @@ diff_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 	struct diff *d = gp_xcalloc(1, sizeof(*d));
 
 	d->level = 1;
+	d->gd_fn = -2;
 	ui_list_init(&d->list, &ui_colset_diff);
 	v->priv = d;
 }
@@ -98,12 +105,11 @@ presort(struct diff *d)
 	gp_diff_sort(&t, ui_colset_diff_col(col), desc);
 }
 
-/* The level's rows (applies: of the function shown) to the list. */
+/* The level's rows to the list (the diff is of the function shown). */
 static void
 pick_rows(struct diff *d, struct ui_ctx *c)
 {
 	const struct gp_diff_table *t;
-	const char *fn = NULL;
 	size_t k = 0;
 
 	free(d->rows);
@@ -111,23 +117,35 @@ pick_rows(struct diff *d, struct ui_ctx *c)
 	d->n = 0;
 	if (d->gd != NULL) {
 		t = level_table(d);
-		if (d->level == 2 && c->fn >= 0 && c->snap != NULL &&
-		    c->fn < c->snap->n_fn)
-			fn = c->snap->fn[c->fn].name;
 		d->rows = gp_xcalloc(t->n + 1, sizeof(*d->rows));
 		for (size_t i = 0; i < t->n; i++) {
-			const struct gp_diff_row *r = &t->rows[i];
-
-			if (fn != NULL && r->fn_name != NULL &&
-			    strcmp(r->fn_name, fn) != 0)
-				continue;
-			d->rows[k++] = *r;
+			d->rows[k++] = t->rows[i];
 		}
 		d->n = k;
 		presort(d);
 	}
 	ui_list_texts_changed(&d->list);	/* marks come and go */
 	ui_list_set_rows(&d->list, d->rows, d->n, sizeof(*d->rows));
+}
+
+/* va, vb: a and b as they are (fn < 0), or only b's function fn and a's
+ * function of the same name (none: a has no function). */
+static void
+narrow(struct diff *d, int fn)
+{
+	d->va = *d->a;
+	d->vb = *d->b;
+	if (fn < 0 || fn >= d->b->n_fn)
+		return;
+	d->vb.fn = &d->b->fn[fn];
+	d->vb.n_fn = 1;
+	d->va.n_fn = 0;
+	for (int f = 0; f < d->a->n_fn; f++)
+		if (strcmp(d->a->fn[f].name, d->b->fn[fn].name) == 0) {
+			d->va.fn = &d->a->fn[f];
+			d->va.n_fn = 1;
+			break;
+		}
 }
 
 static void
@@ -142,7 +160,7 @@ diff_update(struct ui_view *v, struct ui_ctx *c)
 		return;
 	}
 	if (d->gd == NULL || d->gd_serial != c->serial ||
-	    d->gd_base != c->base_serial) {
+	    d->gd_base != c->base_serial || d->gd_fn != c->fn) {
 		/* rows point into the old diff: off the list first */
 		ui_list_set_rows(&d->list, NULL, 0, sizeof(*d->rows));
 		if (d->a == NULL || d->gd_base != c->base_serial) {
@@ -156,9 +174,11 @@ diff_update(struct ui_view *v, struct ui_ctx *c)
 		o.per_call = true;
 		/* A and B in turn: the same load, no common factor */
 		o.same_load = c->base_live;
-		d->gd = gp_diff_compute(d->a, d->b, &o);
+		narrow(d, c->fn);
+		d->gd = gp_diff_compute(&d->va, &d->vb, &o);
 		d->gd_serial = c->serial;
 		d->gd_base = c->base_serial;
+		d->gd_fn = c->fn;
 	}
 	pick_rows(d, c);
 }
@@ -217,10 +237,9 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	    "per call: A %s -> B %s | %zu paired, %zu added, %zu removed, "
 	    "%zu beyond noise | %s", ta, tb, t->n_paired, t->n_added,
 	    t->n_removed, t->n_significant, how);
-	snprintf(what, sizeof(what), "Diff of %s%s (d: classes/ops/applies), "
-	    "%s |", level_names[d->level], d->level == 2 ? (c->fn >= 0 ?
-	    " of the function" : " of all functions") : "", d->level == 2 ?
-	    "paired by structure" : "paired by name");
+	snprintf(what, sizeof(what), "Diff of %s of %s (d: classes/ops/"
+	    "applies), %s |", level_names[d->level], ui_ctx_fn_name(c),
+	    d->level == 2 ? "paired by structure" : "paired by name");
 	ui_list_draw(&d->list, y + 3, h - 3, w);
 	ui_list_draw_status(&d->list, y + 2, w, what);
 }

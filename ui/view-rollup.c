@@ -1,9 +1,9 @@
 /*
  * view-rollup.c: the Class, Ops and Apply views: the rows of
  * gp_prof_rollup() for the function shown, in a table with every column of
- * the batch report and a bar of each row's share.  Enter on a Class or Op
- * row opens the Apply view scoped to it; Enter on an Apply row opens its
- * details.
+ * the batch report and a bar of each row's share.  Enter drills down: on a
+ * Class row it opens the Ops view scoped to that class, on an Op row the
+ * Apply view scoped to that op, on an Apply row its details.
  */
 #include "config.h"
 
@@ -25,6 +25,11 @@ struct rollup {
 	enum ui_scope		 scope;
 	char			*scope_name;
 	const struct gp_profile	*p;		/* the rows' snapshot */
+	/* an Ops view scoped to a class: the class's ops, from p */
+	char			**cls_ops;
+	size_t			 n_cls_ops;
+	uint64_t		 cls_ops_gen;
+	const struct gp_profile	*cls_ops_p;
 	uint64_t		 texts_gen;	/* what the names depend on */
 	int			 texts_fn;
 	int			 texts_grp;
@@ -38,6 +43,18 @@ in_scope(const void *row, void *arg)
 	struct rollup *ru = arg;
 	const struct gp_prof_apply *a;
 
+	if (ru->grp != GP_GROUP_APPLY) {
+		/* an op row ("op" or "op <signature>") of the class */
+		for (size_t i = 0; i < ru->n_cls_ops; i++) {
+			size_t n = strlen(ru->cls_ops[i]);
+
+			if (strncmp(r->name, ru->cls_ops[i], n) == 0 &&
+			    (r->name[n] == '\0' || strncmp(r->name + n, " <",
+			    2) == 0))
+				return (true);
+		}
+		return (false);
+	}
 	if (ru->p == NULL || r->fn < 0 || r->fn >= ru->p->n_fn ||
 	    r->id < 0 || r->id >= ru->p->fn[r->fn].n_apply)
 		return (false);
@@ -56,6 +73,45 @@ in_scope(const void *row, void *arg)
 	default:
 		return (true);
 	}
+}
+
+static void
+drop_cls_ops(struct rollup *ru)
+{
+	for (size_t i = 0; i < ru->n_cls_ops; i++)
+		free(ru->cls_ops[i]);
+	free(ru->cls_ops);
+	ru->cls_ops = NULL;
+	ru->n_cls_ops = 0;
+}
+
+/* The ops of the scope's class in p (every function: the names only). */
+static void
+find_cls_ops(struct rollup *ru, const struct gp_profile *p)
+{
+	size_t cap = 0;
+
+	if (ru->grp == GP_GROUP_APPLY || ru->scope != UI_SCOPE_CLASS ||
+	    (ru->cls_ops_p == p && ru->cls_ops_gen == p->generation))
+		return;
+	drop_cls_ops(ru);
+	for (int f = 0; f < p->n_fn; f++)
+		for (int i = 0; i < p->fn[f].n_apply; i++) {
+			const struct gp_prof_apply *a = &p->fn[f].ap[i];
+			bool seen = false;
+
+			if (strcmp(a->cls, ru->scope_name) != 0)
+				continue;
+			for (size_t k = 0; k < ru->n_cls_ops && !seen; k++)
+				seen = strcmp(ru->cls_ops[k], a->op) == 0;
+			if (seen)
+				continue;
+			gp_grow(&ru->cls_ops, &cap, ru->n_cls_ops + 1,
+			    sizeof(*ru->cls_ops));
+			ru->cls_ops[ru->n_cls_ops++] = gp_xstrdup(a->op);
+		}
+	ru->cls_ops_p = p;
+	ru->cls_ops_gen = p->generation;
 }
 
 static void
@@ -104,6 +160,7 @@ rollup_free(struct ui_view *v)
 	ui_list_done(&ru->list);
 	gp_prof_table_free(&ru->t);
 	gp_buf_free(&ru->sig);
+	drop_cls_ops(ru);
 	free(ru->scope_name);
 	free(ru);
 }
@@ -123,6 +180,7 @@ rollup_update(struct ui_view *v, struct ui_ctx *c)
 
 	if (grp == GP_GROUP_OP && c->by_sig)
 		grp = GP_GROUP_OP_SIG;
+	find_cls_ops(ru, c->snap);
 	if (ru->t.rows != NULL && ru->t.fn == c->fn && ru->t.grp == grp &&
 	    c->snap->generation == ru->texts_gen &&
 	    gp_prof_rollup_refresh(c->snap, &ru->t) == 0) {
@@ -160,9 +218,10 @@ rollup_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 
 	gp_fmt_time(tot, sizeof(tot), ru->t.total_ns);
 	if (ru->scope != UI_SCOPE_NONE)
-		snprintf(what, sizeof(what), "Applies of %s %s (Esc: back) | "
-		    "thunk time %s |", ru->scope == UI_SCOPE_CLASS ? "class" :
-		    "op", ru->scope_name, tot);
+		snprintf(what, sizeof(what), "%s of %s %s (Esc: back) | "
+		    "thunk time %s |", ru->grp == GP_GROUP_APPLY ? "Applies" :
+		    "Ops", ru->scope == UI_SCOPE_CLASS ? "class" : "op",
+		    ru->scope_name, tot);
 	else
 		snprintf(what, sizeof(what), "%s of %s | thunk time %s |",
 		    kinds[ru->built_grp], ui_ctx_fn_name(c), tot);
@@ -185,7 +244,7 @@ rollup_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 	case GP_GROUP_CLASS:
 		arg.scope = UI_SCOPE_CLASS;
 		arg.name = r->name;
-		ui_view_push(c, &ui_view_apply, &arg);
+		ui_view_push(c, &ui_view_ops, &arg);
 		break;
 	case GP_GROUP_OP:
 		arg.scope = UI_SCOPE_OP;
