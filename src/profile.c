@@ -1019,3 +1019,34 @@ gp_prof_table_free(struct gp_prof_table *t)
 	t->n = 0;
 	t->n_member = 0;
 }
+
+int
+gp_prof_slowest_prep(const struct gp_profile *p, int fn,
+    const struct gp_prof_apply **top, int max)
+{
+	int n = 0;
+
+	for (int f = 0; f < p->n_fn; f++) {
+		if (fn >= 0 && f != fn)
+			continue;
+		for (int i = 0; i < p->fn[f].n_apply; i++) {
+			const struct gp_prof_apply *a = &p->fn[f].ap[i];
+			int k = n < max ? n : max;
+
+			if (a->link_ns <= 0)
+				continue;
+			/* insertion: slowest first, ties in schedule order */
+			while (k > 0 && a->link_ns > top[k - 1]->link_ns) {
+				if (k < max)
+					top[k] = top[k - 1];
+				k--;
+			}
+			if (k < max) {
+				top[k] = a;
+				if (n < max)
+					n++;
+			}
+		}
+	}
+	return (n);
+}

@@ -365,4 +365,11 @@ void	gp_prof_table_free(struct gp_prof_table *t);
 /* A signature "float64(400, 784), float64(784,)" of an apply's inputs. */
 void	gp_prof_signature(const struct gp_prof_apply *a, struct gp_buf *b);
 
+/* The applies of function fn (fn < 0: every function) with the longest
+ * preparation at link time (link_ns > 0), slowest first, at most max;
+ * returns how many. */
+#define GP_PROF_SLOWEST 5
+int	gp_prof_slowest_prep(const struct gp_profile *p, int fn,
+	    const struct gp_prof_apply **top, int max);
+
 #endif

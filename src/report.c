@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "report.h"
+#include "advice.h"
 #include "memprof.h"
 
 #include <math.h>
@@ -136,31 +137,29 @@ global_section(FILE *fp, const struct gp_profile *p, int fn)
 	fprintf(fp, "    Rewrite time: %es\n", sec(p->rewrite_ns));
 	fprintf(fp, "    Linker time: %es\n", sec(p->link_ns));
 	{
-		/* the slowest preparations at link time */
-		const struct gp_prof_apply *top[5] = {0};
+		/* the slowest preparations at link time (Theano: the
+		 * nodes' make_thunk times) */
+		const struct gp_prof_apply *top[GP_PROF_SLOWEST];
+		double prep = 0, jit = 0;
+		int n = gp_prof_slowest_prep(p, fn, top, GP_PROF_SLOWEST);
 
-		for (int f = 0; f < p->n_fn; f++) {
-			if (fn >= 0 && f != fn)
-				continue;
-			for (int i = 0; i < p->fn[f].n_apply; i++) {
-				const struct gp_prof_apply *a = &p->fn[f].ap[i];
-
-				for (int k = 0; k < 5; k++) {
-					if (top[k] == NULL ||
-					    a->link_ns > top[k]->link_ns) {
-						memmove(&top[k + 1], &top[k],
-						    sizeof(top[0]) *
-						    (size_t)(4 - k));
-						top[k] = a;
-						break;
-					}
-				}
+		for (int f = 0; f < p->n_fn; f++)
+			for (int i = 0; (fn < 0 || f == fn) &&
+			    i < p->fn[f].n_apply; i++) {
+				prep += p->fn[f].ap[i].link_ns;
+				jit += p->fn[f].ap[i].jit_ns;
 			}
+		if (n > 0)
+			fprintf(fp, "       Apply preparation time: %es (JIT "
+			    "compiles %es)\n", sec(prep), sec(jit));
+		for (int k = 0; k < n; k++) {
+			fprintf(fp, "           Node %s time %es",
+			    top[k]->name, sec(top[k]->link_ns));
+			if (top[k]->jit_ns > 0)
+				fprintf(fp, " (JIT compile %es)",
+				    sec(top[k]->jit_ns));
+			fprintf(fp, "\n");
 		}
-		for (int k = 0; k < 5 && top[k] != NULL; k++)
-			if (top[k]->link_ns >= 1e6)
-				fprintf(fp, "      Node %s time %es\n",
-				    top[k]->name, sec(top[k]->link_ns));
 	}
 	fprintf(fp, "  Timer: %s", p->clock.source);
 	if (p->clock.tsc_ghz > 0)
@@ -332,6 +331,7 @@ gp_report_all(FILE *fp, const struct gp_profile *p,
 		gp_report_function(fp, p, -1, o);
 	if (o->rewriters)
 		gp_report_rewriters(fp, p);
+	gp_advice_report(fp, p, -1, o->width);
 }
 
 static int

@@ -2,9 +2,9 @@
  * view-summary.c: the Global summary view: the "Function profiling"
  * section of the batch report, live: calls and time in calls, the VM's
  * and the thunks' shares, time per call (mean, median, p95, min, max),
- * the first call, compile times, the slowest preparations, the timer, and
- * the flags and rewrites in effect; with several functions, one line per
- * function.
+ * the first call, compile times, the five slowest apply preparations,
+ * the tips of the batch report (advice.h), the timer, and the flags and
+ * rewrites in effect; with several functions, one line per function.
  */
 #include "config.h"
 
@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice.h"
 #include "crt.h"
+#include "draw.h"
 #include "memprof.h"
 #include "report.h"
 #include "rewrite/jit.h"
@@ -97,13 +99,50 @@ function_lines(struct ui_text *t, const struct gp_profile *p, int fn)
 	}
 }
 
+/* The batch report's tips (advice.c), for the function shown. */
+static void
+tips(struct ui_text *t, const struct gp_profile *p, int fn)
+{
+	struct gp_tip tip[GP_ADVICE_MAX];
+	int n = gp_advice(p, fn, tip, GP_ADVICE_MAX);
+
+	ui_text_blank(t);
+	ui_text_add(t, UI_ROLE_SECTION, "Tips to potentially make it run "
+	    "faster");
+	if (n == 0)
+		ui_text_add(t, UI_ROLE_NORMAL, "  none: no rule (%s) found "
+		    "anything", gp_advice_rules());
+	for (int i = 0; i < n; i++) {
+		const char *s = tip[i].text;
+		char line[200];
+		bool first = true;
+
+		while (*s != '\0') {
+			const char *e = ui_text_wrap(s, 74);
+			size_t len = (size_t)(e - s) < sizeof(line) - 1 ?
+			    (size_t)(e - s) : sizeof(line) - 1;
+
+			memcpy(line, s, len);
+			line[len] = '\0';
+			if (first)
+				ui_text_add(t, UI_ROLE_NORMAL, "  [%s]",
+				    tip[i].rule);
+			ui_text_add(t, UI_ROLE_NORMAL, "    %s", line);
+			first = false;
+			s = e;
+			while (*s == ' ')
+				s++;
+		}
+	}
+}
+
 static void
 summary_update(struct ui_view *v, struct ui_ctx *c)
 {
 	struct summary *s = v->priv;
 	struct ui_text *t = &s->text;
 	const struct gp_profile *p = c->snap;
-	char a[32], b[32], d[32], e[32];
+	char a[32], b[64], d[32], e[32];
 
 	ui_text_clear(t);
 	ui_text_add(t, UI_ROLE_SECTION, "Function profiling: %s",
@@ -121,32 +160,19 @@ summary_update(struct ui_view *v, struct ui_ctx *c)
 	if (gp_jit_cache_refused()[0] != '\0')
 		ui_text_add(t, UI_ROLE_ERROR, "  %s", gp_jit_cache_refused());
 	{
-		const struct gp_prof_apply *top[5] = {0};
+		const struct gp_prof_apply *top[GP_PROF_SLOWEST];
+		int n = gp_prof_slowest_prep(p, c->fn, top, GP_PROF_SLOWEST);
 
-		for (int f = 0; f < p->n_fn; f++) {
-			if (c->fn >= 0 && f != c->fn)
-				continue;
-			for (int i = 0; i < p->fn[f].n_apply; i++) {
-				const struct gp_prof_apply *ap =
-				    &p->fn[f].ap[i];
-
-				for (int k = 0; k < 5; k++)
-					if (top[k] == NULL ||
-					    ap->link_ns > top[k]->link_ns) {
-						memmove(&top[k + 1], &top[k],
-						    sizeof(top[0]) *
-						    (size_t)(4 - k));
-						top[k] = ap;
-						break;
-					}
-			}
-		}
-		for (int k = 0; k < 5 && top[k] != NULL; k++)
-			if (top[k]->link_ns > 0)
-				ui_text_add(t, UI_ROLE_NORMAL, "    prepared "
-				    "in %s: %s", T(a, top[k]->link_ns),
-				    top[k]->name);
+		if (n > 0)
+			ui_text_add(t, UI_ROLE_NORMAL, "  Slowest apply "
+			    "preparations (prepare and JIT compile):");
+		for (int k = 0; k < n; k++)
+			ui_text_add(t, UI_ROLE_NORMAL, "    %9s%s  %s",
+			    T(a, top[k]->link_ns), top[k]->jit_ns > 0 ?
+			    (snprintf(b, sizeof(b), " (JIT %s)", T(d,
+			    top[k]->jit_ns)), b) : "", top[k]->name);
 	}
+	tips(t, p, c->fn);
 	ui_text_blank(t);
 	ui_text_add(t, UI_ROLE_SECTION, "Settings");
 	ui_text_add(t, UI_ROLE_NORMAL, "  Flags: %s", p->flags && p->flags[0] ?

@@ -187,6 +187,28 @@ vec_layout(const struct vec *v, size_t isz, char **p, blasint *inc)
 	return (true);
 }
 
+bool
+gp_blas_addressable(int ndim, const int64_t *shape, const int64_t *strides,
+    size_t isz)
+{
+	enum CBLAS_TRANSPOSE tr;
+	blasint ld;
+	char *p;
+
+	if (ndim == 2) {
+		struct mat m = {.rows = shape[0], .cols = shape[1],
+		    .rs = strides[0], .cs = strides[1]};
+
+		return (mat_layout(&m, isz, &tr, &ld));
+	}
+	if (ndim == 1) {
+		struct vec v = {.n = shape[0], .s = strides[0]};
+
+		return (vec_layout(&v, isz, &p, &ld));
+	}
+	return (true);
+}
+
 /*
  * The typed half of the BLAS calls: one definition, instantiated for float
  * (cblas_s*) and double (cblas_d*), picked through blas_fns[dt].  The

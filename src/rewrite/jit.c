@@ -30,6 +30,13 @@
  * <key>.so (atomic: a concurrent process sees the old entry or the new
  * one, never a partial file; an entry whose sum does not match is built
  * again).
+ *
+ * A process killed in the middle of a build leaves its tmp-<pid>-*
+ * files (.c, .log, .so) behind: once per process, when the cache folder
+ * is found, the temporaries of processes that are gone (kill(pid, 0)
+ * fails with ESRCH) and that are a minute old are removed.  The age keeps
+ * away from a live build of a process this one cannot see (another pid
+ * namespace sharing the folder).
  */
 #include "config.h"
 
@@ -41,6 +48,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +56,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -326,6 +335,42 @@ cache_dir(char **refused)
 	return (dir);
 }
 
+#define STALE_TMP_S 60	/* a dead process's temporary: this old, removed */
+
+/* Remove the temporaries of processes that are gone (see the top). */
+static void
+sweep_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid;
+		struct stat st;
+
+		if (strncmp(de->d_name, "tmp-", 4) != 0)
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + 4, &end, 10);
+		if (errno != 0 || end == de->d_name + 4 || *end != '-' ||
+		    pid <= 0 || (pid_t)pid == getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* alive, or not ours to ask about */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+		    0 || !S_ISREG(st.st_mode) || now - st.st_mtime <
+		    STALE_TMP_S)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			stats.stale++;
+	}
+	closedir(d);
+}
+
 /* Math functions declared `simd` when libmvec has all their variants. */
 static const struct {
 	const char	*name;
@@ -381,6 +426,8 @@ probe(void)
 			gp_jit_note("jit-cache-refused", refused);
 		}
 	}
+	if (J.dir != NULL)
+		sweep_stale(J.dir);
 	J.ok = true;
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))

@@ -32,6 +32,7 @@ struct gp_jit_stats {
 	uint64_t	failures;	/* compiler runs that failed */
 	uint64_t	disk_hits;	/* batches loaded from the cache */
 	uint64_t	pruned;		/* old entries removed (size bound) */
+	uint64_t	stale;		/* dead processes' temporaries removed */
 	uint64_t	rebuilds;	/* bad cache entries rebuilt */
 	uint64_t	mem_hits;	/* units loaded already */
 	uint64_t	compile_ns;	/* time in the compiler */

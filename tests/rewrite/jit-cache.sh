@@ -6,7 +6,9 @@
 # mode 0700; an object planted under an entry's name, or a symbolic link,
 # is never loaded (its constructor never runs); $CC is split at blanks
 # and never given to a shell; a cache folder others can write to is
-# refused with one note.  TAP output; skipped without a C compiler.
+# refused with one note; the temporaries a killed process left
+# (tmp-<pid>-*) are removed once their process is gone, and only then.
+# TAP output; skipped without a C compiler.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
 graph=$top_srcdir/data/graphs/chain.json
@@ -156,6 +158,27 @@ said=$(grep -c "JIT: cache folder $tmp/open/gptop not used: others can write to 
 ok $([ "$rc" = 0 ] && [ "$said" = 1 ]; echo $?) \
     "a cache folder others can write to: refused, said once ($said)"
 ok $(t [ -z "$(ls "$tmp/open/gptop")" ]) "...and nothing is written to it"
+
+# a killed build's leftovers: a gone process's minute-old temporaries go;
+# a live process's, and a gone one's made just now, stay
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+for ext in c log so; do
+	echo x >"$cache/gptop/tmp-$dead-0-0123abcd.$ext"
+	touch -d "2020-01-01 00:00:00" "$cache/gptop/tmp-$dead-0-0123abcd.$ext"
+done
+echo x >"$cache/gptop/tmp-$$-0-live.c"
+touch -d "2020-01-01 00:00:00" "$cache/gptop/tmp-$$-0-live.c"
+echo x >"$cache/gptop/tmp-$dead-1-fresh.c"
+env XDG_CACHE_HOME="$cache" GPTOP_FLAGS= "$GPTOP" --batch -n 2 "$graph" \
+    >"$tmp/out-stale" 2>"$tmp/err-stale"
+ok $? "a run over a dead process's temporaries succeeds"
+gone=$(ls "$cache/gptop" | grep -c "^tmp-$dead-0-")
+ok $(t [ "$gone" = 0 ]) "a gone process's old .c, .log and .so are removed ($gone left)"
+ok $(t [ -e "$cache/gptop/tmp-$$-0-live.c" ]) "a live process's temporary stays"
+ok $(t [ -e "$cache/gptop/tmp-$dead-1-fresh.c" ]) \
+    "a gone process's temporary under a minute old stays"
 
 echo "1..$n"
 exit $fail
