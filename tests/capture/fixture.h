@@ -84,6 +84,7 @@ fx_apply(struct gp_prof_fn *f, const char *cls, const char *opname,
 	a->impl = GP_IMPL_C;
 	a->flops = (double)len;
 	a->link_ns = 0.5;
+	a->jit_ns = 0.25;
 	a->n_in = n_in;
 	a->n_out = 1;
 	a->in = gp_xcalloc((size_t)n_in + 1, sizeof(*a->in));
@@ -290,7 +291,8 @@ fx_profile_equal(const struct gp_profile *a, const struct gp_profile *b,
 			    t->cls) || !fx_streq(s->opname, t->opname) ||
 			    !fx_streq(s->node, t->node) || !fx_streq(s->extra,
 			    t->extra) || s->impl != t->impl ||
-			    s->flops != t->flops || s->link_ns != t->link_ns)
+			    s->flops != t->flops || s->link_ns != t->link_ns ||
+			    s->jit_ns != t->jit_ns)
 				return (fx_fail(why, n, "apply %d.%d identity",
 				    f, i));
 			if (!fx_stat_equal(&s->st, &t->st) ||
