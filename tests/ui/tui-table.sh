@@ -1,7 +1,8 @@
 #!/bin/sh
 # tui-table.sh: the table keys: sorting (I, >, F6, a click on a header and
-# a second click), filtering, incremental search, Enter on a Class row
-# (its applies) and on an Apply row (details), Esc back, lazy order.
+# a second click), filtering, incremental search, Enter drilling down from
+# a Class row (its ops) to an Op row (its applies) to an Apply row
+# (details), Esc back step by step, lazy order.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
 HDR='Apply name'
@@ -33,7 +34,7 @@ back_and_lazy() {
 	tui_wait 'Class name' && tui_wait 'lazy order'
 }
 
-echo "1..16"
+echo "1..18"
 tui_shell 120 40
 # ten applies of very different costs: fusion off
 tui_run -d 2 --flags optimizer_excluding=fusion "$GRAPHS/chain.json"
@@ -69,14 +70,20 @@ check "/ finds a row and Enter opens its details" details_of_exp
 tui_keys Escape 1
 tui_wait 'Class name' >/dev/null
 tui_keys Enter
-check "Enter on a Class row lists its applies" \
-    tui_wait 'Applies of class Elemwise'
-tui_keys Escape L
+check "Enter on a Class row lists its ops" \
+    tui_wait 'Ops of class Elemwise \(Esc: back\).* 9 rows'
+tui_keys Enter
+check "Enter on an Op row lists its applies" \
+    tui_wait 'Applies of op Elemwise\{'
+tui_keys Enter
+check "Enter on an Apply row opens its details" \
+    tui_wait '> Ops > Apply > Details'
+tui_keys Escape Escape Escape L
 check "Esc goes back; L turns lazy order on" back_and_lazy
 tui_wait 'F10Quit' >/dev/null	# not a message in its place
 tui_click 2 39
 check "a click on F1Help in the function-key bar opens help" \
-    tui_wait 'sort by the next column'
+    tui_wait 'Essential keys'
 tui_keys Escape
 y=$(tui_line_of ' 1 Class  2 Ops')
 x=$(tui_col_of ' 1 Class  2 Ops' '2 Ops')
