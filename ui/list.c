@@ -805,7 +805,7 @@ ui_list_draw_status(const struct ui_list *l, int y, int w, const char *what)
 	const struct ui_column *c = col_at(l, l->sort);
 	bool down = !(c->flags & UI_COLF_ASC);
 	struct gp_buf b = {0};
-	char hint[48] = "";
+	char hint[48] = "", title[512];
 	int x, hw;
 
 	if (l->invert)
@@ -825,7 +825,21 @@ ui_list_draw_status(const struct ui_list *l, int y, int w, const char *what)
 	hw = ui_text_width(hint);
 	if (hw > w)
 		hw = 0;
-	x = ui_draw_text(y, 0, w - hw, what, ui_crt_attr(UI_ROLE_TITLE));
+	/* too long: the title's middle fields go first ("a | b | c |"
+	 * loses " b |", then ...), the rows and the sort stay */
+	snprintf(title, sizeof(title), "%s", what);
+	while (ui_text_width(title) + ui_text_width(gp_buf_str(&b)) + hw > w) {
+		size_t len = strlen(title);
+		char *cut = NULL;
+
+		for (char *q = strstr(title, " | "); q != NULL && (size_t)(q -
+		    title) + 3 < len; q = strstr(q + 1, " | "))
+			cut = q;
+		if (cut == NULL)
+			break;
+		snprintf(cut, sizeof(title) - (size_t)(cut - title), " |");
+	}
+	x = ui_draw_text(y, 0, w - hw, title, ui_crt_attr(UI_ROLE_TITLE));
 	ui_draw_ltext(y, x, w - hw - x, gp_buf_str(&b),
 	    ui_crt_attr(UI_ROLE_DIM));
 	if (hw > 0)
