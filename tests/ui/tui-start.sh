@@ -28,8 +28,8 @@ check "7 shows the global summary" tui_wait 'Function profiling'
 tui_keys Tab
 check "Tab goes round to the Class view" tui_wait 'Class name'
 tui_keys '?'
-check "? shows the help generated from the key table" \
-    tui_wait 'sort by the next column'
+check "? shows the help, its keys from the key table" \
+    tui_wait 'F6 > \. < , +sort by another column'
 tui_keys q q
 check "q leaves help, q quits, and the terminal is restored" \
     tui_terminal_restored
