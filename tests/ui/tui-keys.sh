@@ -48,9 +48,11 @@ check "the first frame shows no 'calls/s 0.0' while running" first_frame_rate
 check "NO_COLOR, 80 columns: the function bar's items read apart" \
     tui_wait "$FBAR"
 tui_keys '?'
-check "help: the first page at 80x24 lists the essential keys" \
-    tui_has 'Essential keys' 'Enter +drill down' 'Left Right +scroll the names' \
-    'r F9 +recompile' 'w +write a capture'
+help_page() {
+	tui_wait 'Essential keys' && tui_has 'Enter +drill down' \
+	    'Left Right +scroll the names' 'r F9 +recompile' 'w +write a capture'
+}
+check "help: the first page at 80x24 lists the essential keys" help_page
 tui_keys Escape 3 '\' G e m m Enter
 check "80 columns: the Gemm rows' names are cut alike" gemm_rows_cut
 tui_keys Right Right
