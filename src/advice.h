@@ -4,8 +4,8 @@
  * each rule of a const table looks at the applies' times, dtypes, strides
  * and producers and the rewrites that ran, and speaks only when it finds
  * something, naming the applies and the share of the thunk time at stake.
- * The batch report (gp_advice_report) and the TUI's Summary view
- * (gp_advice) show the same tips.
+ * The batch report (gp_advice_report, after gp_report_all) and the TUI's
+ * Summary view (gp_advice) show the same tips.
  *
  * Rules (doc/guide.md says more):
  *   float64       half or more of the thunk time in float64 applies

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include "report.h"
-#include "advice.h"
 #include "memprof.h"
 
 #include <math.h>
@@ -331,7 +330,6 @@ gp_report_all(FILE *fp, const struct gp_profile *p,
 		gp_report_function(fp, p, -1, o);
 	if (o->rewriters)
 		gp_report_rewriters(fp, p);
-	gp_advice_report(fp, p, -1, o->width);
 }
 
 static int

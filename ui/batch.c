@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "advice.h"
 #include "sig.h"
 #include "vm.h"
 
@@ -125,6 +126,7 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 	if (fp == stdout)
 		fprintf(fp, "\n");
 	gp_report_all(fp, gp_session_profile(s), ro);
+	gp_advice_report(fp, gp_session_profile(s), -1, ro->width);
 	if (close_it && ui_batch_close_destination(fp) != 0) {
 		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
 		    fl->destination, strerror(errno));

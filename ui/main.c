@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "advice.h"
 #include "batch.h"
 #include "capture.h"
 #include "crt.h"
@@ -454,6 +455,7 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 		if (fp == stdout)
 			fprintf(fp, "\n");
 		gp_report_all(fp, p, &ro);
+		gp_advice_report(fp, p, -1, ro.width);
 		if (close_it && ui_batch_close_destination(fp) != 0) {
 			fprintf(stderr, "gptop: profiling__destination %s: "
 			    "%s\n", flags.destination, strerror(errno));
