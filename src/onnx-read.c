@@ -1007,6 +1007,15 @@ gp_onnx_bind(struct gp_onnx_model *m, const struct gp_onnx_binding *b, int n,
 	return (0);
 }
 
+/* memcpy for the value arrays: an empty one is a NULL pointer, which
+ * memcpy may not be given even for 0 bytes */
+static void
+copy_bytes(void *dst, const void *src, uint64_t n)
+{
+	if (n > 0)
+		memcpy(dst, src, n);
+}
+
 int
 gp_onnx_tensor_read(const struct gp_onnx_model *m, const Onnx__TensorProto *t,
     void *dst, struct gp_err *err)
@@ -1052,23 +1061,23 @@ gp_onnx_tensor_read(const struct gp_onnx_model *m, const Onnx__TensorProto *t,
 	case T(COMPLEX64):
 		if (t->n_float_data * 4 != nbytes)
 			break;
-		memcpy(dst, t->float_data, nbytes);
+		copy_bytes(dst, t->float_data, nbytes);
 		return (0);
 	case T(DOUBLE):
 	case T(COMPLEX128):
 		if (t->n_double_data * 8 != nbytes)
 			break;
-		memcpy(dst, t->double_data, nbytes);
+		copy_bytes(dst, t->double_data, nbytes);
 		return (0);
 	case T(INT64):
 		if (t->n_int64_data != count)
 			break;
-		memcpy(dst, t->int64_data, nbytes);
+		copy_bytes(dst, t->int64_data, nbytes);
 		return (0);
 	case T(UINT64):
 		if (t->n_uint64_data != count)
 			break;
-		memcpy(dst, t->uint64_data, nbytes);
+		copy_bytes(dst, t->uint64_data, nbytes);
 		return (0);
 	case T(UINT32):
 		if (t->n_uint64_data != count)
@@ -1079,7 +1088,7 @@ gp_onnx_tensor_read(const struct gp_onnx_model *m, const Onnx__TensorProto *t,
 	case T(INT32):
 		if (t->n_int32_data != count)
 			break;
-		memcpy(dst, t->int32_data, nbytes);
+		copy_bytes(dst, t->int32_data, nbytes);
 		return (0);
 	default:	/* int32_data holds each value in the low bits */
 		if (t->n_int32_data != count)
