@@ -163,7 +163,11 @@ ui_header_draw(const struct ui_ctx *c, int y, int w, const char *state)
 		snprintf(b4, sizeof(b4), "%3.0f%%", 100.0 * (double)thunk_ns /
 		    (double)call_ns);
 	flow_pair(&fl, "thunks ", b4);
-	gp_fmt_bytes(b1, sizeof(b1), (double)peak);
+	/* no call measured yet (after R): no peak, rather than 0B */
+	if (calls == 0)
+		snprintf(b1, sizeof(b1), "%7s", "-");
+	else
+		gp_fmt_bytes(b1, sizeof(b1), (double)peak);
 	flow_pair(&fl, "measured peak ", b1);
 	gp_fmt_time(b1, sizeof(b1), p->load_ns);
 	gp_fmt_time(b2, sizeof(b2), p->rewrite_ns);

@@ -6,7 +6,8 @@
 # shows a row's whole name; in details, Down selects an input and Enter
 # opens the apply that made it; Space pauses in the Rewrites view too and
 # t switches the selected rewriter; after R while paused the header's
-# figures keep their lines; the Diff view follows the function F8 picks.
+# figures keep their lines and no peak is shown for no call; the Diff view
+# follows the function F8 picks.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
 FBAR='^F1Help F3Search F4Filter F5Pause F6SortBy F7Invert F8Func F9Rerun F10Quit *$'
@@ -36,10 +37,11 @@ producer_details() {
 	    tui_wait '^Apply [0-9]+ of function train: Elemwise\{add\}'
 }
 same_lines() {
-	[ "$(line_no 'thunks')" = "$1" ] && [ "$(line_no 'peak mem')" = "$2" ]
+	[ -n "$1" ] && [ -n "$2" ] && [ "$(line_no 'thunks')" = "$1" ] &&
+	    [ "$(line_no 'measured peak')" = "$2" ]
 }
 
-echo "1..16"
+echo "1..17"
 tui_shell 80 24
 tx send-keys -t t -l "export NO_COLOR=1"
 tx send-keys -t t Enter
@@ -73,10 +75,12 @@ tui_keys t
 check "t switches the selected rewriter" \
     tui_wait ': (on|off) in the edited flags'
 tui_wait 'thunks' >/dev/null
-lt=$(line_no 'thunks') lp=$(line_no 'peak mem')
+lt=$(line_no 'thunks') lp=$(line_no 'measured peak')
 tui_keys R
 check "R while paused: the counts go" tui_wait '^calls 0 '
 check "... and the figures keep their lines" same_lines "$lt" "$lp"
+check "... and no peak is claimed for no call" \
+    tui_wait 'measured peak +-( |$)'
 tui_keys q
 check "q quits" tui_exited 0
 
