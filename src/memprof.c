@@ -690,16 +690,51 @@ sim_value_bytes(const struct sim *s)
 	return (b);
 }
 
-/* Largest first, ties in storage order: a stable LSD radix sort of
- * (bytes, position) pairs on the bytes' complement, skipping the byte
- * positions every key shares (most of them: sizes are few and small). */
+/* Buffers of one size by name, then kind (a merge sort of a[lo, hi) using
+ * t as scratch): the order the replay met them in depends on the build
+ * (an ASan build lists mlp's 8-byte constants in another order). */
+static int
+buf_name_cmp(const struct gp_mem_buf *x, const struct gp_mem_buf *y,
+    const struct pool *pool)
+{
+	int d = strcmp(pool->s + x->var, pool->s + y->var);
+
+	if (d != 0)
+		return (d);
+	return (x->kind != y->kind ? (x->kind < y->kind ? -1 : 1) : 0);
+}
+
+static void
+sort_by_name(struct gp_mem_buf *a, struct gp_mem_buf *t, size_t lo,
+    size_t hi, const struct pool *pool)
+{
+	size_t mid = lo + (hi - lo) / 2, i = lo, j = mid, o = lo;
+
+	if (hi - lo < 2)
+		return;
+	sort_by_name(a, t, lo, mid, pool);
+	sort_by_name(a, t, mid, hi, pool);
+	while (i < mid && j < hi)
+		t[o++] = buf_name_cmp(&a[j], &a[i], pool) < 0 ? a[j++] :
+		    a[i++];
+	while (i < mid)
+		t[o++] = a[i++];
+	while (j < hi)
+		t[o++] = a[j++];
+	memcpy(a + lo, t + lo, sizeof(*a) * (hi - lo));
+}
+
+/* Largest first, ties by name: a stable LSD radix sort of (bytes,
+ * position) pairs on the bytes' complement, skipping the byte positions
+ * every key shares (most of them: sizes are few and small), then each run
+ * of one size sorted by name. */
 struct bkey {
 	uint64_t	key;
 	uint32_t	i;
 };
 
 static void
-sort_bufs(struct gp_mem_buf *a, size_t n)
+sort_bufs(struct gp_mem_buf *a, size_t n, const struct pool *pool)
 {
 	struct bkey *k = gp_xmalloc(sizeof(*k) * (n + 1));
 	struct bkey *t = gp_xmalloc(sizeof(*t) * (n + 1));
@@ -732,6 +767,11 @@ sort_bufs(struct gp_mem_buf *a, size_t n)
 		c[i] = a[k[i].i];
 	if (n > 0)
 		memcpy(a, c, sizeof(*a) * n);
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && a[hi].bytes == a[lo].bytes; hi++)
+			;
+		sort_by_name(a, c, lo, hi, pool);
+	}
 	free(c);
 	free(k);
 	free(t);
@@ -811,7 +851,7 @@ sim_function(struct gp_mem_sim *ms, const struct ctx *c,
 	for (int i = 0; i < ms->n_bufs; i++)
 		ms->bufs[i].var = pool_add(pool,
 		    g->vars[ms->bufs[i].var].name);
-	sort_bufs(ms->bufs, (size_t)ms->n_bufs);
+	sort_bufs(ms->bufs, (size_t)ms->n_bufs, pool);
 	sim_done(&s);
 }
 

@@ -44,7 +44,10 @@ gp_err_prefix(struct gp_err *err, const char *fmt, ...)
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", pre, old);
+	/* a message past GP_ERR_MAX is cut, which is fine (the return is
+	 * read so that gcc knows the cut is meant) */
+	if (snprintf(err->msg, sizeof(err->msg), "%s: %s", pre, old) < 0)
+		err->msg[0] = '\0';
 	gp_text_escape(err->msg, sizeof(err->msg));
 	return (-1);
 }
