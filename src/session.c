@@ -53,7 +53,8 @@ struct gp_session {
 	pthread_cond_t		 cv;
 	pthread_t		 th;
 	bool			 running;
-	volatile sig_atomic_t	 interrupted;
+	atomic_int		 interrupted;	/* set by a signal's handler,
+					 * on any thread */
 	bool			 stale;	/* gp_session_run ran since the last
 					 * publish (no worker: published on
 					 * demand) */
@@ -287,7 +288,8 @@ one_round(struct gp_session *s, int fn)
 void
 gp_session_run(struct gp_session *s, int fn, uint64_t rounds)
 {
-	for (uint64_t r = 0; r < rounds && !s->interrupted; r++) {
+	for (uint64_t r = 0; r < rounds &&
+	    !atomic_load_explicit(&s->interrupted, memory_order_relaxed); r++) {
 		one_round(s, fn);
 		s->rounds++;
 	}
@@ -299,7 +301,7 @@ gp_session_run(struct gp_session *s, int fn, uint64_t rounds)
 void
 gp_session_interrupt(struct gp_session *s)
 {
-	s->interrupted = 1;
+	atomic_store_explicit(&s->interrupted, 1, memory_order_relaxed);
 }
 
 uint64_t

@@ -92,7 +92,9 @@ static const int loop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 static attr_t			 role_attr[UI_ROLE__COUNT];
 static bool			 active, utf8, color;
 static SCREEN			*screen;
-static volatile sig_atomic_t	 tstp;	/* Ctrl-Z waits for the loop */
+/* Ctrl-Z waits for the loop.  Atomic, not volatile sig_atomic_t: the
+ * signal may run its handler on any thread (OpenBLAS's too). */
+static atomic_int		 tstp;
 
 /* for ui_crt_restore_raw, prepared beforehand; term_held is set (release)
  * after the rest is written and read (acquire) before the rest is read,
@@ -107,7 +109,7 @@ static void
 on_tstp(int sig)
 {
 	(void)sig;
-	tstp = 1;
+	atomic_store_explicit(&tstp, 1, memory_order_relaxed);
 }
 
 /* write(2) all of s, as far as it goes. */
@@ -298,13 +300,13 @@ ui_crt_done(void)
 		screen = NULL;
 	}
 	signal(SIGTSTP, SIG_DFL);
-	tstp = 0;
+	atomic_store_explicit(&tstp, 0, memory_order_relaxed);
 }
 
 bool
 ui_crt_suspend_pending(void)
 {
-	return (tstp != 0);
+	return (atomic_load_explicit(&tstp, memory_order_relaxed) != 0);
 }
 
 void
@@ -312,7 +314,7 @@ ui_crt_suspend(void)
 {
 	sigset_t set;
 
-	tstp = 0;
+	atomic_store_explicit(&tstp, 0, memory_order_relaxed);
 	if (!active)
 		return;
 	/* the shell may have taken the terminal already (another process
