@@ -82,10 +82,8 @@ gp_fatal_cleanup(void)
 }
 
 void
-gp_fatal_put(int fd, const char *s)
+gp_fatal_write(int fd, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	while (n > 0) {
 		ssize_t w = write(fd, s, n);
 
@@ -96,6 +94,12 @@ gp_fatal_put(int fd, const char *s)
 		s += w;
 		n -= (size_t)w;
 	}
+}
+
+void
+gp_fatal_put(int fd, const char *s)
+{
+	gp_fatal_write(fd, s, strlen(s));
 }
 
 void

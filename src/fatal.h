@@ -11,6 +11,7 @@
 #define GPTOP_SRC_FATAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The frontend's restore hook: gives the terminal back if it holds it,
  * async-signal-safe, called at most once by gp_fatal_cleanup (and again
@@ -25,7 +26,10 @@ void	gp_fatal_tmp_drop(int slot);
 
 /* The restore hook, then every recorded temporary removed. */
 void	gp_fatal_cleanup(void);
-/* Write all of s to fd (write(2), retried on EINTR). */
+/* Write all of s (n bytes) to fd, as far as it goes (write(2), retried on
+ * EINTR; async-signal-safe). */
+void	gp_fatal_write(int fd, const char *s, size_t n);
+/* The same for a string. */
 void	gp_fatal_put(int fd, const char *s);
 
 /* gp_fatal_cleanup, "gptop: MESSAGE\n" on stderr, _exit(1). */

@@ -40,6 +40,8 @@
 #include <term.h>
 #endif
 
+#include "fatal.h"
+
 struct role_style {
 	short	fg, bg;		/* -1: the terminal's own */
 	attr_t	attr;		/* with colors */
@@ -112,22 +114,6 @@ on_tstp(int sig)
 	atomic_store_explicit(&tstp, 1, memory_order_relaxed);
 }
 
-/* write(2) all of s, as far as it goes. */
-static void
-put_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
 bool
 ui_crt_restore_raw(void)
 {
@@ -136,7 +122,7 @@ ui_crt_restore_raw(void)
 	if (atomic_exchange_explicit(&term_held, 0,
 	    memory_order_acquire) == 0)
 		return (false);
-	put_all(term_fd, term_exit, term_exit_len);
+	gp_fatal_write(term_fd, term_exit, term_exit_len);
 	tcsetattr(term_fd, TCSANOW, &term_saved);
 	/* the interface's thread may still be drawing while the process
 	 * ends: from now on that goes nowhere (the message is on stderr) */
