@@ -12,11 +12,32 @@
 #define GPTOP_UI_COLUMNS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "list.h"
 #include "diff.h"
 #include "profile.h"
+
+#define UI_COLF_LEFT	(1u << 0)	/* left-aligned text */
+#define UI_COLF_ASC	(1u << 1)	/* sorts ascending first (names) */
+#define UI_COLF_CUM	(1u << 2)	/* running sum of num() in row order */
+#define UI_COLF_BAR	(1u << 3)	/* a bar filled to num() / 100 */
+#define UI_COLF_FLEX	(1u << 4)	/* takes the width left (names) */
+#define UI_COLF_NOSORT	(1u << 5)	/* not a sort key */
+
+/* A column: its title, width and place on narrow screens, and how a row
+ * gives its sort key, its text and its role (list.h draws and sorts by it). */
+struct ui_column {
+	const char	*title;
+	const char	*help;		/* one line, for the help screen */
+	int		 width;		/* cells; FLEX: the least width */
+	int		 prio;		/* narrow screens drop low prio first */
+	unsigned	 flags;		/* UI_COLF_* */
+	double		(*num)(const void *row);	/* numeric sort key */
+	const char	*(*str)(const void *row);	/* text sort key */
+	void		(*fmt)(const void *row, char *buf, size_t n);
+	int		(*role)(const void *row);	/* a role, or -1 */
+};
 
 enum ui_col {
 	/* rollup rows: struct gp_prof_row */

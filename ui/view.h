@@ -22,7 +22,8 @@
 #include "profile.h"
 #include "session.h"
 #include "text.h"
-#include "tui.h"
+
+struct ui_tui_opts;	/* tui.h */
 
 struct ui_view;
 
