@@ -41,14 +41,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture.h"
-#include "clock.h"
-#include "diff.h"
-#include "flags.h"
-#include "graph-json.h"
-#include "session.h"
-#include "tensor.h"
-#include "vm.h"
+#include "capture/capture.h"
+#include "base/clock.h"
+#include "capture/diff.h"
+#include "base/flags.h"
+#include "load/graph-json.h"
+#include "session/session.h"
+#include "graph/tensor.h"
+#include "run/vm.h"
 
 static const char *srcdir = ".";
 static const char *builddir = ".";

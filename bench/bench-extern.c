@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "graph.h"
-#include "op.h"
-#include "tensor.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+#include "graph/tensor.h"
 
 #define LIBM "libm.so.6"
 

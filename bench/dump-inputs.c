@@ -41,8 +41,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "graph-json.h"
-#include "npy.h"
+#include "load/graph-json.h"
+#include "load/npy.h"
 
 static void
 usage(void)

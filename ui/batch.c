@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "advice.h"
+#include "prof/advice.h"
 #include "sig.h"
-#include "vm.h"
+#include "run/vm.h"
 
 static void
 checksum(FILE *fp, const char *label, const char *name,

@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "report.h"
-#include "session.h"
+#include "prof/report.h"
+#include "session/session.h"
 
 /* Print each function's outputs and each shared variable: dtype, shape and
  * a checksum (sum, min, max, first elements). */

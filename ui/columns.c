@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "crt.h"
-#include "report.h"
-#include "tensor.h"
+#include "prof/report.h"
+#include "graph/tensor.h"
 
 #define ROW(r)	((const struct gp_prof_row *)(r))
 #define MEM(r)	((const struct ui_mem_row *)(r))

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diff.h"
-#include "profile.h"
+#include "capture/diff.h"
+#include "prof/profile.h"
 
 #define UI_COLF_LEFT	(1u << 0)	/* left-aligned text */
 #define UI_COLF_ASC	(1u << 1)	/* sorts ascending first (names) */

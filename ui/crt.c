@@ -40,7 +40,7 @@
 #include <term.h>
 #endif
 
-#include "fatal.h"
+#include "base/fatal.h"
 
 struct role_style {
 	short	fg, bg;		/* -1: the terminal's own */

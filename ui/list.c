@@ -17,7 +17,7 @@
 #include "crt.h"
 #include "draw.h"
 #include "sort.h"
-#include "util.h"
+#include "base/util.h"
 
 #define NO_ID UINT64_MAX
 

@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "onnx-read.h"
-#include "onnx-summary.h"
+#include "load/onnx-read.h"
+#include "load/onnx-summary.h"
 
 int
 ui_onnx_main(const char *path, const struct gp_flags *flags, bool check)

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "flags.h"
+#include "base/flags.h"
 
 /* The exit status: 0 for a valid model with check, 2 otherwise. */
 int	ui_onnx_main(const char *path, const struct gp_flags *flags,

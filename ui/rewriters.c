@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rewrite.h"
-#include "util.h"
+#include "rewrite/rewrite.h"
+#include "base/util.h"
 
 const struct ui_rewriter ui_rewriters[] = {
 	{.name = "fusion", .action = UI_A_RW_FUSION,

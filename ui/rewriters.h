@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "flags.h"
+#include "base/flags.h"
 #include "keys.h"
 
 struct ui_rewriter {

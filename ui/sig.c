@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "crt.h"
-#include "fatal.h"
+#include "base/fatal.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)

@@ -4,14 +4,14 @@
  * the grace a quit signal gives the call under way, and exit() called by
  * native code during a call.  Every ending gives the terminal back if the
  * interface holds it, removes the temporary files being written
- * (src/fatal.h) and says what happened on stderr.
+ * (src/base/fatal.h) and says what happened on stderr.
  */
 #ifndef GPTOP_UI_SIG_H
 #define GPTOP_UI_SIG_H
 
 #include <stdbool.h>
 
-#include "session.h"
+#include "session/session.h"
 
 /* Seconds a quit signal lets the call under way take before gptop ends
  * without waiting for it. */

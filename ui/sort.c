@@ -1,7 +1,7 @@
 /*
  * sort.c: the tables' sorts (see sort.h): numbers by their order-keeping
  * 64-bit images, strings ranked by 8-byte blocks, both through the
- * runtime's radix sort (src/radix.h).
+ * runtime's radix sort (src/base/radix.h).
  */
 #include "config.h"
 
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "radix.h"
-#include "util.h"
+#include "base/radix.h"
+#include "base/util.h"
 
 #define SMALL 32	/* runs this short: a direct sort */
 

@@ -13,7 +13,7 @@
 
 #include "crt.h"
 #include "draw.h"
-#include "util.h"
+#include "base/util.h"
 
 void
 ui_text_init(struct ui_text *t)

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "capture.h"
+#include "capture/capture.h"
 #include "columns.h"
 #include "crt.h"
 #include "draw.h"

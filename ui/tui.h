@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "session/session.h"
 
 struct ui_tui_opts {
 	uint64_t	 limit;		/* rounds to run, 0: until quit */

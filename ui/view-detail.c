@@ -20,8 +20,8 @@
 
 #include "crt.h"
 #include "draw.h"
-#include "report.h"
-#include "tensor.h"
+#include "prof/report.h"
+#include "graph/tensor.h"
 #include "view.h"
 
 #define HIST_W 40

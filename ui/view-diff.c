@@ -29,9 +29,9 @@
 
 #include "columns.h"
 #include "crt.h"
-#include "diff.h"
+#include "capture/diff.h"
 #include "draw.h"
-#include "report.h"
+#include "prof/report.h"
 #include "view.h"
 
 static const char *const level_names[] = {"classes", "ops", "applies"};

@@ -26,8 +26,8 @@
 #include "columns.h"
 #include "crt.h"
 #include "draw.h"
-#include "memprof.h"
-#include "report.h"
+#include "prof/memprof.h"
+#include "prof/report.h"
 #include "view.h"
 
 #define TOP_LINES 4

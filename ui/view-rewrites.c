@@ -20,7 +20,7 @@
 #include "columns.h"
 #include "crt.h"
 #include "draw.h"
-#include "rewrite.h"
+#include "rewrite/rewrite.h"
 #include "rewriters.h"
 #include "view.h"
 

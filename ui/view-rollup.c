@@ -14,7 +14,7 @@
 #include "columns.h"
 #include "crt.h"
 #include "draw.h"
-#include "report.h"
+#include "prof/report.h"
 #include "view.h"
 
 struct rollup {

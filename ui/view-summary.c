@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice.h"
+#include "prof/advice.h"
 #include "crt.h"
 #include "draw.h"
-#include "memprof.h"
-#include "report.h"
+#include "prof/memprof.h"
+#include "prof/report.h"
 #include "rewrite/jit.h"
 #include "view.h"
 

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "crt.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MSG_MS 4000
 

@@ -16,11 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "flags.h"
+#include "base/flags.h"
 #include "keys.h"
 #include "list.h"
-#include "profile.h"
-#include "session.h"
+#include "prof/profile.h"
+#include "session/session.h"
 #include "text.h"
 
 struct ui_tui_opts;	/* tui.h */

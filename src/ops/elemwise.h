@@ -27,9 +27,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dtype.h"
+#include "base/dtype.h"
 #include "ops/ops.h"
-#include "util.h"
+#include "base/util.h"
 
 /* How an op's compute and output dtypes follow from its inputs. */
 enum gp_scalar_rule {

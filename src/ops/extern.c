@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatal.h"
+#include "base/fatal.h"
 
 _Static_assert(sizeof(_Bool) == 1, "bool parameters are passed as uint8");
 

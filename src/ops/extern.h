@@ -11,8 +11,8 @@
 #ifndef GPTOP_SRC_OPS_EXTERN_H
 #define GPTOP_SRC_OPS_EXTERN_H
 
-#include "graph.h"
-#include "util.h"
+#include "graph/graph.h"
+#include "base/util.h"
 
 /* The most parameters an extern signature may have. */
 #define GP_EXTERN_MAX_PARAMS 32

@@ -6,7 +6,7 @@
 #ifndef GPTOP_SRC_OPS_OPS_H
 #define GPTOP_SRC_OPS_OPS_H
 
-#include "op.h"
+#include "graph/op.h"
 
 extern const struct gp_op *const gp_ops_elemwise[];
 extern const struct gp_op *const gp_ops_blas[];

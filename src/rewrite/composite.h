@@ -29,8 +29,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
-#include "op.h"
+#include "graph/graph.h"
+#include "graph/op.h"
 #include "ops/elemwise.h"
 #include "rewrite/jit.h"
 

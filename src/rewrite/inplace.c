@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op.h"
+#include "graph/op.h"
 #include "rewrite/rewriters.h"
 #include "rewrite/rw.h"
 

@@ -59,7 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "ops/elemwise.h"
 
 #define JIT_ABI		"gptop-jit/1"

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* A compiled row loop: p[0]/s[0] the output, p[k + 1]/s[k + 1] input k;
  * n elements; byte steps. */

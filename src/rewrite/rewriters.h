@@ -6,7 +6,7 @@
 #ifndef GPTOP_SRC_REWRITE_REWRITERS_H
 #define GPTOP_SRC_REWRITE_REWRITERS_H
 
-#include "rewrite.h"
+#include "rewrite/rewrite.h"
 
 /* Each family: a NULL-terminated table. */
 extern const struct gp_rewriter *const gp_rewriters_merge[];

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op.h"
+#include "graph/op.h"
 
 /* When every live node's producers come before it, node order is a
  * topological order (the usual case: the loader's order, compacted). */

@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
-#include "rewrite.h"
+#include "graph/graph.h"
+#include "rewrite/rewrite.h"
 
 struct gp_rw {
 	struct gp_rewrite_ctx	*ctx;

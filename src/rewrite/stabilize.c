@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#include "op.h"
+#include "graph/op.h"
 #include "rewrite/rewriters.h"
 #include "rewrite/rw.h"
 

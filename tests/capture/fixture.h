@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
-#include "util.h"
+#include "prof/profile.h"
+#include "base/util.h"
 
 #define FX_MAX_FN	8
 

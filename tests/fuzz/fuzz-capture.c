@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "capture.h"
-#include "profile.h"
+#include "capture/capture.h"
+#include "prof/profile.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

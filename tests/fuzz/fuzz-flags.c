@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "flags.h"
-#include "rewrite.h"
+#include "base/flags.h"
+#include "rewrite/rewrite.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

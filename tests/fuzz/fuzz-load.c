@@ -9,10 +9,10 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "capture.h"
-#include "graph-json.h"
-#include "graph.h"
-#include "vm.h"
+#include "capture/capture.h"
+#include "load/graph-json.h"
+#include "graph/graph.h"
+#include "run/vm.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

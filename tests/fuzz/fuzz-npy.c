@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "npy.h"
-#include "tensor.h"
+#include "load/npy.h"
+#include "graph/tensor.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

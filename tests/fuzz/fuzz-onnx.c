@@ -1,5 +1,5 @@
 /*
- * fuzz-onnx.c: fuzz target for the ONNX reader (src/onnx-read.c).  The
+ * fuzz-onnx.c: fuzz target for the ONNX reader (src/load/onnx-read.c).  The
  * input becomes a model file (a memfd, reached through /proc/self/fd, so
  * nothing touches the disk) read by gp_onnx_read with a small memory
  * limit.  Properties: a refused file gives one line naming it; a model
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "onnx-read.h"
-#include "onnx-summary.h"
+#include "load/onnx-read.h"
+#include "load/onnx-summary.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -9,13 +9,13 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "flags.h"
-#include "graph-json.h"
-#include "graph.h"
-#include "memprof.h"
-#include "profile.h"
-#include "rewrite.h"
-#include "vm.h"
+#include "base/flags.h"
+#include "load/graph-json.h"
+#include "graph/graph.h"
+#include "prof/memprof.h"
+#include "prof/profile.h"
+#include "rewrite/rewrite.h"
+#include "run/vm.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /*
- * test-onnx-read.c: tests of the ONNX reader (src/onnx-read.c) on small
+ * test-onnx-read.c: tests of the ONNX reader (src/load/onnx-read.c) on small
  * models written at test time.  The models are built as protobuf-c
  * messages and packed to files (ModelProto bytes, as ONNX writes them),
  * one per error the reader must refuse, plus valid ones whose tensor
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "onnx-read.h"
+#include "load/onnx-read.h"
 #include "../tap.h"
 
 #define T(x) ONNX__TENSOR_PROTO__DATA_TYPE__##x

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/report/advice.sh: the tips at the end of the batch report
-# (src/advice.c).  Each rule is run on a graph that triggers it and on one
+# (src/prof/advice.c).  Each rule is run on a graph that triggers it and on one
 # that does not, and the figures a tip quotes are checked against values
 # computed by hand from the graph: every apply of mlp.json is float64
 # (100%); dot-strided.json slices every second column of a 64x256 float64

@@ -15,9 +15,9 @@
 #include <time.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "profile.h"
-#include "session.h"
+#include "base/flags.h"
+#include "prof/profile.h"
+#include "session/session.h"
 
 #define LIMIT 20000
 #define WAIT_MS 30000

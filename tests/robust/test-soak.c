@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "alloc.h"
-#include "clock.h"
-#include "flags.h"
-#include "profile.h"
-#include "session.h"
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/flags.h"
+#include "prof/profile.h"
+#include "session/session.h"
 
 #define SLICES 100
 #define RSS_SLACK (1024 * 1024) /* bytes of RSS growth allowed */

@@ -17,7 +17,7 @@
 #include "../tap.h"
 #include "columns.h"
 #include "list.h"
-#include "util.h"
+#include "base/util.h"
 
 #define N 6
 

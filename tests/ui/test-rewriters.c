@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "rewrite.h"
+#include "rewrite/rewrite.h"
 #include "rewriters.h"
 
 static bool

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "op.h"
+#include "graph/op.h"
 
 static struct gp_graph *g;
 

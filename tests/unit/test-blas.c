@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "op.h"
+#include "graph/op.h"
 #include "ops/blas.h"
 #include "ops/ops.h"
 

@@ -22,12 +22,12 @@
 
 #include "../tap.h"
 #include "../capture/fixture.h"
-#include "capture.h"
-#include "export.h"
-#include "graph-json.h"
-#include "memprof.h"
-#include "report.h"
-#include "session.h"
+#include "capture/capture.h"
+#include "capture/export.h"
+#include "load/graph-json.h"
+#include "prof/memprof.h"
+#include "prof/report.h"
+#include "session/session.h"
 
 static char tmpdir[256];
 

@@ -17,7 +17,7 @@
 
 #include "../tap.h"
 #include "../capture/fixture.h"
-#include "diff.h"
+#include "capture/diff.h"
 
 static void
 stat_of(struct gp_prof_stat *s, double ns, int n, double jitter,

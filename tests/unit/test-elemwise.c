@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "graph.h"
-#include "op.h"
+#include "graph/graph.h"
+#include "graph/op.h"
 #include "ops/elemwise.h"
-#include "tensor.h"
+#include "graph/tensor.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 

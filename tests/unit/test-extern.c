@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "graph.h"
-#include "op.h"
+#include "graph/graph.h"
+#include "graph/op.h"
 #include "ops/extern.h"
-#include "tensor.h"
+#include "graph/tensor.h"
 
 #define LIBM "libm.so.6"
 

@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "graph-json.h"
-#include "jsonpos.h"
-#include "npy.h"
-#include "op.h"
+#include "load/graph-json.h"
+#include "base/jsonpos.h"
+#include "load/npy.h"
+#include "graph/op.h"
 #include "ops/ops.h"
-#include "rng.h"
+#include "base/rng.h"
 
 static const char *srcdir;
 static char tmpdir[256];

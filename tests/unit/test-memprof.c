@@ -15,14 +15,14 @@
 #include <time.h>
 
 #include "../tap.h"
-#include "alloc.h"
-#include "clock.h"
-#include "flags.h"
-#include "graph-json.h"
-#include "memprof.h"
-#include "op.h"
-#include "session.h"
-#include "vm.h"
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/flags.h"
+#include "load/graph-json.h"
+#include "prof/memprof.h"
+#include "graph/op.h"
+#include "session/session.h"
+#include "run/vm.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SLOW 4

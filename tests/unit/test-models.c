@@ -48,10 +48,10 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "graph-json.h"
-#include "session.h"
-#include "vm.h"
+#include "base/flags.h"
+#include "load/graph-json.h"
+#include "session/session.h"
+#include "run/vm.h"
 
 #define EPS		1e-5
 #define FD_RTOL		1e-6

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "npy.h"
-#include "rng.h"
+#include "load/npy.h"
+#include "base/rng.h"
 
 static const char *srcdir;
 static char tmpdir[256];

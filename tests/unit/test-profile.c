@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "profile.h"
-#include "radix.h"
+#include "base/flags.h"
+#include "prof/profile.h"
+#include "base/radix.h"
 
 /* splitmix64: the tests' own generator, so the samples are fixed */
 static uint64_t

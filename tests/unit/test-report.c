@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "profile.h"
-#include "session.h"
+#include "base/flags.h"
+#include "prof/profile.h"
+#include "session/session.h"
 
 static struct gp_session *
 open_graph(const char *rel, const char *flagstr)

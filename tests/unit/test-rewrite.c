@@ -14,14 +14,14 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "graph-json.h"
-#include "graph.h"
-#include "op.h"
-#include "rewrite.h"
+#include "base/flags.h"
+#include "load/graph-json.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+#include "rewrite/rewrite.h"
 #include "rewrite/composite.h"
 #include "rewrite/jit.h"
-#include "vm.h"
+#include "run/vm.h"
 
 static const char *top_srcdir = ".";
 

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "flags.h"
-#include "profile.h"
-#include "session.h"
+#include "base/flags.h"
+#include "prof/profile.h"
+#include "session/session.h"
 
 /* The order of calls, one letter per call of either program. */
 static char order[256];

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "op.h"
+#include "graph/op.h"
 #include "ops/ops.h"
 
 #include "ops-helpers.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "tensor.h"
+#include "graph/tensor.h"
 
 static void
 test_promote(void)

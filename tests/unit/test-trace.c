@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../tap.h"
-#include "export.h"
-#include "session.h"
+#include "capture/export.h"
+#include "session/session.h"
 
 #define ROUNDS 7
 #define BEFORE 2	/* rounds run before the trace starts */

@@ -1,0 +1,709 @@
+/*
+ * vm.c: compile a graph's functions into step programs and run them (see
+ * vm.h).
+ */
+#include "config.h"
+
+#include "run/vm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/op.h"
+
+enum out_mode {
+	OUT_ALLOC,	/* the VM allocates a contiguous tensor */
+	OUT_KERNEL,	/* the kernel makes it (a view, or its own copy) */
+	OUT_DESTROY	/* the output is input `src`, overwritten in place */
+};
+
+/* What a call reads of each step, kept small: the steps are an array in
+ * schedule order, and their slot lists are runs of one array of the
+ * function (vm_fn.ptrs), laid out in the same order, so a call reads both
+ * front to back instead of chasing a separate allocation per list. */
+struct step {
+	gp_kernel_fn		 kernel;
+	const struct gp_node	*node;
+	struct gp_tensor	**in, **out;
+	struct gp_tensor	**free;	/* slots released after the step */
+	int			 n_free;
+	int			 fast;	/* the pool buffer planned for the step's
+					 * one output (the common case), or -1 */
+};
+
+/* How each output of a step is made: read at link time and on the slow
+ * path only. */
+struct step_outs {
+	int			 n_out;
+	uint8_t			 mode[GP_MAX_OUT];
+	int8_t			 src[GP_MAX_OUT];
+	/* OUT_ALLOC outputs: their size in bytes, and the pool buffer
+	 * planned for them (-1: none).  Their slots keep the header of a
+	 * fresh contiguous tensor, written at link time. */
+	int			 buf[GP_MAX_OUT];
+	size_t			 nbytes[GP_MAX_OUT];
+};
+
+struct vm_fn {
+	int		 n_steps;
+	struct step	*steps;
+	struct step_outs *so;		/* one per step */
+	struct gp_tensor **ptrs;	/* the steps' slot lists */
+	int		*order;	/* node of each step */
+	int		 n_end_free;
+	struct gp_tensor **end_free;	/* update sources released at the end */
+	int		 n_out;
+	struct gp_tensor *outs;	/* this function's outputs of its last call
+				 * (views: another function may recompute the
+				 * same variables) */
+	int		 n_buf;
+	struct gp_storage **bufs;	/* the pool (NULL until first used) */
+	size_t		*buf_bytes;
+};
+
+struct gp_vm {
+	struct gp_graph		*g;
+	struct gp_tensor	*slots;	/* one per variable */
+	int			 n_fn;
+	struct vm_fn		*fn;
+	bool			 allow_gc;
+	gp_vm_observer		 observer;
+	void			*observer_ctx;
+};
+
+static void
+bind_graph_vars(struct gp_vm *vm)
+{
+	for (size_t v = 0; v < vm->g->n_vars; v++)
+		if (vm->g->vars[v].kind != GP_VAR_TEMP)
+			gp_tensor_view(&vm->slots[v], &vm->g->vars[v].value);
+}
+
+/* Is variable v needed after the call (an output or update source)? */
+static bool
+survives_call(const struct gp_function *f, int v)
+{
+	for (int k = 0; k < f->n_out; k++)
+		if (f->out[k] == v)
+			return (true);
+	for (int k = 0; k < f->n_upd; k++)
+		if (f->upd[k].src == v)
+			return (true);
+	return (false);
+}
+
+static void
+describe_io(struct gp_prof_io *io, const struct gp_var *v)
+{
+	io->var = gp_xstrdup(v->name);
+	io->dtype = v->type.dtype;
+	io->ndim = v->type.ndim;
+	memcpy(io->shape, v->type.shape, sizeof(io->shape));
+	io->nbytes = gp_type_nbytes(&v->type);
+	io->strides_known = false;
+}
+
+/* Fill the profile's tables for function fi. */
+static void
+describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
+{
+	const struct gp_graph *g = vm->g;
+	struct vm_fn *f = &vm->fn[fi];
+	int *step_of_node = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
+	struct gp_buf b = {0};
+
+	for (size_t i = 0; i < g->n_nodes; i++)
+		step_of_node[i] = -1;
+	for (int i = 0; i < f->n_steps; i++)
+		step_of_node[f->order[i]] = i;
+	pf->n_apply = f->n_steps;
+	pf->ap = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*pf->ap));
+	pf->ticks = gp_xcalloc(2 * (size_t)f->n_steps + 2, sizeof(uint64_t));
+	for (int i = 0; i < f->n_steps; i++) {
+		const struct gp_node *n = f->steps[i].node;
+		struct gp_prof_apply *a = &pf->ap[i];
+
+		a->id = i;
+		gp_buf_clear(&b);
+		gp_node_format_apply(g, n, &b);
+		a->name = gp_xstrdup(gp_buf_str(&b));
+		gp_buf_clear(&b);
+		gp_node_format_op(g, n, &b);
+		a->op = gp_xstrdup(gp_buf_str(&b));
+		a->cls = gp_xstrdup(n->op->cls);
+		a->opname = gp_xstrdup(n->op->name);
+		a->node = gp_xstrdup(n->name ? n->name : "");
+		gp_buf_clear(&b);
+		if (n->op->describe != NULL)
+			n->op->describe(g, n, &b);
+		a->extra = gp_xstrdup(gp_buf_str(&b));
+		a->impl = n->impl;
+		a->flops = gp_node_flops(g, n);
+		a->link_ns = n->prep_ns + n->jit_ns;
+		a->jit_ns = n->jit_ns;
+		a->n_in = n->n_in;
+		a->n_out = n->n_out;
+		a->in = gp_xcalloc((size_t)n->n_in + 1, sizeof(*a->in));
+		a->out = gp_xcalloc((size_t)n->n_out + 1, sizeof(*a->out));
+		a->in_producer = gp_xcalloc((size_t)n->n_in + 1, sizeof(int));
+		for (int k = 0; k < n->n_in; k++) {
+			const struct gp_var *v = &g->vars[n->in[k]];
+
+			describe_io(&a->in[k], v);
+			a->in_producer[k] = v->producer >= 0 ?
+			    step_of_node[v->producer] : -1;
+		}
+		for (int k = 0; k < n->n_out; k++) {
+			describe_io(&a->out[k], &g->vars[n->out[k]]);
+			a->out[k].alias = n->destroy[k] >= 0 ? 'i' :
+			    n->view[k] >= 0 ? 'v' : 'c';
+		}
+	}
+	gp_buf_free(&b);
+	free(step_of_node);
+}
+
+/* The header of a fresh contiguous tensor of type ty (no storage yet):
+ * written once, at link time, into the slot of an output the VM
+ * allocates, so a call only sets its storage. */
+static void
+fresh_header(struct gp_tensor *t, const struct gp_type *ty)
+{
+	t->dtype = ty->dtype;
+	t->ndim = ty->ndim;
+	memcpy(t->shape, ty->shape, sizeof(t->shape));
+	gp_shape_strides(ty->ndim, ty->shape, gp_dtype_size(ty->dtype),
+	    t->strides);
+	t->offset = 0;
+}
+
+/*
+ * The buffer plan of function fi: every output the VM allocates that dies
+ * within the call (freed by the GC lists, and so is everything that views
+ * it or overwrites it in place) gets a buffer of the function's pool, which
+ * later steps reuse once it is dead, as a register allocator reuses
+ * registers.  Calls then allocate nothing.  The plan is an optimisation
+ * only: at run time a buffer somebody still holds is never handed out
+ * (prepare_outputs checks its reference count).
+ */
+static void
+plan_buffers(struct gp_vm *vm, int fi, const int *last)
+{
+	const struct gp_graph *g = vm->g;
+	const struct gp_function *gf = &g->fns[fi];
+	struct vm_fn *f = &vm->fn[fi];
+	const int n = f->n_steps, never = n;
+	int *root = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	int *end = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	int *expire = gp_xmalloc(sizeof(int) * (size_t)(n + 1));
+	int *next = NULL, *avail = NULL;
+	int n_avail = 0, cap = 0;
+
+	/* the variable whose allocation each variable's data lives in, and
+	 * the last step at which any of them is alive */
+	for (size_t v = 0; v < g->n_vars; v++)
+		root[v] = -1;
+	for (int i = 0; i < n; i++) {
+		const struct gp_node *nd = &g->nodes[f->order[i]];
+		const struct step_outs *s = &f->so[i];
+
+		for (int k = 0; k < nd->n_out; k++) {
+			int v = nd->out[k], r = -1;
+
+			switch (s->mode[k]) {
+			case OUT_ALLOC:
+				r = v;
+				end[v] = -1;
+				break;
+			case OUT_DESTROY:
+				r = root[nd->in[s->src[k]]];
+				break;
+			case OUT_KERNEL:
+				r = root[nd->in[nd->view[k]]];
+				break;
+			}
+			root[v] = r;
+			if (r < 0)
+				continue;
+			if (g->vars[v].kind != GP_VAR_TEMP ||
+			    survives_call(gf, v))
+				end[r] = never;
+			else if (last[v] > end[r])
+				end[r] = last[v];
+		}
+	}
+	/* greedy assignment in schedule order; a buffer whose data dies at
+	 * step j is free again for the outputs of step j + 1 */
+	for (int i = 0; i <= n; i++)
+		expire[i] = -1;
+	for (int i = 0; i < n; i++) {
+		const struct gp_node *nd = &g->nodes[f->order[i]];
+		struct step_outs *s = &f->so[i];
+
+		if (i > 0)
+			for (int b = expire[i - 1]; b >= 0; b = next[b])
+				avail[n_avail++] = b;
+		for (int k = 0; k < nd->n_out; k++) {
+			int v = nd->out[k], b = -1;
+
+			if (s->mode[k] != OUT_ALLOC || root[v] != v ||
+			    end[v] >= never || s->nbytes[k] == 0)
+				continue;
+			/* the most recently freed buffer of this size */
+			for (int j = n_avail - 1; j >= 0 && j >= n_avail - 64;
+			    j--)
+				if (f->buf_bytes[avail[j]] == s->nbytes[k]) {
+					b = avail[j];
+					avail[j] = avail[--n_avail];
+					break;
+				}
+			if (b < 0) {
+				if (f->n_buf == cap) {
+					cap = cap ? cap * 2 : 16;
+					f->buf_bytes = gp_xrealloc(f->buf_bytes,
+					    sizeof(*f->buf_bytes) *
+					    (size_t)cap);
+					next = gp_xrealloc(next,
+					    sizeof(*next) * (size_t)cap);
+					avail = gp_xrealloc(avail,
+					    sizeof(*avail) * (size_t)cap);
+				}
+				b = f->n_buf++;
+				f->buf_bytes[b] = s->nbytes[k];
+			}
+			s->buf[k] = b;
+			next[b] = expire[end[v]];
+			expire[end[v]] = b;
+		}
+		f->steps[i].fast = nd->n_out == 1 ? s->buf[0] : -1;
+	}
+	f->bufs = gp_xcalloc((size_t)f->n_buf + 1, sizeof(*f->bufs));
+	free(root);
+	free(end);
+	free(expire);
+	free(next);
+	free(avail);
+}
+
+struct gp_vm *
+gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
+    struct gp_profile *prof, struct gp_err *err)
+{
+	struct gp_vm *vm = gp_xcalloc(1, sizeof(*vm));
+	int *last = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	size_t np;
+
+	vm->g = g;
+	vm->allow_gc = o == NULL || o->allow_gc;
+	vm->slots = gp_xcalloc(g->n_vars + 1, sizeof(*vm->slots));
+	vm->n_fn = (int)g->n_fns;
+	vm->fn = gp_xcalloc(g->n_fns + 1, sizeof(*vm->fn));
+	for (size_t fi = 0; fi < g->n_fns; fi++) {
+		const struct gp_function *gf = &g->fns[fi];
+		struct vm_fn *f = &vm->fn[fi];
+
+		f->n_steps = gp_graph_schedule(g, (int)fi, &f->order);
+		f->n_out = gf->n_out;
+		f->outs = gp_xcalloc((size_t)gf->n_out + 1, sizeof(*f->outs));
+		f->steps = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->steps));
+		f->so = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*f->so));
+		/* last step that reads each temp */
+		for (size_t v = 0; v < g->n_vars; v++)
+			last[v] = -1;
+		np = 0;
+		for (int i = 0; i < f->n_steps; i++) {
+			const struct gp_node *n = &g->nodes[f->order[i]];
+
+			for (int k = 0; k < n->n_in; k++)
+				last[n->in[k]] = i;
+			for (int k = 0; k < n->n_out; k++)
+				if (last[n->out[k]] < i)
+					last[n->out[k]] = i;	/* unread */
+			/* inputs, outputs, and a GC list of at most both */
+			np += 2 * (size_t)(n->n_in + n->n_out);
+		}
+		f->ptrs = gp_xmalloc(sizeof(*f->ptrs) * (np + 1));
+		np = 0;
+		for (int i = 0; i < f->n_steps; i++) {
+			const struct gp_node *n = &g->nodes[f->order[i]];
+			struct step *s = &f->steps[i];
+			struct step_outs *so = &f->so[i];
+
+			if (n->kernel == NULL) {
+				gp_err_set(err, "%s: node %s (op '%s') has no "
+				    "kernel", g->path, n->name ? n->name :
+				    g->vars[n->out[0]].name, n->op->name);
+				free(last);
+				gp_vm_free(vm);
+				return (NULL);
+			}
+			s->node = n;
+			s->kernel = n->kernel;
+			s->fast = -1;
+			s->in = f->ptrs + np;
+			np += (size_t)n->n_in;
+			s->out = f->ptrs + np;
+			np += (size_t)n->n_out;
+			s->free = f->ptrs + np;
+			so->n_out = n->n_out;
+			for (int k = 0; k < n->n_in; k++)
+				s->in[k] = &vm->slots[n->in[k]];
+			for (int k = 0; k < n->n_out; k++) {
+				const struct gp_type *ty =
+				    &g->vars[n->out[k]].type;
+
+				s->out[k] = &vm->slots[n->out[k]];
+				so->nbytes[k] = gp_type_nbytes(ty);
+				so->buf[k] = -1;
+				so->src[k] = -1;
+				if (n->destroy[k] >= 0) {
+					so->mode[k] = OUT_DESTROY;
+					so->src[k] = n->destroy[k];
+				} else if (n->view[k] >= 0)
+					so->mode[k] = OUT_KERNEL;
+				else {
+					so->mode[k] = OUT_ALLOC;
+					fresh_header(s->out[k], ty);
+				}
+			}
+			/* the GC list: temps whose last use is this step and
+			 * that are not needed after the call */
+			for (int pass = 0; vm->allow_gc && pass < 2; pass++) {
+				int m = pass ? n->n_out : n->n_in;
+				const int *vs = pass ? n->out : n->in;
+
+				for (int k = 0; k < m; k++) {
+					int v = vs[k];
+					bool dup = false;
+
+					if (g->vars[v].kind != GP_VAR_TEMP ||
+					    last[v] != i || survives_call(gf, v))
+						continue;
+					for (int j = 0; j < s->n_free; j++)
+						if (s->free[j] == &vm->slots[v])
+							dup = true;
+					if (!dup)
+						s->free[s->n_free++] = &vm->slots[v];
+				}
+			}
+			np += (size_t)s->n_free;
+		}
+		if (vm->allow_gc) {
+			f->end_free = gp_xmalloc(sizeof(*f->end_free) *
+			    (size_t)(gf->n_upd + 1));
+			for (int k = 0; k < gf->n_upd; k++) {
+				int v = gf->upd[k].src;
+				bool is_out = false;
+
+				for (int j = 0; j < gf->n_out; j++)
+					if (gf->out[j] == v)
+						is_out = true;
+				if (g->vars[v].kind == GP_VAR_TEMP && !is_out)
+					f->end_free[f->n_end_free++] =
+					    &vm->slots[v];
+			}
+		}
+		if (vm->allow_gc)
+			plan_buffers(vm, (int)fi, last);
+		if (prof != NULL && fi < (size_t)prof->n_fn)
+			describe(vm, (int)fi, &prof->fn[fi]);
+	}
+	free(last);
+	bind_graph_vars(vm);
+	if (prof != NULL) {
+		prof->n_nodes = 0;
+		for (size_t i = 0; i < g->n_nodes; i++)
+			if (!g->nodes[i].dead)
+				prof->n_nodes++;
+		prof->generation++;
+	}
+	return (vm);
+}
+
+void
+gp_vm_free(struct gp_vm *vm)
+{
+	if (vm == NULL)
+		return;
+	for (int fi = 0; fi < vm->n_fn; fi++) {
+		struct vm_fn *f = &vm->fn[fi];
+
+		for (int b = 0; b < f->n_buf; b++)
+			if (f->bufs[b] != NULL)
+				gp_alloc_pool_drop(f->bufs[b]);
+		free(f->bufs);
+		free(f->buf_bytes);
+		free(f->steps);
+		free(f->so);
+		free(f->ptrs);
+		free(f->order);
+		free(f->end_free);
+		for (int k = 0; k < f->n_out; k++)
+			gp_tensor_release(&f->outs[k]);
+		free(f->outs);
+	}
+	free(vm->fn);
+	for (size_t v = 0; v < vm->g->n_vars; v++)
+		gp_tensor_release(&vm->slots[v]);
+	free(vm->slots);
+	free(vm);
+}
+
+static void __attribute__((noinline))
+prepare_slow(const struct step *s, const struct step_outs *so,
+    struct gp_storage **bufs)
+{
+	for (int k = 0; k < so->n_out; k++) {
+		struct gp_tensor *t = s->out[k];
+
+		switch (so->mode[k]) {
+		case OUT_ALLOC:
+			/* a buffer kept from the last call is reused when
+			 * nobody else holds it */
+			if (t->storage != NULL) {
+				if (t->storage->refcount == 1)
+					break;
+				gp_tensor_release(t);
+			}
+			/* so is the planned pool buffer (a view may still
+			 * hold it: then a fresh one) */
+			if (so->buf[k] >= 0) {
+				struct gp_storage **pb = &bufs[so->buf[k]];
+
+				if (*pb == NULL)
+					*pb = gp_alloc_pool_new(so->nbytes[k]);
+				if ((*pb)->refcount == 1) {
+					gp_alloc_pool_take(*pb);
+					t->storage = *pb;
+					break;
+				}
+			}
+			t->storage = gp_alloc_storage(so->nbytes[k]);
+			break;
+		case OUT_KERNEL:
+			gp_tensor_release(t);
+			break;
+		case OUT_DESTROY:
+			gp_tensor_view(t, s->in[so->src[k]]);
+			break;
+		}
+	}
+}
+
+/* Make step s's outputs ready.  The common case inline: one output, a
+ * fresh tensor the plan gave a pool buffer, which is free. */
+static inline __attribute__((always_inline)) void
+prepare_outputs(const struct vm_fn *f, int i)
+{
+	const struct step *s = &f->steps[i];
+
+	if (__builtin_expect(s->fast >= 0, 1)) {
+		struct gp_tensor *t = s->out[0];
+		struct gp_storage *b = f->bufs[s->fast];
+
+		if (__builtin_expect(t->storage == NULL && b != NULL &&
+		    b->refcount == 1, 1)) {
+			gp_alloc_pool_take(b);
+			t->storage = b;
+			return;
+		}
+	}
+	prepare_slow(s, &f->so[i], f->bufs);
+}
+
+static inline __attribute__((always_inline)) void
+collect(const struct step *s)
+{
+	struct gp_tensor *const *fr = s->free;
+	const int nf = s->n_free;
+
+	for (int j = 0; j < nf; j++)
+		gp_tensor_release(fr[j]);
+}
+
+/* Keep this call's outputs for gp_vm_output (before the updates: outputs
+ * are the values computed, not the new state). */
+static void
+keep_outputs(struct gp_vm *vm, int fi)
+{
+	const struct gp_function *gf = &vm->g->fns[fi];
+	struct vm_fn *f = &vm->fn[fi];
+
+	for (int k = 0; k < f->n_out; k++)
+		gp_tensor_view(&f->outs[k], &vm->slots[gf->out[k]]);
+}
+
+/* Drop the last call's outputs so their buffers can be reused. */
+static inline void
+drop_outputs(struct vm_fn *f)
+{
+	for (int k = 0; k < f->n_out; k++)
+		gp_tensor_release(&f->outs[k]);
+}
+
+static void
+apply_updates(struct gp_vm *vm, int fi)
+{
+	const struct gp_function *gf = &vm->g->fns[fi];
+	struct gp_tensor stackv[8], *nv = stackv;
+
+	if (gf->n_upd == 0)
+		return;
+	if (gf->n_upd > 8)
+		nv = gp_xcalloc((size_t)gf->n_upd, sizeof(*nv));
+	else
+		memset(stackv, 0, sizeof(stackv));
+	/* take every new value before changing any shared variable */
+	for (int k = 0; k < gf->n_upd; k++)
+		gp_tensor_view(&nv[k], &vm->slots[gf->upd[k].src]);
+	for (int k = 0; k < gf->n_upd; k++) {
+		int d = gf->upd[k].dst;
+
+		gp_tensor_view(&vm->g->vars[d].value, &nv[k]);
+		gp_tensor_view(&vm->slots[d], &nv[k]);
+		gp_tensor_release(&nv[k]);
+	}
+	if (nv != stackv)
+		free(nv);
+	for (int k = 0; k < vm->fn[fi].n_end_free; k++)
+		gp_tensor_release(vm->fn[fi].end_free[k]);
+}
+
+static void
+record_strides(struct gp_prof_apply *a, const struct step *s)
+{
+	for (int k = 0; k < a->n_in; k++) {
+		memcpy(a->in[k].strides, s->in[k]->strides,
+		    sizeof(a->in[k].strides));
+		a->in[k].strides_known = s->in[k]->storage != NULL;
+	}
+	for (int k = 0; k < a->n_out; k++) {
+		memcpy(a->out[k].strides, s->out[k]->strides,
+		    sizeof(a->out[k].strides));
+		a->out[k].strides_known = s->out[k]->storage != NULL;
+	}
+}
+
+/* Run function f's steps without timing them; observe is a constant at
+ * each call site, so the loop without an observer has no test for one. */
+static inline __attribute__((always_inline)) void
+run_steps(struct gp_vm *vm, struct vm_fn *f, int fi, bool observe)
+{
+	const struct step *steps = f->steps;
+	const int n = f->n_steps;
+
+	for (int i = 0; i < n; i++) {
+		const struct step *s = &steps[i];
+		const struct step *ahead = &steps[i + 8 < n ? i + 8 : i];
+
+
+		/* the step 8 ahead: its node and output slot */
+		__builtin_prefetch(ahead->node);
+		__builtin_prefetch(ahead->out[0]);
+		prepare_outputs(f, i);
+		s->kernel(s->node, s->in, s->out);
+		collect(s);
+		if (observe)
+			vm->observer(vm->observer_ctx, fi, i);
+	}
+}
+
+/* Run f with one stamp per step: step i runs from stamp i to stamp i+1
+ * and so owns its output allocation, its kernel and the freeing of the
+ * inputs it was the last to read (half the probe cost of two stamps per
+ * step). */
+static void
+run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
+{
+	const struct step *steps = f->steps;
+	const int n = f->n_steps;
+	uint64_t *tk = pf->ticks;
+	bool first = pf->calls_seen == 0;
+
+	tk[0] = gp_clock_ticks();
+	for (int i = 0; i < n; i++) {
+		const struct step *s = &steps[i];
+
+		prepare_outputs(f, i);
+		s->kernel(s->node, s->in, s->out);
+		if (__builtin_expect(first, 0))
+			record_strides(&pf->ap[i], s);
+		collect(s);
+		if (vm->observer != NULL)
+			vm->observer(vm->observer_ctx, fi, i);
+		tk[i + 1] = gp_clock_ticks();
+	}
+}
+
+void
+gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
+{
+	struct vm_fn *f = &vm->fn[fi];
+	uint64_t c0 = 0, v1 = 0;
+	bool timed;
+
+	drop_outputs(f);
+	if (prof == NULL) {
+		if (vm->observer == NULL)
+			run_steps(vm, f, fi, false);
+		else
+			run_steps(vm, f, fi, true);
+		keep_outputs(vm, fi);
+		apply_updates(vm, fi);
+		return;
+	}
+	/* sampling: an untimed call is timed as a whole, its applies not */
+	timed = gp_prof_time_next(&prof->fn[fi]);
+	if (timed) {
+		run_timed(vm, f, fi, &prof->fn[fi]);
+		c0 = prof->fn[fi].ticks[0];
+		v1 = prof->fn[fi].ticks[f->n_steps];
+	} else {
+		c0 = gp_clock_ticks();
+		if (vm->observer == NULL)
+			run_steps(vm, f, fi, false);
+		else
+			run_steps(vm, f, fi, true);
+		v1 = gp_clock_ticks();
+	}
+	keep_outputs(vm, fi);
+	apply_updates(vm, fi);
+	{
+		uint64_t c1 = gp_clock_ticks();
+
+		(timed ? gp_prof_fold : gp_prof_fold_untimed)(prof, fi,
+		    gp_clock_ticks_to_ns(c1 - c0),
+		    gp_clock_ticks_to_ns(v1 - c0));
+	}
+}
+
+int
+gp_vm_n_steps(const struct gp_vm *vm, int fn)
+{
+	return (vm->fn[fn].n_steps);
+}
+
+bool
+gp_vm_allow_gc(const struct gp_vm *vm)
+{
+	return (vm->allow_gc);
+}
+
+int
+gp_vm_step_node(const struct gp_vm *vm, int fn, int i)
+{
+	return (vm->fn[fn].order[i]);
+}
+
+const struct gp_tensor *
+gp_vm_output(const struct gp_vm *vm, int fn, int k)
+{
+	return (&vm->fn[fn].outs[k]);
+}
+
+void
+gp_vm_set_observer(struct gp_vm *vm, gp_vm_observer f, void *ctx)
+{
+	vm->observer = f;
+	vm->observer_ctx = ctx;
+}

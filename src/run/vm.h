@@ -1,0 +1,55 @@
+/*
+ * vm.h: the virtual machine.  gp_vm_new() compiles every function of a
+ * graph: a topological schedule, the static type of every slot, what each
+ * output is (allocated, a view the kernel makes, or an input overwritten in
+ * place) and, with GC on, which slots die after each step.  gp_vm_call()
+ * then runs one function: it allocates outputs, calls kernels, frees
+ * intermediates after their last use, and applies the shared-variable
+ * updates once every value is computed (so all updates read pre-update
+ * values).
+ *
+ * The VM makes no graph decisions (fusion, inplace and merging are rewrites
+ * done before it) and holds no statistics: with a profile it writes one tick
+ * stamp per step into the profile's scratch array and leaves the rest to
+ * gp_prof_fold().
+ */
+#ifndef GPTOP_SRC_VM_H
+#define GPTOP_SRC_VM_H
+
+#include <stdbool.h>
+
+#include "graph/graph.h"
+#include "prof/profile.h"
+
+struct gp_vm_opts {
+	bool	allow_gc;	/* free intermediates after their last use */
+};
+
+struct gp_vm;
+
+/* Compile g (which must outlive the VM; the VM reads and updates its
+ * shared variables).  When prof is not NULL its function and apply tables
+ * are filled to match the schedule. */
+struct gp_vm	*gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
+		    struct gp_profile *prof, struct gp_err *err);
+void		 gp_vm_free(struct gp_vm *vm);
+
+/* Run function fn once; prof NULL runs without timing. */
+void		 gp_vm_call(struct gp_vm *vm, int fn, struct gp_profile *prof);
+
+int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
+/* Whether the VM frees intermediates after their last use. */
+bool		 gp_vm_allow_gc(const struct gp_vm *vm);
+/* The graph node run at step i of function fn. */
+int		 gp_vm_step_node(const struct gp_vm *vm, int fn, int i);
+/* Output k of function fn as its last call computed it (kept until fn's
+ * next call, whatever other functions do meanwhile). */
+const struct gp_tensor *gp_vm_output(const struct gp_vm *vm, int fn, int k);
+
+/* Observe every step (memory tests, traces): called after step i of a call
+ * with the allocator state then; NULL to stop. */
+typedef void (*gp_vm_observer)(void *ctx, int fn, int step);
+void		 gp_vm_set_observer(struct gp_vm *vm, gp_vm_observer f,
+		    void *ctx);
+
+#endif
