@@ -33,6 +33,7 @@
 #include "capture/diff.h"
 #include "capture/export.h"
 #include "base/flags.h"
+#include "base/outfile.h"
 #include "load/graph-json.h"
 #include "graph/op.h"
 #include "load/onnx-read.h"
@@ -252,56 +253,6 @@ struct outputs {
 	uint64_t	 trace_calls;
 };
 
-/* A file's identity, to tell when two names are one file: its device and
- * inode when it exists; else its folder's and its name there (an output
- * not written yet).  Only regular files and files to be made count. */
-struct file_id {
-	dev_t		 dev;
-	ino_t		 ino;
-	const char	*name;	/* NULL: an existing file */
-	size_t		 name_len;
-};
-
-static bool
-file_id(const char *path, struct file_id *id)
-{
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-	char *dir;
-	int rc;
-
-	memset(id, 0, sizeof(*id));
-	if (stat(path, &st) == 0) {
-		id->dev = st.st_dev;
-		id->ino = st.st_ino;
-		return (S_ISREG(st.st_mode));
-	}
-	if (errno != ENOENT)
-		return (false);
-	dir = slash == NULL ? gp_xstrdup(".") : gp_xasprintf("%.*s",
-	    (int)(slash - path) + (slash == path), path);
-	rc = stat(dir, &st);
-	free(dir);
-	if (rc != 0)
-		return (false);
-	id->dev = st.st_dev;
-	id->ino = st.st_ino;
-	id->name = slash != NULL ? slash + 1 : path;
-	id->name_len = strlen(id->name);
-	return (true);
-}
-
-static bool
-same_file(const struct file_id *a, const struct file_id *b)
-{
-	if (a->dev != b->dev || a->ino != b->ino)
-		return (false);
-	if (a->name == NULL || b->name == NULL)
-		return (a->name == b->name);
-	return (a->name_len == b->name_len && memcmp(a->name, b->name,
-	    a->name_len) == 0);
-}
-
 struct named_file {
 	const char	*what;	/* "--save", "the input" */
 	const char	*path;	/* NULL: not given */
@@ -314,32 +265,22 @@ static int
 check_overlap(const struct named_file *in, int n_in,
     const struct named_file *out, int n_out)
 {
-	struct file_id *id = gp_xcalloc((size_t)(n_in + n_out) + 1,
-	    sizeof(*id));
-	bool *ok = gp_xcalloc((size_t)(n_in + n_out) + 1, sizeof(*ok));
-	int rc = 0;
+	const char **paths = gp_xcalloc((size_t)(n_in + n_out) + 1,
+	    sizeof(*paths));
+	int o, w, rc = 0;
 
-	for (int i = 0; i < n_in + n_out; i++) {
-		const struct named_file *f = i < n_in ? &in[i] :
-		    &out[i - n_in];
+	for (int i = 0; i < n_in + n_out; i++)
+		paths[i] = i < n_in ? in[i].path : out[i - n_in].path;
+	if (gp_outfile_clash(paths, n_in, n_in + n_out, &o, &w)) {
+		const struct named_file *f = w < n_in ? &in[w] :
+		    &out[w - n_in];
 
-		ok[i] = f->path != NULL && file_id(f->path, &id[i]);
+		fprintf(stderr, "gptop: %s %s is the same file as %s %s: "
+		    "refusing to write over it\n", out[o - n_in].what,
+		    out[o - n_in].path, f->what, f->path);
+		rc = 2;
 	}
-	for (int i = n_in; i < n_in + n_out && rc == 0; i++)
-		for (int j = 0; j < i && ok[i] && rc == 0; j++) {
-			const struct named_file *o = &out[i - n_in];
-			const struct named_file *f = j < n_in ? &in[j] :
-			    &out[j - n_in];
-
-			if (!ok[j] || !same_file(&id[i], &id[j]))
-				continue;
-			fprintf(stderr, "gptop: %s %s is the same file as %s "
-			    "%s: refusing to write over it\n", o->what,
-			    o->path, f->what, f->path);
-			rc = 2;
-		}
-	free(id);
-	free(ok);
+	free(paths);
 	return (rc);
 }
 

@@ -103,6 +103,18 @@ gp_json_arena_begin(struct gp_json_arena *a, size_t size)
 }
 
 void
+gp_json_arena_huge(struct gp_json_arena *a)
+{
+#ifdef MADV_HUGEPAGE
+	if (a->base != NULL)
+		(void)madvise(a->base, (size_t)(a->end - a->base),
+		    MADV_HUGEPAGE);
+#else
+	(void)a;
+#endif
+}
+
+void
 gp_json_arena_leave(struct gp_json_arena *a)
 {
 	if (cur_arena == a)

@@ -237,6 +237,15 @@ gp_hash_bytes(uint64_t h, const void *p, size_t n)
 	return (h);
 }
 
+uint64_t
+gp_hash_str(uint64_t h, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	/* with its terminator, so "ab","c" differs from "a","bc" */
+	return (gp_hash_bytes(h, s, strlen(s) + 1));
+}
+
 /* The length of the well-formed UTF-8 character at s (n bytes left) that
  * a terminal shows as it is, or 0. */
 static size_t

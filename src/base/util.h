@@ -86,5 +86,8 @@ int	 gp_open_regular(const char *path, const char *what, struct stat *st,
 /* FNV-1a 64-bit hash, chainable through h (start with GP_HASH_INIT). */
 #define GP_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t gp_hash_bytes(uint64_t h, const void *p, size_t n);
+/* The same over the string s with its terminator (NULL hashes as ""), so
+ * "ab" then "c" hashes apart from "a" then "bc". */
+uint64_t gp_hash_str(uint64_t h, const char *s);
 
 #endif

@@ -6,27 +6,26 @@
  * counters and histograms, the memory profile) plus where and when it was
  * taken (machine, compiler, BLAS, UTC time).
  *
- * Saving is atomic: the document goes to a temporary file in the target's
- * folder, is flushed and fsync'ed, then renamed over the target, so a reader
- * never sees half a capture.  Loading validates every field and gives back
- * a struct gp_profile that the report, the TUI, diff and export use exactly
- * as they use a live one.  Errors name the file, the line:column and the
- * JSON path of the bad field ("functions[0].applies[12].calls: expected a
- * non-negative integer").
+ * Saving (save.c) is atomic: the document goes to a temporary file in the
+ * target's folder, is flushed and fsync'ed, then renamed over the target,
+ * so a reader never sees half a capture (base/outfile.h).  Loading
+ * (load.c) validates every field and gives back a struct gp_profile that
+ * the report, the TUI, diff and export use exactly as they use a live
+ * one.  Errors name the file, the line:column and the JSON path of the bad
+ * field ("functions[0].applies[12].calls: expected a non-negative
+ * integer").
  *
- * Merging sums captures of one graph (same hash) and one rewrite set whose
- * functions hold the same applies; anything else is refused with the reason.
+ * Merging (merge.c) sums captures of one graph (same hash, graph/hash.h)
+ * and one rewrite set whose functions hold the same applies; anything else
+ * is refused with the reason.
  */
 #ifndef GPTOP_SRC_CAPTURE_H
 #define GPTOP_SRC_CAPTURE_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
+#include <stddef.h>
 
-#include "graph/graph.h"
-#include "prof/profile.h"
 #include "base/util.h"
+#include "prof/profile.h"
 
 #define GP_CAPTURE_FORMAT	"gptop-capture/2"
 #define GP_CAPTURE_PREFIX	"gptop-capture/"
@@ -54,16 +53,9 @@ struct gp_capture_info {
 	struct gp_capture_source *src;		/* merged from */
 };
 
-/* This machine and build, now. */
+/* This machine and build, now (info.c). */
 void	gp_capture_info_this(struct gp_capture_info *ci);
 void	gp_capture_info_done(struct gp_capture_info *ci);
-
-/* A hash of a graph's canonical form: variables' kinds and types, every
- * live node's op, params (sorted keys, compact) and edges, every function's
- * outputs and updates.  Names and data are left out: renaming a variable
- * or reseeding an input keeps the hash; any change of structure does not.
- * Sessions store the pristine graph's hash in p->graph_hash. */
-uint64_t gp_graph_hash(const struct gp_graph *g);
 
 /* Write p to path as a capture, atomically (see above).  For --save and
  * the TUI's `w`.  Returns 0, or -1 with err set (the target untouched). */
@@ -106,20 +98,5 @@ struct gp_profile *gp_capture_merge(struct gp_profile *const *p,
 		    const struct gp_capture_info *info,
 		    const char *const *paths, int n,
 		    struct gp_capture_info *out_ci, struct gp_err *err);
-
-/* Atomic file writing, shared with export.c: write to the FILE returned by
- * gp_capture_atomic_open, then commit (flush, fsync, rename, fsync the
- * folder) or abort (remove the temporary file).  The temporary is
- * recorded meanwhile (gp_fatal_tmp_add), so a fatal ending removes it. */
-struct gp_atomic {
-	char	*path;
-	char	*tmp;
-	FILE	*fp;
-	int	 slot;	/* gp_fatal_tmp_add's, or -1 */
-};
-FILE	*gp_capture_atomic_open(struct gp_atomic *af, const char *path,
-	    struct gp_err *err);
-int	 gp_capture_atomic_commit(struct gp_atomic *af, struct gp_err *err);
-void	 gp_capture_atomic_abort(struct gp_atomic *af);
 
 #endif

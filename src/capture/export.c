@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "capture/capture.h"
 #include "base/clock.h"
+#include "base/outfile.h"
 #include "run/vm.h"
 
 #define PID 1
@@ -411,7 +411,7 @@ int
 gp_export_trace_write(const struct gp_trace *t, const char *path,
     struct gp_err *err)
 {
-	struct gp_atomic af;
+	struct gp_outfile af;
 	uint64_t seen = 0;
 	FILE *fp;
 
@@ -420,19 +420,19 @@ gp_export_trace_write(const struct gp_trace *t, const char *path,
 	if (seen == 0)
 		return (gp_err_set(err, "%s: no call was traced (profiling "
 		    "is off, or no call ran)", path));
-	if ((fp = gp_capture_atomic_open(&af, path, err)) == NULL)
+	if ((fp = gp_outfile_open(&af, path, err)) == NULL)
 		return (-1);
 	if (gp_export_trace_fp(t, fp) < 0) {
 		/* a failed write (a full disk, EFBIG): its reason */
 		int e = ferror(fp) ? errno : 0;
 
-		gp_capture_atomic_abort(&af);
+		gp_outfile_abort(&af);
 		if (e != 0)
 			return (gp_err_set(err, "%s: cannot write: %s", path,
 			    strerror(e)));
 		return (gp_err_set(err, "%s: cannot encode the trace", path));
 	}
-	return (gp_capture_atomic_commit(&af, err));
+	return (gp_outfile_commit(&af, err));
 }
 
 /*
@@ -613,13 +613,13 @@ static int
 write_csv(const struct gp_profile *p, const char *path,
     void (*fn)(const struct gp_profile *, FILE *), struct gp_err *err)
 {
-	struct gp_atomic af;
-	FILE *fp = gp_capture_atomic_open(&af, path, err);
+	struct gp_outfile af;
+	FILE *fp = gp_outfile_open(&af, path, err);
 
 	if (fp == NULL)
 		return (-1);
 	fn(p, fp);
-	return (gp_capture_atomic_commit(&af, err));
+	return (gp_outfile_commit(&af, err));
 }
 
 int

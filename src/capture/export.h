@@ -20,7 +20,7 @@
  * header row of stable snake_case names.  They work on a live profile and
  * on a loaded capture alike.
  *
- * Every file is written atomically (gp_capture_atomic_open).
+ * Every file is written atomically (base/outfile.h).
  */
 #ifndef GPTOP_SRC_EXPORT_H
 #define GPTOP_SRC_EXPORT_H

@@ -559,6 +559,29 @@ gp_prof_calls(const struct gp_prof_fn *f)
 	return (f->call.n);
 }
 
+int
+gp_prof_recent(const struct gp_prof_fn *f, uint64_t *v)
+{
+	uint64_t n = f->call.n;
+	int m = n < GP_PROF_RECENT ? (int)n : GP_PROF_RECENT;
+
+	for (int i = 0; i < m; i++)
+		v[i] = f->recent[(n - (uint64_t)m + 1 + (uint64_t)i) %
+		    GP_PROF_RECENT];
+	return (m);
+}
+
+void
+gp_prof_recent_set(struct gp_prof_fn *f, const uint64_t *v, int m)
+{
+	uint64_t n = f->call.n;
+
+	memset(f->recent, 0, sizeof(f->recent));
+	for (int i = 0; i < m; i++)
+		f->recent[(n - (uint64_t)m + 1 + (uint64_t)i) %
+		    GP_PROF_RECENT] = v[i];
+}
+
 /* Give every apply w more samples of its time in the last timed call;
  * returns the sum of those times (one call's thunk time). */
 static uint64_t

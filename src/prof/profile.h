@@ -301,6 +301,12 @@ void	gp_prof_flush(struct gp_profile *p);
 
 /* Counted calls of function fn (the first is left out when ignore_first). */
 uint64_t gp_prof_calls(const struct gp_prof_fn *f);
+/* The last min(calls, GP_PROF_RECENT) call times of f's ring, oldest
+ * first, into v (GP_PROF_RECENT of them at most); returns how many. */
+int	gp_prof_recent(const struct gp_prof_fn *f, uint64_t *v);
+/* The inverse: f's ring holds the m times v, oldest first, as the last
+ * calls of the f->call.n counted (set before). */
+void	gp_prof_recent_set(struct gp_prof_fn *f, const uint64_t *v, int m);
 
 /* Rollups: the rows of the Class, Ops and Apply tables. */
 enum gp_prof_group {

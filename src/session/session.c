@@ -15,8 +15,8 @@
 
 #include "base/alloc.h"
 #include "base/clock.h"
+#include "graph/hash.h"
 #include "load/graph-json.h"
-#include "capture/capture.h"
 #include "prof/memprof.h"
 #include "rewrite/rewrite.h"
 #include "run/vm.h"

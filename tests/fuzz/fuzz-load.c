@@ -9,9 +9,9 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "capture/capture.h"
-#include "load/graph-json.h"
 #include "graph/graph.h"
+#include "graph/hash.h"
+#include "load/graph-json.h"
 #include "run/vm.h"
 
 int

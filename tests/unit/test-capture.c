@@ -24,6 +24,7 @@
 #include "../capture/fixture.h"
 #include "capture/capture.h"
 #include "capture/export.h"
+#include "graph/hash.h"
 #include "load/graph-json.h"
 #include "prof/memprof.h"
 #include "prof/report.h"
