@@ -8,13 +8,20 @@
 #
 #	bench/noise-aa.sh [GPTOP [REPS [CALLS]]]	(defaults: ./gptop 20 20)
 #
-# Environment: GRAPHS (default data/graphs), OPENBLAS_NUM_THREADS passed on.
+# Environment: GRAPHS (default data/graphs), OPENBLAS_NUM_THREADS passed on;
+# KEEP=DIR keeps the captures there (GRAPH-I-a.json, GRAPH-I-b.json), to
+# diff the same pairs again with another build.
 gptop=${1:-./gptop}
 reps=${2:-20}
 calls=${3:-20}
 graphs=${GRAPHS:-$(dirname "$0")/../data/graphs}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "$KEEP" ]; then
+	tmp=$KEEP
+	mkdir -p "$tmp" || exit 1
+else
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+fi
 rc=0
 for g in add3 chain extern logreg mlp mlp32; do
 	bad=0
@@ -24,10 +31,12 @@ for g in add3 chain extern logreg mlp mlp32; do
 		i=$((i + 1))
 		for s in a b; do
 			"$gptop" --batch --allow-extern -n "$calls" \
-			    --save "$tmp/$s.json" "$graphs/$g.json" >/dev/null ||
+			    --save "$tmp/$g-$i-$s.json" "$graphs/$g.json" \
+			    >/dev/null ||
 			    exit 2
 		done
-		k=$("$gptop" --batch --diff "$tmp/a.json" "$tmp/b.json" |
+		k=$("$gptop" --batch --diff "$tmp/$g-$i-a.json" \
+		    "$tmp/$g-$i-b.json" |
 		    grep -c ' p=[0-9]')
 		rows="$rows $k"
 		[ "$k" -gt 0 ] && bad=$((bad + 1))

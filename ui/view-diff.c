@@ -214,7 +214,7 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 {
 	struct diff *d = v->priv;
 	const struct gp_diff_table *t;
-	char ta[32], tb[32], what[160], how[64];
+	char ta[32], tb[32], what[160], how[96];
 
 	if (d->gd == NULL) {
 		draw_no_baseline(y, h, w);
@@ -230,6 +230,10 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	if (d->gd->opts.same_load)
 		snprintf(how, sizeof(how), "A and B run in turn, %llu rounds "
 		    "each", (unsigned long long)d->gd->rounds_a);
+	else if (d->gd->n_factor_blas > 0)
+		snprintf(how, sizeof(how), "run apart: B / %.2f (common "
+		    "factor), BLAS rows / %.2f", d->gd->factor,
+		    d->gd->factor_blas);
 	else
 		snprintf(how, sizeof(how), "run apart: B / %.2f (common "
 		    "factor)", d->gd->factor);

@@ -37,6 +37,20 @@
  * between two compiled copies of one program run in turn (their rows
  * differ by where their buffers lie) */
 #define SPREAD_MIN 0.1
+/* Captures taken apart: the least capture_scale (see diff.h).  Measured
+ * on 12 captures each of mlp, mlp32 and logreg taken one after the
+ * other (load 13 on 2 cores): a row's median moved between two captures,
+ * beyond the common factor, by 0.2-0.35 (median), 0.6-1.3 (90th
+ * percentile), 1-3 (99th) times sqrt(spread_a^2 + spread_b^2): the
+ * executions of one capture are not independent draws of what another
+ * capture of the same program will see (its threads', its buffers'
+ * placement), and a capture's median is about as uncertain as one
+ * execution */
+#define CAPTURE_SCALE_MIN 1.0
+/* A normal distribution's interquartile range in standard deviations. */
+#define IQR_SD 1.349
+/* The least BLAS applies that get a factor of their own. */
+#define BLAS_MIN 3
 /* Functions of this many applies pair their two sides on two threads. */
 #define THREAD_MIN 4096
 
@@ -216,7 +230,9 @@ verdict_of(const struct gp_diff_opts *o, double change, double mchange,
 	return (GP_VERDICT_NOISE);
 }
 
-static double	drift_p(const struct gp_diff *d, double a, double b);
+static double	drift_p(const struct gp_diff *d, const struct gp_diff_row *r,
+		    double a, double b);
+static double	capture_p(const struct gp_diff *d, const struct gp_diff_row *r);
 
 /* The mean and variance of a distribution, from its quantiles (a grid of
  * 64, each standing for 1/64 of the samples), so no histogram layout is
@@ -239,6 +255,30 @@ stat_moments(const struct gp_prof_stat *s, double *mean, double *var)
 	*var = acc / K;
 }
 
+/* The median of a distribution and the spread of its log times (see
+ * struct gp_diff_row), from one pass over its histogram. */
+static void
+stat_figures(const struct gp_prof_stat *s, double *median, double *spread)
+{
+	static const double qs[3] = {0.25, 0.5, 0.75};
+	double v[3];
+
+	gp_prof_stat_quantiles(s, qs, v, 3);
+	*median = v[1];
+	*spread = s->n >= 4 && v[0] > 0 ? fmax(log(v[2] / v[0]) / IQR_SD,
+	    1.0 / GP_PROF_SUB) : NAN;
+}
+
+/* A row's medians and spreads. */
+static void
+row_figures(struct gp_diff_row *r)
+{
+	static const struct gp_prof_stat none;
+
+	stat_figures(r->st_a ? r->st_a : &none, &r->median_a, &r->spread_a);
+	stat_figures(r->st_b ? r->st_b : &none, &r->median_b, &r->spread_b);
+}
+
 /*
  * Judge a Class or Ops row whose applies differ between A and B by its
  * time per round (the executions of all its applies in one call summed):
@@ -248,13 +288,13 @@ stat_moments(const struct gp_prof_stat *s, double *mean, double *var)
  * total being the executions per round times the variance of one
  * execution (the pooled distribution of the row, which counts the
  * differences between its applies as noise too: the safe side).  B's
- * times are divided by the common factor first.
+ * times are divided by the row's factor first.
  */
 static void
 judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
     const struct gp_prof_stat *sa, const struct gp_prof_stat *sb)
 {
-	double ma, va, mb, vb, ta, tb, se, z, ea, eb, m = d->factor;
+	double ma, va, mb, vb, ta, tb, se, z, ea, eb, m = r->factor;
 	uint64_t ra = d->rounds_a, rb = d->rounds_b;
 
 	if (ra == 0 || rb == 0) {
@@ -272,31 +312,32 @@ judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
 	se = sqrt(ea * va / (double)ra + eb * vb / (m * m * (double)rb));
 	z = fabs(tb / m - ta);
 	r->p_raw = se > 0 ? erfc(z / se / M_SQRT2) : z > 0 ? 0 : 1;
-	r->p_raw = fmax(r->p_raw, drift_p(d, ta, tb));
+	r->p_raw = fmax(r->p_raw, drift_p(d, r, ta, tb));
 	r->p = r->p_raw;
 	r->verdict = verdict_of(&d->opts, r->rel_change, NAN, z, NAN,
 	    d->floor_ns * (ea > eb ? ea : eb), ra < rb ? ra : rb, r->p_raw);
 }
 
 /* Fill the derived figures of r from its two distributions (r->st_a,
- * r->st_b); then scale its times (per call of the function, with
+ * r->st_b; its medians and spreads too unless have_figures: row_figures
+ * ran); then scale its times (per call of the function, with
  * opts.per_call).  The floor is floor_mult times d->floor_ns. */
 static void
 judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
-    double scale_b, double floor_mult)
+    double scale_b, double floor_mult, bool have_figures)
 {
 	static const struct gp_prof_stat none;
 	const struct gp_prof_stat *sa = r->st_a ? r->st_a : &none;
 	const struct gp_prof_stat *sb = r->st_b ? r->st_b : &none;
-	double m = d->factor, mrel;
+	double m = r->factor, mrel;
 	uint64_t few;
 
 	r->per_call_a = r->calls_a ? r->time_a / (double)r->calls_a : 0;
 	r->per_call_b = r->calls_b ? r->time_b / (double)r->calls_b : 0;
 	r->time_a *= scale_a;
 	r->time_b *= scale_b;
-	r->median_a = gp_prof_stat_quantile(sa, 0.5);
-	r->median_b = gp_prof_stat_quantile(sb, 0.5);
+	if (!have_figures)
+		row_figures(r);
 	r->delta = r->time_b - r->time_a;
 	r->ratio = ratio_of(r->time_a, r->time_b);
 	r->change = r->per_call_a > 0 ? (r->per_call_b - r->per_call_a) /
@@ -314,8 +355,8 @@ judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
 		if (r->by_round)
 			return;
 	}
-	r->p = r->p_raw = fmax(gp_diff_utest(sa, sb), drift_p(d,
-	    r->median_a, r->median_b));
+	r->p = r->p_raw = fmax(fmax(gp_diff_utest(sa, sb), drift_p(d, r,
+	    r->median_a, r->median_b)), capture_p(d, r));
 	few = sa->n < sb->n ? sa->n : sb->n;
 	mrel = r->median_a > 0 ? (r->median_b / m - r->median_a) /
 	    r->median_a : NAN;
@@ -328,64 +369,131 @@ judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
 		    floor_mult, few, r->p_raw);
 }
 
-/* The common factor of B's times over A's: the median, over the paired
- * applies with enough executions a side, of the ratio of their median
- * times per execution; 1 with opts.same_load or no such apply. */
+/* The median and the spread (1.4826 MADs, at least SPREAD_MIN; INFINITY
+ * under 3) of v[0..k), k > 0; v is reordered. */
 static void
-common_factor(struct gp_diff *d, const struct gp_diff_row *rows, size_t n)
+drift_of(double *v, size_t k, double *median, double *spread)
 {
-	double *v, f = 1;
-	size_t k = 0;
+	double f;
 
-	d->factor = 1;
-	d->n_factor = 0;
+	qsort(v, k, sizeof(*v), cmp_double);
+	f = median_of(v, k);
+	for (size_t i = 0; i < k; i++)
+		v[i] = fabs(v[i] - f);
+	qsort(v, k, sizeof(*v), cmp_double);
+	*median = f;
+	*spread = k >= 3 ? fmax(1.4826 * median_of(v, k), SPREAD_MIN) :
+	    INFINITY;
+}
+
+/* The factors of B's times over A's (captures taken apart): the median,
+ * over the paired applies with enough executions a side, of the ratio of
+ * their median times per execution (row_figures ran), the BLAS applies
+ * apart when there are BLAS_MIN of them (struct gp_diff); 1 with
+ * opts.same_load or no such apply.  Then the spread of those ratios
+ * around them, each apply row's factor, and capture_scale. */
+static void
+common_factor(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
+{
+	double *v, *w, *c, lf[2] = {0, 0}, sp[2] = {INFINITY, INFINITY};
+	bool *blas;
+	size_t k = 0, kg[2] = {0, 0}, m = 0;
+	bool apart;
+
 	v = gp_xmalloc(sizeof(*v) * (n + 1));
+	w = gp_xmalloc(sizeof(*w) * (n + 1));
+	c = gp_xmalloc(sizeof(*c) * (n + 1));
+	blas = gp_xmalloc(sizeof(*blas) * (n + 1));
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_diff_row *r = &rows[i];
-		double ma, mb;
+		double ma = r->median_a, mb = r->median_b;
 
 		if (r->kind != GP_DIFF_PAIRED || r->st_a->n <
 		    (uint64_t)d->opts.min_samples || r->st_b->n <
-		    (uint64_t)d->opts.min_samples)
+		    (uint64_t)d->opts.min_samples || !(ma > 0 && mb > 0))
 			continue;
-		ma = gp_prof_stat_quantile(r->st_a, 0.5);
-		mb = gp_prof_stat_quantile(r->st_b, 0.5);
-		if (ma > 0 && mb > 0)
-			v[k++] = log(mb / ma);
+		/* the spread within, for capture_scale */
+		w[k] = hypot(r->spread_a, r->spread_b);
+		blas[k] = r->blas;
+		kg[r->blas]++;
+		v[k++] = log(mb / ma);
 	}
-	/* under the same load, what little of it there is still shows
-	 * row to row (two compiled copies of the same program differ:
-	 * where their buffers lie), so the spread is assumed to be at
-	 * least SPREAD_MIN; apart, it is unknown under 3 applies */
-	d->spread = d->opts.same_load ? SPREAD_MIN : INFINITY;
-	if (k > 0) {
-		qsort(v, k, sizeof(*v), cmp_double);
-		f = median_of(v, k);
+	/* the BLAS applies apart only when enough of them are, and not
+	 * every apply */
+	apart = !d->opts.same_load && kg[1] >= BLAS_MIN && kg[0] > 0;
+	for (int g = 0; g < 2; g++) {
+		size_t j = 0;
+
 		for (size_t i = 0; i < k; i++)
-			v[i] = fabs(v[i] - f);
-		qsort(v, k, sizeof(*v), cmp_double);
-		/* the MAD, scaled to a standard deviation; from 3 applies */
-		if (k >= 3)
-			d->spread = fmax(1.4826 * median_of(v, k),
-			    SPREAD_MIN);
-		f = d->opts.same_load ? 1 : exp(f);
+			if (!apart || blas[i] == (g == 1))
+				c[j++] = v[i];
+		if (j > 0)
+			drift_of(c, j, &lf[g], &sp[g]);
+	}
+	d->n_factor = apart ? kg[0] : k;
+	d->n_factor_blas = apart ? kg[1] : 0;
+	if (d->opts.same_load) {
+		/* under the same load, what little of it there is still
+		 * shows row to row (two compiled copies of the same program
+		 * differ: where their buffers lie), so the spread is
+		 * assumed to be at least SPREAD_MIN */
+		lf[0] = lf[1] = 0;
+		sp[0] = sp[1] = SPREAD_MIN;
+	}
+	d->factor = exp(lf[0]);
+	d->spread = sp[0];
+	d->factor_blas = exp(lf[apart]);
+	d->spread_blas = sp[apart];
+	for (size_t i = 0; i < n; i++)
+		rows[i].factor = rows[i].blas ? d->factor_blas : d->factor;
+	/* how far each moved from its factor, in its spreads within (NAN
+	 * spreads are left out) */
+	for (size_t i = 0; i < k; i++)
+		if (!isnan(w[i]))
+			w[m++] = fabs(v[i] - lf[apart && blas[i]]) / w[i];
+	d->capture_scale = d->opts.same_load ? 0 : CAPTURE_SCALE_MIN;
+	if (m >= 3 && !d->opts.same_load) {
+		qsort(w, m, sizeof(*w), cmp_double);
+		d->capture_scale = fmax(1.4826 * median_of(w, m),
+		    CAPTURE_SCALE_MIN);
 	}
 	free(v);
-	d->factor = f;
-	d->n_factor = k;
+	free(w);
+	free(c);
+	free(blas);
 }
 
 /* The p of a row's ratio (B over A) as one more draw from the ratios of
- * the paired applies around the common factor (1 under the same load):
- * how the runs differ beyond it, row to row.  1 when that spread is
- * unknown. */
+ * the paired applies (the BLAS applies' for a BLAS row) around its
+ * factor: how the runs differ beyond it, row to row.  1 when that spread
+ * is unknown. */
 static double
-drift_p(const struct gp_diff *d, double a, double b)
+drift_p(const struct gp_diff *d, const struct gp_diff_row *r, double a,
+    double b)
 {
-	if (!(a > 0 && b > 0) || isinf(d->spread))
+	double spread = r->blas ? d->spread_blas : d->spread;
+
+	if (!(a > 0 && b > 0) || isinf(spread))
 		return (1);
-	return (erfc(fabs(log(b / a) - log(d->factor)) / d->spread /
-	    M_SQRT2));
+	return (erfc(fabs(log(b / a) - log(r->factor)) / spread / M_SQRT2));
+}
+
+/* Captures taken apart: the p of a row's median ratio beyond its
+ * factor, as a normal draw of standard deviation capture_scale x its
+ * executions' spread (sqrt(spread_a^2 + spread_b^2)): the capture as the
+ * unit, whose own effect a capture's executions share.  0 (no say) under
+ * the same load; 1 when a median is 0 or a spread unknown. */
+static double
+capture_p(const struct gp_diff *d, const struct gp_diff_row *r)
+{
+	double a = r->median_a, b = r->median_b;
+	double w = hypot(r->spread_a, r->spread_b) * d->capture_scale;
+
+	if (d->opts.same_load)
+		return (0);
+	if (!(a > 0 && b > 0) || !(w > 0))
+		return (1);
+	return (erfc(fabs(log(b / a) - log(r->factor)) / w / M_SQRT2));
 }
 
 const char *
@@ -905,6 +1013,8 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 		r->st_a = &x->st;
 		r->st_b = y != NULL ? &y->st : NULL;
 		r->by_round = mixed;
+		r->blas = y != NULL && strcmp(x->type, "BLAS") == 0 &&
+		    strcmp(y->type, "BLAS") == 0;
 	}
 	for (size_t j = 0; j < tb.n; j++) {
 		const struct gp_prof_row *y = &tb.rows[j];
@@ -975,6 +1085,8 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 	r->kind = x == NULL ? GP_DIFF_ADDED : y == NULL ? GP_DIFF_REMOVED :
 	    GP_DIFF_PAIRED;
 	r->match = how;
+	r->blas = x != NULL && y != NULL && x->impl == GP_IMPL_BLAS &&
+	    y->impl == GP_IMPL_BLAS;
 	if (x != NULL) {
 		r->fn_a = df->fn_a;
 		r->id_a = ia;
@@ -993,13 +1105,15 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 	}
 }
 
-/* Judge apply rows [lo, hi) (a side's scale matters only to the side
- * that has the apply). */
+/* Apply rows [lo, hi): their medians and spreads (figures), or their
+ * verdicts (a side's scale matters only to the side that has the
+ * apply). */
 struct judging {
-	const struct gp_diff		*d;
+	struct gp_diff			*d;
 	const struct gp_diff_opts	*o;
 	struct gp_diff_row		*rows;
 	size_t				 lo, hi;
+	bool				 figures;
 };
 
 static void *
@@ -1015,18 +1129,22 @@ judge_applies(void *arg)
 		const struct gp_prof_fn *fb = r->fn_b >= 0 ? &b->fn[r->fn_b] :
 		    NULL;
 
-		judge(j->d, r, fn_scale(j->o, fa), fn_scale(j->o, fb), 1);
+		if (j->figures)
+			row_figures(r);
+		else
+			judge(j->d, r, fn_scale(j->o, fa), fn_scale(j->o, fb), 1,
+			    true);
 	}
 	return (NULL);
 }
 
-/* Judge the apply rows, the second half on a second thread. */
+/* Run a job over the apply rows, the second half on a second thread. */
 static void
-judge_all(const struct gp_diff *d, struct rows *rs,
-    const struct gp_diff_opts *o)
+judge_halves(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o,
+    bool figures)
 {
-	struct judging lo = {d, o, rs->v, 0, rs->n / 2};
-	struct judging hi = {d, o, rs->v, rs->n / 2, rs->n};
+	struct judging lo = {d, o, rs->v, 0, rs->n / 2, figures};
+	struct judging hi = {d, o, rs->v, rs->n / 2, rs->n, figures};
 	pthread_t th;
 	bool threaded = rs->n >= THREAD_MIN &&
 	    pthread_create(&th, NULL, judge_applies, &hi) == 0;
@@ -1036,6 +1154,15 @@ judge_all(const struct gp_diff *d, struct rows *rs,
 	judge_applies(&lo);
 	if (threaded)
 		pthread_join(th, NULL);
+}
+
+/* The apply rows' figures, the common factor over them, their verdicts. */
+static void
+judge_all(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
+{
+	judge_halves(d, rs, o, true);
+	common_factor(d, rs->v, rs->n);
+	judge_halves(d, rs, o, false);
 }
 
 /* The apply rows, in the order of their positions (gp_diff_row_cmp's
@@ -1194,8 +1321,12 @@ judge_groups(struct gp_diff *d, struct gp_diff_table *t)
 {
 	struct rows rs = {.v = t->rows, .n = t->n, .cap = t->n};
 
-	for (size_t i = 0; i < t->n; i++)
-		judge(d, &t->rows[i], d->scale_a, d->scale_b, 1);
+	for (size_t i = 0; i < t->n; i++) {
+		struct gp_diff_row *r = &t->rows[i];
+
+		r->factor = r->blas ? d->factor_blas : d->factor;
+		judge(d, r, d->scale_a, d->scale_b, 1, false);
+	}
 	finish_table(t, &rs, t->total_a, t->total_b, &d->opts);
 }
 
@@ -1214,6 +1345,29 @@ group_tables(void *arg)
 	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0]);
 	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1]);
 	return (NULL);
+}
+
+/* A call row's factor: the BLAS and the other applies' factors in the
+ * proportion of A's time in them (d->factor when A lacks the function
+ * or spent no time in its applies). */
+static double
+call_factor(const struct gp_diff *d, const struct gp_diff_fn *df)
+{
+	const struct gp_prof_fn *f;
+	double all = 0, blas = 0;
+
+	if (df->fn_a < 0)
+		return (d->factor);
+	f = &d->a->fn[df->fn_a];
+	for (int i = 0; i < f->n_apply; i++) {
+		all += (double)f->ap[i].st.total;
+		if (f->ap[i].impl == GP_IMPL_BLAS)
+			blas += (double)f->ap[i].st.total;
+	}
+	if (!(all > 0))
+		return (d->factor);
+	return ((all - blas) / all * d->factor + blas / all *
+	    d->factor_blas);
 }
 
 /* The larger of the probe costs and timer resolutions of two clocks. */
@@ -1263,7 +1417,6 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	if (!threaded)
 		group_tables(&job);
 	fn_rows(d, &rs, o);
-	common_factor(d, rs.v, rs.n);
 	judge_all(d, &rs, o);
 	for (int f = 0; f < a->n_fn; f++)
 		for (int i = 0; i < a->fn[f].n_apply; i++)
@@ -1281,9 +1434,10 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	for (int f = 0; f < d->n_fn; f++) {
 		struct gp_diff_fn *df = &d->fn[f];
 
+		df->call.factor = call_factor(d, df);
 		/* a call is timed by a probe per apply, and one around it */
 		judge(d, &df->call, 1, 1, 1 + (df->n_apply_a > df->n_apply_b ?
-		    df->n_apply_a : df->n_apply_b));
+		    df->n_apply_a : df->n_apply_b), false);
 	}
 	adjust_rows(&d->fn[0].call, (size_t)d->n_fn, sizeof(*d->fn), o);
 	return (d);
@@ -1817,14 +1971,24 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 	if (d->opts.same_load)
 		fprintf(fp, "  A and B ran interleaved, under the same load: "
 		    "changes are judged as they are.\n\n");
-	else
+	else {
 		fprintf(fp, "  Common factor: B's applies took %.3gx A's time "
 		    "(the median ratio over %zu paired applies).  Captures run "
 		    "at different times see the machine's drift on every row, "
 		    "and a change alike to every row cannot be told from it: "
 		    "each row is judged on B's times divided by %.3g, and the "
-		    "change shown is the one left.\n\n", d->factor,
+		    "change shown is the one left.", d->factor,
 		    d->n_factor, d->factor);
+		if (d->n_factor_blas > 0)
+			fprintf(fp, "  BLAS rows drift on their own (OpenBLAS's "
+			    "threads wait for a core): B's BLAS applies took "
+			    "%.3gx A's time (over %zu), what BLAS rows are "
+			    "judged against.", d->factor_blas,
+			    d->n_factor_blas);
+		fprintf(fp, "  A row's executions share its capture's state: "
+		    "its change must also stand out from their spread (capture "
+		    "scale %.3g).\n\n", d->capture_scale);
+	}
 	global_section(fp, d);
 	table_section(fp, d, "Class", "Class", &d->cls, o->n_ops, false,
 	    o->width);

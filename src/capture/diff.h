@@ -25,8 +25,14 @@
  * below what the clock can tell).  Class and Ops rows whose applies differ
  * between A and B (a rewrite fused, split or replaced some) are judged by
  * their totals per round instead (a Welch test), since their executions
- * are not alike (doc/capture-format.md says why).  Like benchstat, a
- * change within noise is marked "~".
+ * are not alike (doc/capture-format.md says why).  Captures taken apart
+ * (not opts.same_load) are judged on B's times divided by a factor
+ * common to the paired applies (the BLAS applies' own when there are 3
+ * of them), and a row's p is also the larger of two more: its ratio
+ * among the other rows' around that factor, and its median's move
+ * against the spread of its executions within each capture (a capture's
+ * executions share its state: the capture is the unit).  Like benchstat,
+ * a change within noise is marked "~".
  *
  * For a table widget: every table is a flat array of struct gp_diff_row;
  * gp_diff_sort() sorts it by any column of enum gp_diff_col, and
@@ -113,6 +119,11 @@ struct gp_diff_row {
 	double			 pct_a, pct_b;	/* of each side's total */
 	double			 per_call_a, per_call_b;
 	double			 median_a, median_b;
+	/* the spread of each side's executions: a standard deviation of
+	 * their log times, from the quartiles (IQR / 1.349), at least the
+	 * histogram's resolution, 1/32; NAN under 4 executions or when the
+	 * first quartile is 0 */
+	double			 spread_a, spread_b;
 	double			 delta;
 	double			 ratio;
 	double			 change;
@@ -124,6 +135,14 @@ struct gp_diff_row {
 	/* the distributions judged (per execution; NULL on a missing
 	 * side), in the profiles or the diff's rollups */
 	const struct gp_prof_stat *st_a, *st_b;
+	/* every apply of the row runs through BLAS: captures taken apart
+	 * judge it against the BLAS rows' drift (struct gp_diff) */
+	bool			 blas;
+	/* what B's times are divided by before the row is judged: the
+	 * diff's factor, or factor_blas for BLAS rows; a function's call
+	 * row takes the two in the proportion of A's time in its applies;
+	 * 1 with opts.same_load */
+	double			 factor;
 	/* Class and Ops rows whose applies differ between A and B: judged
 	 * by the time per round (all executions of a call summed), not per
 	 * execution */
@@ -200,6 +219,25 @@ struct gp_diff {
 	 * at least 0.02; INFINITY under 3 applies): how much runs taken at
 	 * different times differ row to row beyond the common factor */
 	double			 spread;
+	/* BLAS applies drift apart from the rest: OpenBLAS's threads wait
+	 * for a core, and a capture taken while other processes hold the
+	 * cores sees every BLAS call slower (or, the cores held in one
+	 * capture and not in the other, every one faster), by more than
+	 * other rows.  With at least 3 BLAS applies paired (captures taken
+	 * apart), factor and spread are taken over the other applies and
+	 * factor_blas and spread_blas over the BLAS applies (n_factor_blas
+	 * of them), which are judged against those: a change alike to every
+	 * BLAS row cannot be told from that drift.  Else n_factor_blas is 0
+	 * and factor_blas and spread_blas are factor and spread. */
+	double			 factor_blas, spread_blas;
+	size_t			 n_factor_blas;
+	/* captures taken apart (not opts.same_load): how far a row's median
+	 * moves between two captures, beyond its factor, in units
+	 * of its executions' spread within them (sqrt(spread_a^2 +
+	 * spread_b^2)): 1.4826 x the median of that over the paired applies
+	 * with enough executions, at least 1 (the same with under 3 such
+	 * applies); 0 with opts.same_load */
+	double			 capture_scale;
 	uint64_t		 rounds_a, rounds_b;	/* most calls of a
 							 * function */
 	/* the Class and Ops rollups of A and B, which hold those rows'

@@ -3,12 +3,14 @@
  * (built by `make check` as tests/extern/libgptest.so).  Scalar functions
  * of several signatures for mode elemwise, whole-buffer kernels for mode
  * kernel, and counters the tests read to see how often each was called.
- * Every function is plain C with no state but the counters.
+ * Every function is plain C with no state but the counters (and
+ * gpt_spin's cost, read once from the environment).
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 int64_t	gpt_kernel_calls;	/* calls of the kernel-mode functions */
 int64_t	gpt_scalar_calls;	/* calls of gpt_madd */
@@ -109,4 +111,23 @@ gpt_minmax(const double *x, int64_t n, double *mn, int64_t one,
 		if (x[i] > *mx)
 			*mx = x[i];
 	}
+}
+
+/* x, after GPT_SPIN (an environment variable; 0 when unset) steps of a
+ * dependent multiply-add: an op whose cost a test sets without changing
+ * the graph (tests/extern/test-diff-real.sh: a real 2x slowdown). */
+double
+gpt_spin(double x)
+{
+	static long n = -1;
+	volatile double v = x;
+
+	if (n < 0) {
+		const char *e = getenv("GPT_SPIN");
+
+		n = e != NULL ? atol(e) : 0;
+	}
+	for (long i = 0; i < n; i++)
+		v = v * 0.999999 + 1e-9;
+	return (v);
 }

@@ -4,8 +4,12 @@
  * row "~", every apply paired by structure), structural pairing across a
  * rewrite (two ops fused into one: the unchanged applies paired, the new
  * one added, the two old ones removed, with signed deltas), runs of
- * different lengths compared per call, functions on one side only, sorting by every column, the text report, and the speed
- * of a 100,000-apply diff.
+ * different lengths compared per call, functions on one side only,
+ * sorting by every column, the text report, the speed of a 100,000-apply
+ * diff; and for captures taken apart: the common factor, the BLAS rows'
+ * own factor (BLAS rows slower together are not changes, one slower on top
+ * is), and the capture-level test (a move within the spread of a row's
+ * executions is not a change, the same move with tight executions is).
  */
 #include "config.h"
 
@@ -823,6 +827,125 @@ test_mixed_rows(void)
 	gp_profile_free(b);
 }
 
+/* Captures taken apart, the BLAS rows slower together (OpenBLAS's
+ * threads waiting for a core in B's run): 6 other applies the same on
+ * both sides, 4 BLAS applies 2.5x slower each.  The BLAS rows get a
+ * factor of their own (2.5) and no row is beyond noise; one BLAS apply 3x
+ * slower on top of that stands out, by 3 - 1; with 2 BLAS applies only,
+ * they share the common factor (1) and are slower. */
+static void
+test_blas_drift(void)
+{
+	double ns[10], nb[10];
+	struct gp_profile *a, *b, *c;
+	struct gp_diff *d;
+	const struct gp_diff_row *r;
+	bool all_noise = true;
+
+	for (int i = 0; i < 10; i++) {
+		ns[i] = 2000 + 700 * i;
+		nb[i] = ns[i] * (i >= 6 ? 2.5 : 1);
+	}
+	a = chain_of(10, ns, 40, 0.1, 61);
+	b = chain_of(10, nb, 40, 0.1, 62);
+	for (int i = 6; i < 10; i++)
+		a->fn[0].ap[i].impl = b->fn[0].ap[i].impl = GP_IMPL_BLAS;
+	d = gp_diff_compute(a, b, NULL);
+	ok(d->n_factor_blas == 4 && fabs(d->factor_blas - 2.5) < 0.15 &&
+	    d->n_factor == 6 && fabs(d->factor - 1) < 0.06, "BLAS factor "
+	    "%.3f over %zu applies, the others' %.3f over %zu",
+	    d->factor_blas, d->n_factor_blas, d->factor, d->n_factor);
+	for (size_t i = 0; i < d->applies.n; i++)
+		all_noise &= d->applies.rows[i].verdict == GP_VERDICT_NOISE;
+	ok(all_noise, "the BLAS rows 2.5x slower together: no apply beyond "
+	    "noise");
+	ok(d->fn[0].call.verdict == GP_VERDICT_NOISE &&
+	    d->fn[0].call.factor > 1.5 && d->fn[0].call.factor < 2.2,
+	    "nor the call, judged against the two factors in the proportion "
+	    "of A's time (%.3f)", d->fn[0].call.factor);
+	gp_diff_free(d);
+	nb[8] *= 3;
+	c = chain_of(10, nb, 40, 0.1, 63);
+	for (int i = 6; i < 10; i++)
+		c->fn[0].ap[i].impl = GP_IMPL_BLAS;
+	d = gp_diff_compute(a, c, NULL);
+	r = find(&d->applies, "Elemwise{log}(t7)");
+	is_int((long long)d->applies.n_significant, 1, "one BLAS apply 3x "
+	    "slower on top: it alone is beyond noise");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER && r->blas &&
+	    fabs(r->rel_change - 2) < 0.3, "its change: %+.0f%% beyond the "
+	    "BLAS rows' drift", r ? 100 * r->rel_change : NAN);
+	gp_diff_free(d);
+	for (int i = 6; i < 8; i++)
+		a->fn[0].ap[i].impl = b->fn[0].ap[i].impl = GP_IMPL_C;
+	d = gp_diff_compute(a, b, NULL);
+	ok(d->n_factor_blas == 0 && d->factor_blas == d->factor &&
+	    d->applies.n_significant == 4, "2 BLAS applies: no factor of "
+	    "their own, the 4 rows 2.5x slower are (%zu)",
+	    d->applies.n_significant);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	gp_profile_free(c);
+}
+
+/* Captures taken apart, one row 1.35x slower whose executions spread
+ * widely (uniform within +-60% of its time, 2000 a side): the U test and
+ * the spread of the rows' ratios call it a change (under the same load,
+ * it is one), but a capture's executions share that capture's state, and
+ * a row's median moves between two captures by about as much as its
+ * executions spread within one: with a spread of 0.46 (the log of the
+ * quartiles' ratio, 1.3 / 0.7, over 1.349: uniform samples' quartiles
+ * lie at 0.7 and 1.3 of the time) a side, a move of log 1.35 = 0.30 is
+ * within noise.  The same move with executions within +-5% is not. */
+static void
+test_capture_scale(void)
+{
+	double ns[10], want = log(1.3 / 0.7) / 1.349;
+	struct gp_profile *a, *b, *c, *e;
+	struct gp_diff_opts o;
+	struct gp_diff *d;
+	const struct gp_diff_row *r;
+
+	for (int i = 0; i < 10; i++)
+		ns[i] = 3000 + 400 * i;
+	a = chain_of(10, ns, 2000, 0.6, 71);
+	c = chain_of(10, ns, 2000, 0.05, 73);
+	ns[2] *= 1.35;
+	b = chain_of(10, ns, 2000, 0.6, 72);
+	e = chain_of(10, ns, 2000, 0.05, 74);
+	d = gp_diff_compute(a, b, NULL);
+	r = find(&d->applies, "Elemwise{sub}(t1)");
+	ok(r != NULL && fabs(r->spread_a - want) < 0.06 &&
+	    fabs(r->spread_b - want) < 0.06, "the spreads within: %.3f, "
+	    "%.3f (uniform +-60%%: %.3f)", r ? r->spread_a : NAN,
+	    r ? r->spread_b : NAN, want);
+	ok(d->capture_scale >= 1 && d->capture_scale < 1.5,
+	    "capture_scale %.3f", d->capture_scale);
+	ok(r != NULL && gp_diff_utest(r->st_a, r->st_b) < 1e-6 &&
+	    r->verdict == GP_VERDICT_NOISE, "1.35x with executions within "
+	    "+-60%%: the U test tells (p = %.2g), the capture-level test "
+	    "does not: ~", r ? gp_diff_utest(r->st_a, r->st_b) : NAN);
+	gp_diff_free(d);
+	gp_diff_opts_init(&o);
+	o.same_load = true;
+	d = gp_diff_compute(a, b, &o);
+	r = find(&d->applies, "Elemwise{sub}(t1)");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER && d->capture_scale ==
+	    0, "under the same load (interleaved rounds): slower");
+	gp_diff_free(d);
+	d = gp_diff_compute(c, e, NULL);
+	r = find(&d->applies, "Elemwise{sub}(t1)");
+	ok(r != NULL && r->verdict == GP_VERDICT_SLOWER && fabs(r->rel_change -
+	    0.35) < 0.05, "1.35x with executions within +-5%%: slower "
+	    "(%+.0f%%)", r ? 100 * r->rel_change : NAN);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	gp_profile_free(c);
+	gp_profile_free(e);
+}
+
 int
 main(void)
 {
@@ -831,6 +954,8 @@ main(void)
 	test_floor();
 	test_floor_median();
 	test_common_factor();
+	test_blas_drift();
+	test_capture_scale();
 	test_mixed_rows();
 	test_utest();
 	test_self();
