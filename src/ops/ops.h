@@ -14,6 +14,7 @@ extern const struct gp_op *const gp_ops_reduce[];
 extern const struct gp_op *const gp_ops_shape[];
 extern const struct gp_op *const gp_ops_nn[];
 extern const struct gp_op *const gp_ops_extern[];
+extern const struct gp_op *const gp_ops_conv[];
 
 /* Set output k of n to a type. */
 static inline void

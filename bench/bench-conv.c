@@ -1,0 +1,165 @@
+/*
+ * bench-conv.c: time per call of the conv kernel (src/ops/conv.c) on the
+ * float32 shapes of real CNNs, against a naive 7-deep loop over the same
+ * buffers (whose output also checks the kernel's), best of several runs.
+ * bench/torch/conv.py prints PyTorch's times for the same shapes; `make
+ * bench/bench-conv` builds this (not part of `make check`).
+ *
+ *   bench/bench-conv [REPS]
+ *
+ * Columns: case, GFLOP (2 N Cout Hout Wout Cin/g kh kw), gptop ms,
+ * GFLOP/s, naive ms, largest relative difference from the naive output.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+
+struct bcase {
+	const char	*name;
+	int64_t		 n, c, h, w, m, k, s, p, group;
+};
+
+static const struct bcase cases[] = {
+	{.name = "resnet18 3x3 64->64 56x56", .n = 1, .c = 64, .h = 56,
+	    .w = 56, .m = 64, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "resnet18 conv1 7x7/2 3->64 224x224", .n = 1, .c = 3,
+	    .h = 224, .w = 224, .m = 64, .k = 7, .s = 2, .p = 3, .group = 1},
+	{.name = "resnet18 3x3 256->256 14x14", .n = 1, .c = 256, .h = 14,
+	    .w = 14, .m = 256, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "1x1 64->256 56x56", .n = 1, .c = 64, .h = 56, .w = 56,
+	    .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "depthwise 3x3 32 112x112", .n = 1, .c = 32, .h = 112,
+	    .w = 112, .m = 32, .k = 3, .s = 1, .p = 1, .group = 32},
+	{.name = "depthwise 3x3 144 56x56", .n = 1, .c = 144, .h = 56,
+	    .w = 56, .m = 144, .k = 3, .s = 1, .p = 1, .group = 144},
+	{.name = "depthwise 3x3/2 144 56x56", .n = 1, .c = 144, .h = 56,
+	    .w = 56, .m = 144, .k = 3, .s = 2, .p = 1, .group = 144},
+};
+
+static void
+naive(const struct bcase *b, const float *x, const float *w, float *y,
+    int64_t oh, int64_t ow)
+{
+	int64_t cg = b->c / b->group, mg = b->m / b->group;
+
+	for (int64_t n = 0; n < b->n; n++)
+	for (int64_t m = 0; m < b->m; m++)
+	for (int64_t i = 0; i < oh; i++)
+	for (int64_t j = 0; j < ow; j++) {
+		float acc = 0;
+
+		for (int64_t c = 0; c < cg; c++)
+		for (int64_t u = 0; u < b->k; u++)
+		for (int64_t v = 0; v < b->k; v++) {
+			int64_t ih = i * b->s - b->p + u, iw = j * b->s - b->p +
+			    v, ci = (m / mg) * cg + c;
+
+			if (ih < 0 || ih >= b->h || iw < 0 || iw >= b->w)
+				continue;
+			acc += x[((n * b->c + ci) * b->h + ih) * b->w + iw] *
+			    w[((m * cg + c) * b->k + u) * b->k + v];
+		}
+		y[((n * b->m + m) * oh + i) * ow + j] = acc;
+	}
+}
+
+static int
+input(struct gp_graph *g, int ndim, const int64_t *shape, unsigned seed)
+{
+	struct gp_type t = {.dtype = GP_FLOAT32, .ndim = ndim};
+	int v;
+	float *d;
+	int64_t nel = gp_shape_numel(ndim, shape);
+
+	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
+	v = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
+	gp_tensor_alloc(&g->vars[v].value, GP_FLOAT32, ndim, shape);
+	d = (float *)gp_tensor_data(&g->vars[v].value);
+	for (int64_t i = 0; i < nel; i++) {
+		seed = seed * 1103515245u + 12345u;
+		d[i] = (float)((seed >> 8) & 0xffff) / 65536.0f - 0.5f;
+	}
+	return (v);
+}
+
+int
+main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 20;
+
+	printf("%-36s %8s %9s %8s %9s %9s\n", "case", "GFLOP", "gptop ms",
+	    "GFLOP/s", "naive ms", "max rel");
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		const struct bcase *b = &cases[ci];
+		struct gp_graph *g = gp_graph_new("bench");
+		int64_t xs[4] = {b->n, b->c, b->h, b->w};
+		int64_t ws[4] = {b->m, b->c / b->group, b->k, b->k};
+		int in[2] = {input(g, 4, xs, 1), input(g, 4, ws, 2)}, ni;
+		char params[160];
+		struct gp_err err;
+		struct gp_node *nd;
+		struct gp_tensor *tin[2], out = {0}, *tout[1] = {&out};
+		const struct gp_type *ot;
+		double best = INFINITY, nbest = INFINITY, maxrel = 0, fl;
+		float *ref;
+		int64_t nel;
+
+		snprintf(params, sizeof(params), "{\"strides\": [%lld, %lld], "
+		    "\"pads\": [%lld, %lld, %lld, %lld], \"group\": %lld}",
+		    (long long)b->s, (long long)b->s, (long long)b->p,
+		    (long long)b->p, (long long)b->p, (long long)b->p,
+		    (long long)b->group);
+		ni = gp_graph_add_node(g, gp_op_find("conv"), json_loads(params,
+		    0, NULL), 2, in, 1, &err);
+		if (ni < 0) {
+			fprintf(stderr, "bench-conv: %s\n", err.msg);
+			return (1);
+		}
+		nd = &g->nodes[ni];
+		ot = &g->vars[nd->out[0]].type;
+		gp_tensor_alloc(&out, ot->dtype, ot->ndim, ot->shape);
+		tin[0] = &g->vars[in[0]].value;
+		tin[1] = &g->vars[in[1]].value;
+		nel = gp_tensor_numel(&out);
+		ref = malloc(sizeof(float) * (size_t)nel);
+		for (int r = 0; r < reps; r++) {
+			uint64_t t0 = gp_clock_ns();
+
+			nd->kernel(nd, tin, tout);
+			t0 = gp_clock_ns() - t0;
+			if (t0 < best)
+				best = (double)t0;
+		}
+		for (int r = 0; r < (reps > 3 ? 3 : reps); r++) {
+			uint64_t t0 = gp_clock_ns();
+
+			naive(b, (const float *)gp_tensor_data(tin[0]),
+			    (const float *)gp_tensor_data(tin[1]), ref,
+			    ot->shape[2], ot->shape[3]);
+			t0 = gp_clock_ns() - t0;
+			if (t0 < nbest)
+				nbest = (double)t0;
+		}
+		for (int64_t i = 0; i < nel; i++) {
+			double a = ((float *)gp_tensor_data(&out))[i], e = ref[i];
+			double rel = fabs(a - e) / (fabs(e) > 1 ? fabs(e) : 1);
+
+			if (rel > maxrel)
+				maxrel = rel;
+		}
+		fl = gp_node_flops(g, nd);
+		printf("%-36s %8.3f %9.3f %8.1f %9.2f %9.1e\n", b->name,
+		    fl / 1e9, best / 1e6, fl / best, nbest / 1e6, maxrel);
+		free(ref);
+		gp_tensor_release(&out);
+		gp_graph_free(g);
+	}
+	return (0);
+}

@@ -1,0 +1,639 @@
+/*
+ * ops/conv.c: the convolution family: conv (ONNX Conv, 1-D to 3-D, with
+ * strides, dilations, pads or auto_pad, groups and an optional bias) and
+ * conv_transpose (ONNX ConvTranspose, with output_padding and
+ * output_shape), NCHW (NCW, NCDHW) in float32 or float64.
+ *
+ * conv runs as im2col + one BLAS gemm per image and group: the input
+ * patches of one group become a (C/g * kernel) x (output pixels) matrix in
+ * per-thread scratch (ops/scratch.h), multiplied by the group's weights.
+ * A pointwise conv (1x1, stride 1, no pads) multiplies the input itself.
+ * A conv with one input channel per group (depthwise, any channel
+ * multiplier) runs as a direct loop instead: one pass over the output
+ * plane per kernel tap, whose inner loop over a row the compiler
+ * vectorizes.  conv_transpose is the adjoint: one gemm W^T x into the
+ * scratch matrix, then col2im adds it into the output.
+ *
+ * Both dtypes share one definition of each kernel, instantiated by a
+ * macro for float and double.
+ */
+#include "config.h"
+
+#include "ops/ops.h"
+#include "ops/scratch.h"
+#include "ops/window.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct conv_priv {
+	struct gp_win	w;	/* conv_transpose: w.in is the output's
+				 * spatial size and w.out the input's (the
+				 * forward conv it is the adjoint of) */
+	int64_t		group;
+	int64_t		cg, og;		/* input, output channels per group */
+	int64_t		kvol;		/* kernel volume */
+	bool		direct;		/* one input channel per group */
+	bool		pointwise;	/* 1x1, stride 1, no pads */
+};
+
+static const char *const p_conv[] = {"kernel_shape", "strides", "dilations",
+	"pads", "auto_pad", "group", NULL};
+static const char *const p_convt[] = {"kernel_shape", "strides",
+	"dilations", "pads", "auto_pad", "group", "output_padding",
+	"output_shape", NULL};
+
+static int64_t
+vol(const int64_t *v)
+{
+	return (v[0] * v[1] * v[2]);
+}
+
+/* The outputs o in [*lo, *hi) whose tap o*s + off lies in [0, in). */
+static inline void
+tap_range(int64_t off, int64_t s, int64_t in, int64_t out, int64_t *lo,
+    int64_t *hi)
+{
+	int64_t l = off >= 0 ? 0 : (-off + s - 1) / s;
+	int64_t h = in - 1 - off < 0 ? 0 : (in - 1 - off) / s + 1;
+
+	if (h > out)
+		h = out;
+	if (l > h)
+		l = h;
+	*lo = l;
+	*hi = h;
+}
+
+/*
+ * Kernels, one definition per dtype.
+ *
+ * im2col: col[(c, kd, kh, kw), (od, oh, ow)] = x[c, id, ih, iw] with
+ * i = o * s - pb + k * d, or 0 in the pads.  col2im adds col back into y at
+ * the same places (the adjoint), skipping the pads.
+ */
+#define DEF_CONV(SFX, T, GEMM)                                                \
+static void                                                                   \
+im2col_##SFX(const T *x, T *col, const struct conv_priv *p, int64_t nch)      \
+{                                                                             \
+	const struct gp_win *w = &p->w;                                       \
+	int64_t ovol = vol(w->out), ivol = vol(w->in);                        \
+	T *dst = col;                                                         \
+	for (int64_t c = 0; c < nch; c++)                                     \
+	for (int64_t kd = 0; kd < w->k[0]; kd++)                              \
+	for (int64_t kh = 0; kh < w->k[1]; kh++)                              \
+	for (int64_t kw = 0; kw < w->k[2]; kw++) {                            \
+		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi;               \
+		tap_range(offw, w->s[2], w->in[2], w->out[2], &lo, &hi);      \
+		for (int64_t od = 0; od < w->out[0]; od++) {                  \
+			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
+			for (int64_t oh = 0; oh < w->out[1]; oh++) {          \
+				int64_t ih = oh * w->s[1] - w->pb[1] +        \
+				    kh * w->d[1];                             \
+				const T *xr;                                  \
+				if (id < 0 || id >= w->in[0] || ih < 0 ||    \
+				    ih >= w->in[1]) {                         \
+					memset(dst, 0, sizeof(T) *            \
+					    (size_t)w->out[2]);               \
+					dst += w->out[2];                     \
+					continue;                             \
+				}                                             \
+				xr = x + c * ivol + (id * w->in[1] + ih) *    \
+				    w->in[2] + offw;                          \
+				for (int64_t ow = 0; ow < lo; ow++)           \
+					dst[ow] = 0;                          \
+				if (w->s[2] == 1)                             \
+					memcpy(dst + lo, xr + lo, sizeof(T) * \
+					    (size_t)(hi - lo));               \
+				else                                          \
+					for (int64_t ow = lo; ow < hi; ow++)  \
+						dst[ow] = xr[ow * w->s[2]];   \
+				for (int64_t ow = hi; ow < w->out[2]; ow++)   \
+					dst[ow] = 0;                          \
+				dst += w->out[2];                             \
+			}                                                     \
+		}                                                             \
+	}                                                                     \
+	(void)ovol;                                                           \
+}                                                                             \
+static void                                                                   \
+col2im_##SFX(const T *col, T *y, const struct conv_priv *p, int64_t nch)      \
+{                                                                             \
+	const struct gp_win *w = &p->w;                                       \
+	int64_t ivol = vol(w->in);                                            \
+	const T *src = col;                                                   \
+	for (int64_t c = 0; c < nch; c++)                                     \
+	for (int64_t kd = 0; kd < w->k[0]; kd++)                              \
+	for (int64_t kh = 0; kh < w->k[1]; kh++)                              \
+	for (int64_t kw = 0; kw < w->k[2]; kw++) {                            \
+		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi;               \
+		tap_range(offw, w->s[2], w->in[2], w->out[2], &lo, &hi);      \
+		for (int64_t od = 0; od < w->out[0]; od++) {                  \
+			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
+			for (int64_t oh = 0; oh < w->out[1]; oh++,            \
+			    src += w->out[2]) {                               \
+				int64_t ih = oh * w->s[1] - w->pb[1] +        \
+				    kh * w->d[1];                             \
+				T *yr;                                        \
+				if (id < 0 || id >= w->in[0] || ih < 0 ||    \
+				    ih >= w->in[1])                           \
+					continue;                             \
+				yr = y + c * ivol + (id * w->in[1] + ih) *    \
+				    w->in[2] + offw;                          \
+				for (int64_t ow = lo; ow < hi; ow++)          \
+					yr[ow * w->s[2]] += src[ow];          \
+			}                                                     \
+		}                                                             \
+	}                                                                     \
+}                                                                             \
+/* Depthwise: output channel co reads input channel co / og alone. */         \
+static void                                                                   \
+direct_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,            \
+    int64_t cout, const struct conv_priv *p)                                  \
+{                                                                             \
+	const struct gp_win *w = &p->w;                                       \
+	int64_t ivol = vol(w->in), ovol = vol(w->out), cin = cout / p->og;    \
+	for (int64_t i = 0; i < n * cout; i++) {                              \
+		const T *xc = x + ((i / cout) * cin + (i % cout) / p->og) *   \
+		    ivol;                                                     \
+		const T *wc = wt + (i % cout) * p->kvol;                      \
+		T *yc = y + i * ovol, bv = b != NULL ? b[i % cout] : 0;       \
+		for (int64_t o = 0; o < ovol; o++)                            \
+			yc[o] = bv;                                           \
+		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
+		int64_t dlo, dhi;                                             \
+		tap_range(kd * w->d[0] - w->pb[0], w->s[0], w->in[0],         \
+		    w->out[0], &dlo, &dhi);                                   \
+		for (int64_t kh = 0; kh < w->k[1]; kh++) {                    \
+		int64_t hlo, hhi;                                             \
+		tap_range(kh * w->d[1] - w->pb[1], w->s[1], w->in[1],         \
+		    w->out[1], &hlo, &hhi);                                   \
+		for (int64_t kw = 0; kw < w->k[2]; kw++) {                    \
+			int64_t offw = kw * w->d[2] - w->pb[2], lo, hi, sw =  \
+			    w->s[2];                                          \
+			T wv = wc[(kd * w->k[1] + kh) * w->k[2] + kw];        \
+			tap_range(offw, sw, w->in[2], w->out[2], &lo, &hi);   \
+			for (int64_t od = dlo; od < dhi; od++)                \
+			for (int64_t oh = hlo; oh < hhi; oh++) {              \
+				int64_t id = od * w->s[0] - w->pb[0] +        \
+				    kd * w->d[0];                             \
+				int64_t ih = oh * w->s[1] - w->pb[1] +        \
+				    kh * w->d[1];                             \
+				T *restrict yr = yc + (od * w->out[1] + oh) * \
+				    w->out[2];                                \
+				const T *restrict xr = xc + (id * w->in[1] +  \
+				    ih) * w->in[2] + offw;                    \
+				if (sw == 1)                                  \
+					for (int64_t ow = lo; ow < hi; ow++)  \
+						yr[ow] += wv * xr[ow];        \
+				else                                          \
+					for (int64_t ow = lo; ow < hi; ow++)  \
+						yr[ow] += wv * xr[ow * sw];   \
+			}                                                     \
+		}                                                             \
+		}                                                             \
+		}                                                             \
+	}                                                                     \
+}                                                                             \
+static void                                                                   \
+conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
+    int64_t cin, int64_t cout, const struct conv_priv *p)                     \
+{                                                                             \
+	const struct gp_win *w = &p->w;                                       \
+	int64_t ivol = vol(w->in), ovol = vol(w->out);                        \
+	int64_t kk = p->cg * p->kvol;                                         \
+	T *col = NULL;                                                        \
+	if (p->direct) {                                                      \
+		direct_##SFX(x, wt, b, y, n, cout, p);                        \
+		return;                                                       \
+	}                                                                     \
+	if (!p->pointwise)                                                    \
+		col = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) *              \
+		    (size_t)(kk * ovol));                                     \
+	for (int64_t i = 0; i < n; i++)                                       \
+		for (int64_t g = 0; g < p->group; g++) {                      \
+			const T *xg = x + (i * cin + g * p->cg) * ivol;       \
+			T *yg = y + (i * cout + g * p->og) * ovol;            \
+			if (!p->pointwise)                                    \
+				im2col_##SFX(xg, col, p, p->cg);              \
+			GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans,       \
+			    (int)p->og, (int)ovol, (int)kk, 1,                \
+			    wt + g * p->og * kk, (int)kk,                     \
+			    p->pointwise ? xg : col, (int)ovol, 0, yg,        \
+			    (int)ovol);                                       \
+			if (b == NULL)                                        \
+				continue;                                     \
+			for (int64_t c = 0; c < p->og; c++) {                 \
+				T bv = b[g * p->og + c], *yr = yg + c * ovol; \
+				for (int64_t o = 0; o < ovol; o++)            \
+					yr[o] += bv;                          \
+			}                                                     \
+		}                                                             \
+}                                                                             \
+static void                                                                   \
+convt_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,             \
+    int64_t cin, int64_t cout, const struct conv_priv *p)                     \
+{                                                                             \
+	const struct gp_win *w = &p->w;                                       \
+	int64_t xvol = vol(w->out), yvol = vol(w->in);                        \
+	int64_t mk = p->og * p->kvol;                                         \
+	T *col = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) *                   \
+	    (size_t)(mk * xvol));                                             \
+	for (int64_t i = 0; i < n * cout; i++) {                              \
+		T bv = b != NULL ? b[i % cout] : 0, *yr = y + i * yvol;       \
+		for (int64_t o = 0; o < yvol; o++)                            \
+			yr[o] = bv;                                           \
+	}                                                                     \
+	for (int64_t i = 0; i < n; i++)                                       \
+		for (int64_t g = 0; g < p->group; g++) {                      \
+			GEMM(CblasRowMajor, CblasTrans, CblasNoTrans,         \
+			    (int)mk, (int)xvol, (int)p->cg, 1,                \
+			    wt + g * p->cg * mk, (int)mk,                     \
+			    x + (i * cin + g * p->cg) * xvol, (int)xvol, 0,   \
+			    col, (int)xvol);                                  \
+			col2im_##SFX(col, y + (i * cout + g * p->og) * yvol,  \
+			    p, p->og);                                        \
+		}                                                             \
+}
+DEF_CONV(f32, float, cblas_sgemm)
+DEF_CONV(f64, double, cblas_dgemm)
+
+/* The inputs as contiguous tensors: views of the ones that are, copies of
+ * the others (released by the caller). */
+static void
+contiguous(struct gp_tensor *t, struct gp_tensor *const *in, int nin)
+{
+	for (int k = 0; k < nin; k++) {
+		memset(&t[k], 0, sizeof(t[k]));
+		if (gp_tensor_is_contiguous(in[k]))
+			gp_tensor_view(&t[k], in[k]);
+		else
+			gp_tensor_copy(&t[k], in[k]);
+	}
+}
+
+static void
+k_conv(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct conv_priv *p = n->priv;
+	struct gp_tensor t[3];
+	struct gp_tensor *o = out[0];
+	bool tr = n->op->name[4] == '_';
+	int64_t nb = o->shape[0], cin = in[0]->shape[1], cout = o->shape[1];
+
+	if (gp_tensor_numel(o) == 0)
+		return;
+	contiguous(t, in, n->n_in);
+#define ARGS(T) (const T *)gp_tensor_data(&t[0]),                             \
+	    (const T *)gp_tensor_data(&t[1]),                                 \
+	    n->n_in > 2 ? (const T *)gp_tensor_data(&t[2]) : NULL,            \
+	    (T *)gp_tensor_data(o), nb, cin, cout, p
+	if (o->dtype == GP_FLOAT32)
+		(tr ? convt_f32 : conv_f32)(ARGS(float));
+	else
+		(tr ? convt_f64 : conv_f64)(ARGS(double));
+#undef ARGS
+	for (int k = 0; k < n->n_in; k++)
+		gp_tensor_release(&t[k]);
+}
+
+/*
+ * Prepare.
+ */
+
+static int
+check_inputs(struct gp_graph *g, struct gp_node *n, const char *op,
+    struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *w = gp_graph_in_type(g, n, 1);
+	static const char *const names[] = {"X", "W", "B"};
+
+	if (x->ndim < 3 || x->ndim > 5)
+		return (gp_err_set(err, "%s: X must have 3 to 5 dimensions "
+		    "(N, C, then 1 to 3 spatial ones), got %d", op, x->ndim));
+	if (x->dtype != GP_FLOAT32 && x->dtype != GP_FLOAT64)
+		return (gp_err_set(err, "%s: X must be float32 or float64, got "
+		    "%s", op, gp_dtype_name(x->dtype)));
+	for (int k = 1; k < n->n_in; k++) {
+		const struct gp_type *t = gp_graph_in_type(g, n, k);
+
+		if (t->dtype != x->dtype)
+			return (gp_err_set(err, "%s: %s is %s but X is %s: "
+			    "expected one float dtype", op, names[k],
+			    gp_dtype_name(t->dtype), gp_dtype_name(x->dtype)));
+	}
+	if (w->ndim != x->ndim) {
+		struct gp_buf a = {0}, b = {0};
+
+		gp_shape_format(&a, x->ndim, x->shape);
+		gp_shape_format(&b, w->ndim, w->shape);
+		gp_err_set(err, "%s: W of shape %s for X of shape %s: expected "
+		    "W to have X's %d dimensions", op, gp_buf_str(&b),
+		    gp_buf_str(&a), x->ndim);
+		gp_buf_free(&a);
+		gp_buf_free(&b);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+err_shape(struct gp_err *err, const char *head, const struct gp_type *t,
+    const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
+
+static int
+err_shape(struct gp_err *err, const char *head, const struct gp_type *t,
+    const char *fmt, ...)
+{
+	struct gp_buf a = {0}, b = {0};
+	va_list ap;
+
+	gp_shape_format(&a, t->ndim, t->shape);
+	va_start(ap, fmt);
+	gp_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	gp_err_set(err, "%s%s%s", head, gp_buf_str(&a), gp_buf_str(&b));
+	gp_buf_free(&a);
+	gp_buf_free(&b);
+	return (-1);
+}
+
+static int
+check_bias(struct gp_graph *g, struct gp_node *n, const char *op,
+    int64_t cout, struct gp_err *err)
+{
+	const struct gp_type *b;
+	char head[64];
+
+	if (n->n_in < 3)
+		return (0);
+	b = gp_graph_in_type(g, n, 2);
+	snprintf(head, sizeof(head), "%s: B of shape ", op);
+	if (b->ndim != 1 || b->shape[0] != cout)
+		return (err_shape(err, head, b, ": expected (%lld,), one "
+		    "value per output channel", (long long)cout));
+	return (0);
+}
+
+static int
+check_blas(const char *op, const struct conv_priv *p, int64_t m, int64_t nn,
+    int64_t k, struct gp_err *err)
+{
+	(void)p;
+	if (m > INT_MAX || nn > INT_MAX || k > INT_MAX)
+		return (gp_err_set(err, "%s: a matrix of the gemm is %lld x "
+		    "%lld x %lld, over BLAS's int sizes", op, (long long)m,
+		    (long long)nn, (long long)k));
+	return (0);
+}
+
+static int
+prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *w = gp_graph_in_type(g, n, 1);
+	struct conv_priv *p = gp_xcalloc(1, sizeof(*p));
+	int64_t shape[GP_MAX_DIMS], cin, cout;
+	int nsp;
+
+	n->priv = p;
+	if (check_inputs(g, n, "conv", err) < 0)
+		return (-1);
+	nsp = x->ndim - 2;
+	cin = x->shape[1];
+	cout = w->shape[0];
+	if (gp_op_param_int(n->params, "group", 1, &p->group, err) < 0)
+		return (-1);
+	if (p->group < 1)
+		return (gp_err_set(err, "conv: group is %lld: expected 1 or "
+		    "more", (long long)p->group));
+	if (cin % p->group != 0)
+		return (gp_err_set(err, "conv: group %lld does not divide X's "
+		    "%lld input channels", (long long)p->group,
+		    (long long)cin));
+	if (cout % p->group != 0)
+		return (gp_err_set(err, "conv: group %lld does not divide W's "
+		    "%lld output channels", (long long)p->group,
+		    (long long)cout));
+	if (w->shape[1] * p->group != cin) {
+		struct gp_buf a = {0};
+		char head[160];
+
+		gp_shape_format(&a, x->ndim, x->shape);
+		snprintf(head, sizeof(head), "conv: X of shape %s has %lld "
+		    "channels but W of shape ", gp_buf_str(&a),
+		    (long long)cin);
+		gp_buf_free(&a);
+		return (err_shape(err, head, w, " takes %lld (W's dimension "
+		    "1, %lld, times group %lld)", (long long)(w->shape[1] *
+		    p->group), (long long)w->shape[1], (long long)p->group));
+	}
+	if (check_bias(g, n, "conv", cout, err) < 0)
+		return (-1);
+	if (gp_win_parse(n->params, "conv", nsp, w->shape + 2, false, &p->w,
+	    err) < 0 || gp_win_output(&p->w, "conv", x->shape + 2, err) < 0)
+		return (-1);
+	p->cg = cin / p->group;
+	p->og = cout / p->group;
+	p->kvol = vol(p->w.k);
+	p->direct = p->cg == 1 && p->group > 1;
+	p->pointwise = p->kvol == 1 && vol(p->w.s) == 1 && p->w.pb[0] == 0 &&
+	    p->w.pb[1] == 0 && p->w.pb[2] == 0 && p->w.pe[0] == 0 &&
+	    p->w.pe[1] == 0 && p->w.pe[2] == 0;
+	if (check_blas("conv", p, p->og, vol(p->w.out), p->cg * p->kvol,
+	    err) < 0)
+		return (-1);
+	shape[0] = x->shape[0];
+	shape[1] = cout;
+	for (int i = 0; i < nsp; i++)
+		shape[2 + i] = p->w.out[GP_WIN_DIMS - nsp + i];
+	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
+	n->kernel = k_conv;
+	n->impl = p->direct ? GP_IMPL_C : GP_IMPL_BLAS;
+	return (0);
+}
+
+static int
+prep_convt(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *w = gp_graph_in_type(g, n, 1);
+	struct conv_priv *p = gp_xcalloc(1, sizeof(*p));
+	int64_t shape[GP_MAX_DIMS], opad[GP_WIN_DIMS], osh[GP_WIN_DIMS + 2];
+	int64_t cin, cout;
+	json_t *os = json_object_get(n->params, "output_shape");
+	int nsp, off;
+	bool has_os = os != NULL && !json_is_null(os);
+	struct gp_win *wi = &p->w;
+
+	n->priv = p;
+	if (check_inputs(g, n, "conv_transpose", err) < 0)
+		return (-1);
+	nsp = x->ndim - 2;
+	off = GP_WIN_DIMS - nsp;
+	cin = x->shape[1];
+	if (gp_op_param_int(n->params, "group", 1, &p->group, err) < 0)
+		return (-1);
+	if (p->group < 1)
+		return (gp_err_set(err, "conv_transpose: group is %lld: "
+		    "expected 1 or more", (long long)p->group));
+	if (cin % p->group != 0)
+		return (gp_err_set(err, "conv_transpose: group %lld does not "
+		    "divide X's %lld input channels", (long long)p->group,
+		    (long long)cin));
+	if (w->shape[0] != cin) {
+		struct gp_buf a = {0};
+		char head[160];
+
+		gp_shape_format(&a, x->ndim, x->shape);
+		snprintf(head, sizeof(head), "conv_transpose: X of shape %s "
+		    "has %lld channels but W of shape ", gp_buf_str(&a),
+		    (long long)cin);
+		gp_buf_free(&a);
+		return (err_shape(err, head, w, " takes %lld (W's dimension "
+		    "0)", (long long)w->shape[0]));
+	}
+	cout = w->shape[1] * p->group;
+	if (check_bias(g, n, "conv_transpose", cout, err) < 0)
+		return (-1);
+	if (gp_win_parse(n->params, "conv_transpose", nsp, w->shape + 2,
+	    false, wi, err) < 0)
+		return (-1);
+	if (gp_win_param_ints(n->params, "output_padding", nsp, 0, 0, opad,
+	    NULL, err) < 0)
+		return (-1);
+	if (has_os) {
+		size_t len = json_is_array(os) ? json_array_size(os) : 0;
+		int skip = len == (size_t)nsp + 2 ? 2 : 0;
+
+		if (len != (size_t)nsp && len != (size_t)nsp + 2)
+			return (gp_err_set(err, "conv_transpose: param "
+			    "'output_shape' must be a list of %d sizes (the "
+			    "spatial ones) or of %d", nsp, nsp + 2));
+		if (gp_win_param_ints(n->params, "output_shape", (int)len, 1,
+		    1, osh, NULL, err) < 0)
+			return (-1);
+		memmove(osh, osh + skip, sizeof(int64_t) * (size_t)nsp);
+	}
+	for (int j = 0; j < nsp; j++) {
+		int i = j + off;
+		int64_t span = (wi->k[i] - 1) * wi->d[i] + 1, o;
+		int64_t full = wi->s[i] * (x->shape[2 + j] - 1) + opad[j] + span;
+
+		if (has_os || wi->auto_pad == GP_WIN_SAME_UPPER ||
+		    wi->auto_pad == GP_WIN_SAME_LOWER) {
+			int64_t tot;
+
+			o = has_os ? osh[j] : x->shape[2 + j] * wi->s[i];
+			tot = full - o;
+			/* ONNX: SAME_UPPER puts the smaller half first */
+			wi->pb[i] = wi->auto_pad == GP_WIN_SAME_UPPER ?
+			    tot / 2 : tot - tot / 2;
+			wi->pe[i] = tot - wi->pb[i];
+		} else {
+			if (wi->auto_pad == GP_WIN_VALID)
+				wi->pb[i] = wi->pe[i] = 0;
+			o = full - wi->pb[i] - wi->pe[i];
+		}
+		if (o < 1)
+			return (gp_err_set(err, "conv_transpose: spatial "
+			    "dimension %d: the output size would be %lld (%lld "
+			    "before pads %lld and %lld): expected at least 1",
+			    j, (long long)o, (long long)full,
+			    (long long)wi->pb[i], (long long)wi->pe[i]));
+		wi->in[i] = o;
+		wi->out[i] = x->shape[2 + j];
+	}
+	p->cg = cin / p->group;
+	p->og = w->shape[1];
+	p->kvol = vol(wi->k);
+	if (check_blas("conv_transpose", p, p->og * p->kvol, vol(wi->out),
+	    p->cg, err) < 0)
+		return (-1);
+	shape[0] = x->shape[0];
+	shape[1] = cout;
+	for (int j = 0; j < nsp; j++)
+		shape[2 + j] = wi->in[off + j];
+	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
+	n->kernel = k_conv;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+/* conv: 2 N Cout (output pixels) Cin/g (kernel volume); conv_transpose:
+ * 2 N Cin (input pixels) Cout/g (kernel volume).  Bias adds not counted. */
+static double
+flops_conv(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct conv_priv *p = n->priv;
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	bool tr = n->op->name[4] == '_';
+
+	if (p == NULL)
+		return (0);
+	if (tr)
+		return (2.0 * (double)x->shape[0] * (double)x->shape[1] *
+		    (double)vol(p->w.out) * (double)p->og * (double)p->kvol);
+	return (2.0 * (double)y->shape[0] * (double)y->shape[1] *
+	    (double)vol(p->w.out) * (double)p->cg * (double)p->kvol);
+}
+
+static void
+fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	const struct conv_priv *p = n->priv;
+
+	gp_buf_printf(b, "%s{", n->op->cls);
+	if (p != NULL) {
+		gp_win_format(&p->w, b);
+		if (p->group != 1)
+			gp_buf_printf(b, ", group=%lld%s",
+			    (long long)p->group, p->direct &&
+			    n->op->name[4] != '_' ? " depthwise" : "");
+	}
+	gp_buf_puts(b, "}");
+}
+
+static const struct gp_op op_conv = {
+	.name = "conv",
+	.cls = "Conv",
+	.doc = "conv(X, W[, B]; kernel_shape, strides, dilations, pads, "
+	    "auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, ...), "
+	    "W (M, C/group, k...), B (M); float32 or float64; never in place",
+	.min_in = 2, .max_in = 3, .n_out = 1,
+	.flags = GP_OPF_BLAS,
+	.params = p_conv,
+	.prepare = prep_conv,
+	.flops = flops_conv,
+	.format = fmt_conv,
+	.free_priv = free,
+};
+
+static const struct gp_op op_conv_transpose = {
+	.name = "conv_transpose",
+	.cls = "ConvTranspose",
+	.doc = "conv_transpose(X, W[, B]; kernel_shape, strides, dilations, "
+	    "pads, auto_pad, group, output_padding, output_shape): ONNX "
+	    "ConvTranspose, 1-D to 3-D; X (N, C, ...), W (C, M/group, k...), "
+	    "B (M); float32 or float64; never in place",
+	.min_in = 2, .max_in = 3, .n_out = 1,
+	.flags = GP_OPF_BLAS,
+	.params = p_convt,
+	.prepare = prep_convt,
+	.flops = flops_conv,
+	.format = fmt_conv,
+	.free_priv = free,
+};
+
+const struct gp_op *const gp_ops_conv[] = {
+	&op_conv,
+	&op_conv_transpose,
+	NULL,
+};

@@ -1,0 +1,287 @@
+/*
+ * test-cnn.c: the CNN ops (src/ops/conv.c, pool.c, norm.c) against
+ * PyTorch: every case of tests/data/cnn/conv.json (one file per op
+ * family, made by tests/data/cnn/make-cases.py, which says how each
+ * expected value was computed) runs through the op's kernel in float32 and in float64 on the
+ * same inputs (exact float32 numbers).  Then: an input that is not
+ * contiguous, Op names, flop counts, and the prepare errors.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "graph/op.h"
+#include "ops/ops.h"
+
+#include "ops-helpers.h"
+
+static double
+tol_of(enum gp_dtype dt)
+{
+	return (dt == GP_FLOAT32 ? 2e-5 : 1e-12);
+}
+
+/* An input variable of dtype dt holding a case's {"shape", "data"}. */
+static int
+var_json(enum gp_dtype dt, const json_t *spec)
+{
+	const json_t *sh = json_object_get(spec, "shape");
+	const json_t *data = json_object_get(spec, "data");
+	int64_t shape[GP_MAX_DIMS];
+	int nd = (int)json_array_size(sh), idx;
+	struct gp_tensor *v;
+
+	for (int i = 0; i < nd; i++)
+		shape[i] = json_integer_value(json_array_get(sh, (size_t)i));
+	idx = var_fn(dt, nd, shape, NULL);
+	v = &g->vars[idx].value;
+	for (size_t i = 0; i < json_array_size(data); i++)
+		gp_dtype_store(gp_tensor_data(v) + (int64_t)i *
+		    (int64_t)gp_dtype_size(dt), dt,
+		    json_number_value(json_array_get(data, i)));
+	return (idx);
+}
+
+static int n_cases[2];
+
+static void
+run_case(const json_t *c, enum gp_dtype dt)
+{
+	const char *name = json_string_value(json_object_get(c, "name"));
+	const char *op = json_string_value(json_object_get(c, "op"));
+	const json_t *ins = json_object_get(c, "inputs");
+	const json_t *out = json_object_get(c, "output");
+	const json_t *od = json_object_get(out, "data");
+	const json_t *osh = json_object_get(out, "shape");
+	char *params = json_dumps(json_object_get(c, "params"), JSON_COMPACT);
+	char what[200], shape[128];
+	int in[8], nin = (int)json_array_size(ins), ni;
+	size_t n = json_array_size(od), len = 0;
+	double *want = malloc(sizeof(double) * (n ? n : 1));
+	struct gp_tensor o;
+
+	for (int k = 0; k < nin; k++)
+		in[k] = var_json(dt, json_array_get(ins, (size_t)k));
+	for (size_t i = 0; i < n; i++)
+		want[i] = json_number_value(json_array_get(od, i));
+	len += (size_t)snprintf(shape, sizeof(shape), "(");
+	for (size_t i = 0; i < json_array_size(osh); i++)
+		len += (size_t)snprintf(shape + len, sizeof(shape) - len,
+		    "%s%lld", i ? ", " : "", (long long)json_integer_value(
+		    json_array_get(osh, i)));
+	snprintf(shape + len, sizeof(shape) - len, "%s)",
+	    json_array_size(osh) == 1 ? "," : "");
+	snprintf(what, sizeof(what), "%s %s", name, gp_dtype_name(dt));
+	ni = node_ok(op, params, nin, in);
+	if (ni >= 0) {
+		run_check(ni, &o, dt, shape, want, tol_of(dt), what);
+		gp_tensor_release(&o);
+		n_cases[dt == GP_FLOAT64]++;
+	} else
+		ok(false, "%s: runs", what);
+	free(params);
+	free(want);
+}
+
+static void
+test_cases(const char *family)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	json_error_t je;
+	json_t *root, *cases, *c;
+	size_t i;
+
+	n_cases[0] = n_cases[1] = 0;
+	snprintf(path, sizeof(path), "%s/tests/data/cnn/%s.json",
+	    top != NULL ? top : ".", family);
+	root = json_load_file(path, 0, &je);
+	if (!ok(root != NULL, "load %s", path)) {
+		diag("  %s", je.text);
+		return;
+	}
+	cases = json_object_get(root, "cases");
+	json_array_foreach(cases, i, c) {
+		run_case(c, GP_FLOAT32);
+		run_case(c, GP_FLOAT64);
+	}
+	ok(json_array_size(cases) > 0 && n_cases[0] == (int)json_array_size(
+	    cases) && n_cases[1] == n_cases[0], "%s: %d cases ran in each "
+	    "dtype", family, n_cases[0]);
+	json_decref(root);
+}
+
+/*
+ * A conv whose X is a transposed view: the kernel copies it first.  The
+ * expected values are those of the contiguous X, by the same op: the
+ * contiguous case is checked against torch above.
+ */
+static double
+fx(int i)
+{
+	return (fa(i) + 0.125 * (i % 5));
+}
+
+static void
+test_strided(void)
+{
+	int64_t xs[4] = {1, 2, 5, 4}, ws[4] = {3, 2, 3, 3};
+	int x = var_fn(GP_FLOAT64, 4, xs, fx), w = var_fn(GP_FLOAT64, 4, ws,
+	    fa);
+	int xt = var_fn(GP_FLOAT64, 4, xs, NULL), in[2] = {x, w}, ni;
+	struct gp_tensor *t = &g->vars[xt].value, a, b;
+	double want[3 * 5 * 4];
+
+	/* xt holds X in (1, 2, 4, 5) order, viewed as (1, 2, 5, 4) */
+	t->shape[2] = 4;
+	t->shape[3] = 5;
+	gp_shape_strides(4, t->shape, 8, t->strides);
+	for (int c = 0; c < 2; c++)
+		for (int h = 0; h < 5; h++)
+			for (int ww = 0; ww < 4; ww++)
+				*(double *)(gp_tensor_data(t) + c * t->strides[1]
+				    + ww * t->strides[2] + h * t->strides[3]) =
+				    fx(c * 20 + h * 4 + ww);
+	t->shape[2] = 5;
+	t->shape[3] = 4;
+	{
+		int64_t s = t->strides[2];
+
+		t->strides[2] = t->strides[3];
+		t->strides[3] = s;
+	}
+	ni = node_ok("conv", "{\"pads\": [1, 1, 1, 1]}", 2, in);
+	run(ni, &a);
+	for (int i = 0; i < 60; i++)
+		want[i] = gp_tensor_get(&a, i);
+	in[0] = xt;
+	ni = node_ok("conv", "{\"pads\": [1, 1, 1, 1]}", 2, in);
+	run(ni, &b);
+	check(&b, want, 60, 0, "conv of a transposed view equals conv of "
+	    "its contiguous copy");
+	gp_tensor_release(&a);
+	gp_tensor_release(&b);
+}
+
+static void
+test_names_flops(void)
+{
+	int64_t xs[4] = {2, 4, 9, 9}, ws[4] = {6, 2, 3, 3}, dws[4] = {4, 1, 3,
+	    3}, ts[4] = {4, 3, 2, 2};
+	int x = var_fn(GP_FLOAT32, 4, xs, fa), w = var_fn(GP_FLOAT32, 4, ws,
+	    fa), dw = var_fn(GP_FLOAT32, 4, dws, fa), tw = var_fn(GP_FLOAT32,
+	    4, ts, fa);
+	int in[2] = {x, w}, ni;
+
+	ni = node_ok("conv", "{\"group\": 2, \"strides\": [2, 2], \"pads\": "
+	    "[1, 1, 1, 1]}", 2, in);
+	format_is(ni, "Conv{3x3, strides=2x2, pads=[1, 1, 1, 1], group=2}");
+	/* output (2, 6, 5, 5): 2 * 2*6*25 * (4/2)*9 */
+	ok(gp_node_flops(g, &g->nodes[ni]) == 2.0 * 2 * 6 * 25 * 2 * 9,
+	    "conv flops 2 N Cout Hout Wout Cin/g kh kw (got %g)",
+	    gp_node_flops(g, &g->nodes[ni]));
+	in[1] = dw;
+	ni = node_ok("conv", "{\"group\": 4, \"auto_pad\": \"SAME_UPPER\", "
+	    "\"dilations\": [2, 2]}", 2, in);
+	format_is(ni, "Conv{3x3, dilations=2x2, SAME_UPPER, group=4 "
+	    "depthwise}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 2.0 * 2 * 4 * 81 * 1 * 9,
+	    "depthwise conv flops (got %g)", gp_node_flops(g, &g->nodes[ni]));
+	ok(g->nodes[ni].impl == GP_IMPL_C && g->nodes[ni - 1].impl ==
+	    GP_IMPL_BLAS, "depthwise runs the direct loop, grouped conv BLAS");
+	in[1] = tw;
+	ni = node_ok("conv_transpose", "{\"strides\": [2, 2]}", 2, in);
+	format_is(ni, "ConvTranspose{2x2, strides=2x2}");
+	/* 2 N Cin (9x9) Cout/g (2x2) */
+	ok(gp_node_flops(g, &g->nodes[ni]) == 2.0 * 2 * 4 * 81 * 3 * 4,
+	    "conv_transpose flops (got %g)", gp_node_flops(g, &g->nodes[ni]));
+}
+
+static void
+test_errors(void)
+{
+	int64_t xs[4] = {1, 4, 5, 5}, ws[4] = {6, 3, 3, 3}, w2s[4] = {6, 2, 3,
+	    3}, bs[1] = {5}, big[4] = {2, 4, 8, 8}, x1s[3] = {1, 4, 5}, wts[4] = {4, 2, 3, 3},
+	    woks[4] = {6, 4, 3, 3};
+	int x = var_fn(GP_FLOAT32, 4, xs, fa), w = var_fn(GP_FLOAT32, 4, ws,
+	    fa), w2 = var_fn(GP_FLOAT32, 4, w2s, fa), b = var_fn(GP_FLOAT32,
+	    1, bs, fa), wb = var_fn(GP_FLOAT32, 4, big, fa);
+	int x64 = var_fn(GP_FLOAT64, 4, xs, fa), xi = var_fn(GP_INT32, 4, xs,
+	    fa), x1 = var_fn(GP_FLOAT32, 3, x1s, fa), wt = var_fn(GP_FLOAT32,
+	    4, wts, fa), wok = var_fn(GP_FLOAT32, 4, woks, fa);
+	int in[3] = {x, w, b};
+
+	expect_err("conv", NULL, 2, in, "X of shape (1, 4, 5, 5) has 4 "
+	    "channels but W of shape (6, 3, 3, 3) takes 3", NULL,
+	    "conv: channels mismatch");
+	in[1] = w2;
+	expect_err("conv", "{\"group\": 3}", 2, in, "group 3 does not divide "
+	    "X's 4 input channels", NULL, "conv: group not dividing Cin");
+	expect_err("conv", "{\"group\": 1}", 2, in, "X of shape (1, 4, 5, 5) "
+	    "has 4 channels but W of shape (6, 2, 3, 3) takes 2 (W's dimension "
+	    "1, 2, times group 1)", NULL, "conv: group times W's channels not "
+	    "Cin");
+	expect_err("conv", "{\"group\": 4}", 2, in, "group 4 does not divide "
+	    "W's 6 output channels", NULL, "conv: group not dividing Cout");
+	expect_err("conv", "{\"group\": 0}", 2, in, "group is 0", NULL,
+	    "conv: group 0");
+	in[1] = wok;
+	expect_err("conv", NULL, 3, in, "B of shape (5,): expected (6,)",
+	    NULL, "conv: bias length");
+	in[1] = wb;
+	expect_err("conv", NULL, 2, in, "spatial dimension 0: the kernel "
+	    "spans 8", "padded input is 5", "conv: kernel larger than the "
+	    "input");
+	expect_err("conv", "{\"pads\": [2, 1, 2, 1], \"dilations\": [1, 2]}",
+	    2, in, "spatial dimension 1: the kernel spans 15",
+	    "padded input is 7", "conv: dilated kernel larger than the padded "
+	    "input");
+	in[1] = wok;
+	expect_err("conv", "{\"pads\": [1, 1]}", 2, in, "'pads' must be a "
+	    "list of 4 integers", NULL, "conv: pads of the wrong length");
+	expect_err("conv", "{\"strides\": [0, 1]}", 2, in, "'strides': entry "
+	    "0 is 0", NULL, "conv: stride 0");
+	expect_err("conv", "{\"pads\": [1, 1, -1, 1]}", 2, in, "'pads': entry "
+	    "2 is -1", NULL, "conv: negative pad");
+	expect_err("conv", "{\"auto_pad\": \"SAME\"}", 2, in, "'auto_pad' "
+	    "must be", NULL, "conv: unknown auto_pad");
+	expect_err("conv", "{\"auto_pad\": \"VALID\", \"pads\": [1, 0, 0, "
+	    "0]}", 2, in, "pads and auto_pad VALID given together", NULL,
+	    "conv: pads with auto_pad");
+	expect_err("conv", "{\"kernel_shape\": [3, 2]}", 2, in,
+	    "kernel_shape[1] is 2 but the weights' kernel is 3", NULL,
+	    "conv: kernel_shape not W's");
+	in[0] = x64;
+	expect_err("conv", NULL, 2, in, "W is float32 but X is float64", NULL,
+	    "conv: mixed dtypes");
+	in[0] = xi;
+	expect_err("conv", NULL, 2, in, "X must be float32 or float64, got "
+	    "int32", NULL, "conv: integer X");
+	in[0] = x1;
+	expect_err("conv", NULL, 2, in, "W of shape (6, 4, 3, 3) for X of "
+	    "shape (1, 4, 5)", NULL, "conv: W's rank not X's");
+	in[0] = x;
+	expect_err("conv_transpose", NULL, 2, in, "X of shape (1, 4, 5, 5) "
+	    "has 4 channels but W of shape (6, 4, 3, 3) takes 6", NULL,
+	    "conv_transpose: channels mismatch");
+	in[1] = wt;
+	expect_err("conv_transpose", "{\"output_shape\": [5]}", 2, in,
+	    "'output_shape' must be a list of 2 sizes", NULL,
+	    "conv_transpose: output_shape length");
+}
+
+int
+main(void)
+{
+	g = gp_graph_new("cnn");
+	test_cases("conv");
+	test_strided();
+	test_names_flops();
+	test_errors();
+	gp_graph_free(g);
+	return (done_testing());
+}
