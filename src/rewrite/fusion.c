@@ -34,7 +34,7 @@
 
 struct fuse {
 	struct gp_graph	*g;
-	struct gp_uses	 uses;
+	struct gp_rw_uses	 uses;
 	bool		*escapes;
 	int		*pos;	/* node -> topological position, -1 */
 	int		*group;	/* node -> group id, -1 */
@@ -420,7 +420,7 @@ run_fusion(struct gp_rewrite_ctx *c, struct gp_err *err)
 	int in_vars[GP_COMPOSITE_MAX_IN];
 
 	gp_rw_begin(&w, c);
-	gp_uses_build(g, &f.uses);
+	gp_rw_uses_build(g, &f.uses);
 	f.escapes = gp_rw_escapes(g);
 	f.pos = gp_xmalloc(sizeof(int) * (nn + 1));
 	f.group = gp_xmalloc(sizeof(int) * (nn + 1));
@@ -454,7 +454,7 @@ run_fusion(struct gp_rewrite_ctx *c, struct gp_err *err)
 		gp_grow(&made, &cap_made, (size_t)n_made + 1, sizeof(int));
 		made[n_made++] = x;
 	}
-	gp_uses_free(&f.uses);
+	gp_rw_uses_free(&f.uses);
 	free(f.escapes);
 	free(f.pos);
 	free(f.group);

@@ -33,7 +33,7 @@
 
 struct inplace {
 	struct gp_graph	*g;
-	struct gp_uses	 uses;
+	struct gp_rw_uses	 uses;
 	bool		*escapes;
 	int8_t		*up;	/* per var: 0 unknown, 1 ok, -1 not */
 };
@@ -81,7 +81,7 @@ up_ok(struct inplace *ip, int v)
 			ok = g->vars[a].kind == GP_VAR_TEMP;
 			break;
 		}
-		if (gp_uses_count(&ip->uses, u) != 1 || ip->escapes[u]) {
+		if (gp_rw_uses_count(&ip->uses, u) != 1 || ip->escapes[u]) {
 			ok = false;
 			break;
 		}
@@ -248,7 +248,7 @@ run_inplace(struct gp_rewrite_ctx *c, bool blas)
 	if (blas && !gp_rw_any(g, blas_ops))
 		return (0);
 	n = gp_rw_topo(g, &order);
-	gp_uses_build(g, &ip.uses);
+	gp_rw_uses_build(g, &ip.uses);
 	ip.escapes = gp_rw_escapes(g);
 	ip.up = gp_xcalloc(g->n_vars + 1, 1);
 	for (int i = 0; i < n; i++) {
@@ -267,7 +267,7 @@ run_inplace(struct gp_rewrite_ctx *c, bool blas)
 				break;
 			}
 	}
-	gp_uses_free(&ip.uses);
+	gp_rw_uses_free(&ip.uses);
 	free(ip.escapes);
 	free(ip.up);
 	free(order);

@@ -1,6 +1,6 @@
 /*
- * rewrite.c: the rewriter registry, selection by flags, and the phase
- * driver with its profile (see rewrite.h).
+ * rewrite.c: the selection of rewriters by flags, and the phase driver
+ * with its profile (see rewrite.h).  The registry is table.c.
  */
 #include "config.h"
 
@@ -10,11 +10,6 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "rewrite/rewriters.h"
-
-static const struct gp_rewriter *const *const families[] = {
-	GP_REWRITER_FAMILIES
-};
 
 static const char *const phase_names[GP_PHASE__COUNT] = {
 	[GP_PHASE_MERGE] = "merge",
@@ -35,36 +30,10 @@ static const bool phase_repeat[GP_PHASE__COUNT] = {
 	[GP_PHASE_INPLACE] = false,
 };
 
-static const struct gp_rewriter **all;
-static size_t n_all;
-
 const char *
 gp_rewrite_phase_name(enum gp_phase ph)
 {
 	return (phase_names[ph]);
-}
-
-const struct gp_rewriter *const *
-gp_rewrite_all(size_t *n)
-{
-	if (all == NULL) {
-		size_t cap = 0;
-
-		/* stable by phase, then family order */
-		for (int ph = 0; ph < GP_PHASE__COUNT; ph++)
-			for (size_t f = 0; f < sizeof(families) /
-			    sizeof(families[0]); f++)
-				for (const struct gp_rewriter *const *r =
-				    families[f]; *r; r++) {
-					if ((int)(*r)->phase != ph)
-						continue;
-					gp_grow(&all, &cap, n_all + 1,
-					    sizeof(*all));
-					all[n_all++] = *r;
-				}
-	}
-	*n = n_all;
-	return (all);
 }
 
 /* Does rewriter r carry name-or-tag w (len bytes)? */
@@ -262,60 +231,4 @@ gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
 	gp_buf_free(&active);
 	free(sel);
 	return (rc);
-}
-
-void
-gp_uses_build(const struct gp_graph *g, struct gp_uses *u)
-{
-	int *fill;
-
-	u->start = gp_xcalloc(g->n_vars + 2, sizeof(int));
-	for (size_t i = 0; i < g->n_nodes; i++) {
-		if (g->nodes[i].dead)
-			continue;
-		for (int k = 0; k < g->nodes[i].n_in; k++)
-			u->start[g->nodes[i].in[k] + 1]++;
-	}
-	for (size_t v = 0; v < g->n_vars; v++)
-		u->start[v + 1] += u->start[v];
-	u->node = gp_xmalloc(sizeof(int) * ((size_t)u->start[g->n_vars] + 1));
-	u->slot = gp_xmalloc(sizeof(int) * ((size_t)u->start[g->n_vars] + 1));
-	fill = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
-	memcpy(fill, u->start, sizeof(int) * g->n_vars);
-	for (size_t i = 0; i < g->n_nodes; i++) {
-		if (g->nodes[i].dead)
-			continue;
-		for (int k = 0; k < g->nodes[i].n_in; k++) {
-			int v = g->nodes[i].in[k];
-
-			u->node[fill[v]] = (int)i;
-			u->slot[fill[v]++] = k;
-		}
-	}
-	free(fill);
-}
-
-void
-gp_uses_free(struct gp_uses *u)
-{
-	free(u->start);
-	free(u->node);
-	free(u->slot);
-	memset(u, 0, sizeof(*u));
-}
-
-bool
-gp_graph_var_escapes(const struct gp_graph *g, int v)
-{
-	for (size_t f = 0; f < g->n_fns; f++) {
-		const struct gp_function *fn = &g->fns[f];
-
-		for (int k = 0; k < fn->n_out; k++)
-			if (fn->out[k] == v)
-				return (true);
-		for (int k = 0; k < fn->n_upd; k++)
-			if (fn->upd[k].src == v)
-				return (true);
-	}
-	return (false);
 }

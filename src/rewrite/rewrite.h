@@ -1,8 +1,9 @@
 /*
  * rewrite.h: graph rewrites.  Every rewriter is one const table entry
- * (name, tags, phase, run function) in one of the files of src/rewrite/;
- * the driver runs the selected ones phase by phase before the VM links the
- * graph.  A phase marked `repeat` runs its rewriters again until a whole
+ * (name, tags, phase, run function: struct gp_rewriter, rw.h) in one of
+ * the family files of src/rewrite/, which table.c gathers into the
+ * registry; the driver (rewrite.c) runs the selected ones phase by phase
+ * before the VM links the graph.  A phase marked `repeat` runs its rewriters again until a whole
  * pass changes nothing (Theano's equilibrium), bounded by GP_REWRITE_MAX_PASSES.
  *
  * Selection follows Theano's flags: `optimizer` picks a base set by tag
@@ -17,42 +18,17 @@
 #define GPTOP_SRC_REWRITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/flags.h"
 #include "graph/graph.h"
 #include "prof/profile.h"
+#include "rewrite/rw.h"
 
 #define GP_REWRITE_MAX_PASSES 16
 
-enum gp_phase {
-	GP_PHASE_MERGE,
-	GP_PHASE_CANONICALIZE,
-	GP_PHASE_STABILIZE,
-	GP_PHASE_SPECIALIZE,
-	GP_PHASE_FUSION,
-	GP_PHASE_INPLACE,
-	GP_PHASE__COUNT
-};
-
-struct gp_rewrite_ctx {
-	struct gp_graph		*g;
-	const struct gp_flags	*flags;
-	int			 tried;	/* the rewriter counts its attempts */
-	/* time spent compiling (JIT), in ns, reported as link time */
-	double			 jit_ns;
-};
-
-struct gp_rewriter {
-	const char	*name;
-	const char	*tags;	/* ':'-separated */
-	enum gp_phase	 phase;
-	const char	*doc;	/* one line */
-	/* One pass over the graph: returns the number of changes made, or
-	 * -1 with err set.  Must keep every result the same (to tolerance). */
-	int		(*run)(struct gp_rewrite_ctx *c, struct gp_err *err);
-};
-
-/* Every rewriter in run order within its phase; *n gets the count. */
+/* The registry (table.c): every rewriter in run order within its phase;
+ * *n gets the count. */
 const struct gp_rewriter *const *gp_rewrite_all(size_t *n);
 const char	*gp_rewrite_phase_name(enum gp_phase ph);
 
@@ -64,23 +40,5 @@ int	gp_rewrite_select(const struct gp_flags *f, bool *sel,
  * gets the rewriter and phase tables and the active set string. */
 int	gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
 	    struct gp_profile *prof, struct gp_err *err);
-
-/* Helpers for rewriters. */
-/* Consumers of every variable (CSR), recomputed on demand. */
-struct gp_uses {
-	int	*start;	/* n_vars + 1 */
-	int	*node;	/* consumer node per use */
-	int	*slot;	/* input position per use */
-};
-void	gp_uses_build(const struct gp_graph *g, struct gp_uses *u);
-void	gp_uses_free(struct gp_uses *u);
-static inline int
-gp_uses_count(const struct gp_uses *u, int v)
-{
-	return (u->start[v + 1] - u->start[v]);
-}
-/* Is v needed after a call of some function (an output or update
- * source)? */
-bool	gp_graph_var_escapes(const struct gp_graph *g, int v);
 
 #endif

@@ -1,12 +1,13 @@
 /*
  * rewrite/rewriters.h: the rewriter families, one table per file in
- * src/rewrite/, gathered by rewrite.c through GP_REWRITER_FAMILIES.  Within
- * a phase, rewriters run in family order, then table order.
+ * src/rewrite/, gathered into the registry by table.c through
+ * GP_REWRITER_FAMILIES.  Within a phase, rewriters run in family order,
+ * then table order.
  */
 #ifndef GPTOP_SRC_REWRITE_REWRITERS_H
 #define GPTOP_SRC_REWRITE_REWRITERS_H
 
-#include "rewrite/rewrite.h"
+#include "rewrite/rw.h"
 
 /* Each family: a NULL-terminated table. */
 extern const struct gp_rewriter *const gp_rewriters_merge[];

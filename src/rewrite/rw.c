@@ -426,3 +426,43 @@ gp_rw_each_node(struct gp_rewrite_ctx *c, bool (*fn)(struct gp_rw *, int),
 	}
 	return (gp_rw_end(&w));
 }
+
+void
+gp_rw_uses_build(const struct gp_graph *g, struct gp_rw_uses *u)
+{
+	int *fill;
+
+	u->start = gp_xcalloc(g->n_vars + 2, sizeof(int));
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		if (g->nodes[i].dead)
+			continue;
+		for (int k = 0; k < g->nodes[i].n_in; k++)
+			u->start[g->nodes[i].in[k] + 1]++;
+	}
+	for (size_t v = 0; v < g->n_vars; v++)
+		u->start[v + 1] += u->start[v];
+	u->node = gp_xmalloc(sizeof(int) * ((size_t)u->start[g->n_vars] + 1));
+	u->slot = gp_xmalloc(sizeof(int) * ((size_t)u->start[g->n_vars] + 1));
+	fill = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	memcpy(fill, u->start, sizeof(int) * g->n_vars);
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		if (g->nodes[i].dead)
+			continue;
+		for (int k = 0; k < g->nodes[i].n_in; k++) {
+			int v = g->nodes[i].in[k];
+
+			u->node[fill[v]] = (int)i;
+			u->slot[fill[v]++] = k;
+		}
+	}
+	free(fill);
+}
+
+void
+gp_rw_uses_free(struct gp_rw_uses *u)
+{
+	free(u->start);
+	free(u->node);
+	free(u->slot);
+	memset(u, 0, sizeof(*u));
+}

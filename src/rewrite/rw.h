@@ -1,7 +1,10 @@
 /*
- * rewrite/rw.h: what the rewriter families share: a walk over the live
+ * rewrite/rw.h: what the rewriter families share: what a rewriter is (its
+ * phase, its table entry, the context it runs in), a walk over the live
  * nodes in topological order with deferred replacement, dead-node removal,
- * constant helpers and node construction by op name.
+ * the consumers of every variable, constant helpers and node construction
+ * by op name.  The families include this (and rewriters.h), never
+ * rewrite.h: the driver that runs them is above them.
  *
  * A walk never edits consumers in place while it runs.  gp_rw_replace()
  * records "from now on, variable from reads as to"; each node's inputs are
@@ -18,8 +21,37 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/flags.h"
+#include "base/util.h"
 #include "graph/graph.h"
-#include "rewrite/rewrite.h"
+
+enum gp_phase {
+	GP_PHASE_MERGE,
+	GP_PHASE_CANONICALIZE,
+	GP_PHASE_STABILIZE,
+	GP_PHASE_SPECIALIZE,
+	GP_PHASE_FUSION,
+	GP_PHASE_INPLACE,
+	GP_PHASE__COUNT
+};
+
+struct gp_rewrite_ctx {
+	struct gp_graph		*g;
+	const struct gp_flags	*flags;
+	int			 tried;	/* the rewriter counts its attempts */
+	/* time spent compiling (JIT), in ns, reported as link time */
+	double			 jit_ns;
+};
+
+struct gp_rewriter {
+	const char	*name;
+	const char	*tags;	/* ':'-separated */
+	enum gp_phase	 phase;
+	const char	*doc;	/* one line */
+	/* One pass over the graph: returns the number of changes made, or
+	 * -1 with err set.  Must keep every result the same (to tolerance). */
+	int		(*run)(struct gp_rewrite_ctx *c, struct gp_err *err);
+};
 
 struct gp_rw {
 	struct gp_rewrite_ctx	*ctx;
@@ -95,5 +127,19 @@ int	gp_rw_const_new(struct gp_graph *g, enum gp_dtype dt, double x);
  * that need "does v escape" (a function output or update source of any
  * function): malloc'ed, n_vars entries. */
 bool	*gp_rw_escapes(const struct gp_graph *g);
+
+/* Consumers of every variable (CSR), recomputed on demand. */
+struct gp_rw_uses {
+	int	*start;	/* n_vars + 1 */
+	int	*node;	/* consumer node per use */
+	int	*slot;	/* input position per use */
+};
+void	gp_rw_uses_build(const struct gp_graph *g, struct gp_rw_uses *u);
+void	gp_rw_uses_free(struct gp_rw_uses *u);
+static inline int
+gp_rw_uses_count(const struct gp_rw_uses *u, int v)
+{
+	return (u->start[v + 1] - u->start[v]);
+}
 
 #endif
