@@ -14,7 +14,7 @@
 
 static const struct gp_op *const *const families[] = {
 	gp_ops_elemwise, gp_ops_blas, gp_ops_reduce, gp_ops_shape, gp_ops_nn,
-	gp_ops_extern, gp_ops_conv,
+	gp_ops_extern, gp_ops_conv, gp_ops_pool, gp_ops_norm,
 };
 
 static const struct gp_op **sorted;

@@ -328,6 +328,9 @@ check_inputs(struct gp_graph *g, struct gp_node *n, const char *op,
 			    "expected one float dtype", op, names[k],
 			    gp_dtype_name(t->dtype), gp_dtype_name(x->dtype)));
 	}
+	if (x->shape[1] < 1)
+		return (gp_err_set(err, "%s: X has no channels (dimension 1 "
+		    "is 0): expected at least 1", op));
 	if (w->ndim != x->ndim) {
 		struct gp_buf a = {0}, b = {0};
 

@@ -15,6 +15,8 @@ extern const struct gp_op *const gp_ops_shape[];
 extern const struct gp_op *const gp_ops_nn[];
 extern const struct gp_op *const gp_ops_extern[];
 extern const struct gp_op *const gp_ops_conv[];
+extern const struct gp_op *const gp_ops_pool[];
+extern const struct gp_op *const gp_ops_norm[];
 
 /* Set output k of n to a type. */
 static inline void

@@ -1,10 +1,11 @@
 /*
  * test-cnn.c: the CNN ops (src/ops/conv.c, pool.c, norm.c) against
- * PyTorch: every case of tests/data/cnn/conv.json (one file per op
- * family, made by tests/data/cnn/make-cases.py, which says how each
+ * PyTorch: every case of tests/data/cnn/conv.json, pool.json and
+ * norm.json (one file per op family, made by tests/data/cnn/make-cases.py, which says how each
  * expected value was computed) runs through the op's kernel in float32 and in float64 on the
  * same inputs (exact float32 numbers).  Then: an input that is not
- * contiguous, Op names, flop counts, and the prepare errors.
+ * contiguous, Op names, flop counts, NaN through the max pools, and the
+ * prepare errors.
  */
 #include "config.h"
 
@@ -264,6 +265,14 @@ test_errors(void)
 	in[0] = x1;
 	expect_err("conv", NULL, 2, in, "W of shape (6, 4, 3, 3) for X of "
 	    "shape (1, 4, 5)", NULL, "conv: W's rank not X's");
+	{
+		int64_t zs[4] = {1, 0, 5, 5}, wzs[4] = {2, 0, 3, 3};
+		int z[2] = {var_fn(GP_FLOAT32, 4, zs, NULL), var_fn(GP_FLOAT32,
+		    4, wzs, NULL)};
+
+		expect_err("conv", NULL, 2, z, "conv: X has no channels", NULL,
+		    "conv: X with 0 channels");
+	}
 	in[0] = x;
 	expect_err("conv_transpose", NULL, 2, in, "X of shape (1, 4, 5, 5) "
 	    "has 4 channels but W of shape (6, 4, 3, 3) takes 6", NULL,
@@ -274,14 +283,130 @@ test_errors(void)
 	    "conv_transpose: output_shape length");
 }
 
+/* Pools and norms: names, flops (hand-counted), NaN, errors. */
+static double
+fnan(int i)
+{
+	return (i == 5 ? NAN : i);
+}
+
+static void
+test_pool_norm(void)
+{
+	int64_t xs[4] = {2, 3, 6, 6}, cs[1] = {3}, c4[1] = {4}, x2s[2] = {4,
+	    3}, ls[2] = {6, 6}, l2[2] = {3, 6}, ns[4] = {1, 1, 3, 3};
+	int x = var_fn(GP_FLOAT32, 4, xs, fa), c = var_fn(GP_FLOAT32, 1, cs,
+	    fa), cc = var_fn(GP_FLOAT32, 1, c4, fa), x2 = var_fn(GP_FLOAT32, 2,
+	    x2s, fa), l = var_fn(GP_FLOAT32, 2, ls, fa), lb = var_fn(GP_FLOAT32,
+	    2, l2, fa), xn = var_fn(GP_FLOAT64, 4, ns, fnan);
+	int xi = var_fn(GP_INT32, 4, xs, fa);
+	int in[5] = {x, c, c, c, c}, ni;
+	struct gp_tensor o;
+	/* 2x2 windows, stride 1, over [[0 1 2] [3 4 nan] [6 7 8]] */
+	static const double want_nan[4] = {4, NAN, 7, NAN};
+
+	ni = node_ok("max_pool", "{\"kernel_shape\": [3, 3], \"strides\": "
+	    "[2, 2], \"pads\": [1, 1, 1, 1], \"ceil_mode\": 1}", 1, in);
+	format_is(ni, "MaxPool{3x3, strides=2x2, pads=[1, 1, 1, 1], "
+	    "ceil_mode}");
+	/* output (2, 3, 4, 4): 96 outputs of 9 compares */
+	ok(gp_node_flops(g, &g->nodes[ni]) == 96 * 9, "max_pool flops (got "
+	    "%g)", gp_node_flops(g, &g->nodes[ni]));
+	ni = node_ok("average_pool", "{\"kernel_shape\": [2, 2], "
+	    "\"count_include_pad\": true, \"auto_pad\": \"SAME_UPPER\"}", 1,
+	    in);
+	format_is(ni, "AveragePool{2x2, SAME_UPPER, count_include_pad}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 216 * 5, "average_pool flops "
+	    "(got %g)", gp_node_flops(g, &g->nodes[ni]));
+	ni = node_ok("global_average_pool", NULL, 1, in);
+	format_is(ni, "GlobalAveragePool");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 216 + 6, "global_average_pool "
+	    "flops (got %g)", gp_node_flops(g, &g->nodes[ni]));
+	ni = node_ok("batch_norm", "{\"epsilon\": 0.001, \"momentum\": 0.9}",
+	    5, in);
+	format_is(ni, "BatchNormalization{epsilon=0.001}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 2 * 216, "batch_norm flops (got "
+	    "%g)", gp_node_flops(g, &g->nodes[ni]));
+	in[1] = l;
+	ni = node_ok("layer_norm", "{\"axis\": -2}", 2, in);
+	format_is(ni, "LayerNormalization{axis=2, epsilon=1e-05}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 7 * 216, "layer_norm flops "
+	    "without B (got %g)", gp_node_flops(g, &g->nodes[ni]));
+	in[0] = xn;
+	ni = node_ok("max_pool", "{\"kernel_shape\": [2, 2]}", 1, in);
+	if (ni >= 0) {
+		run_check(ni, &o, GP_FLOAT64, "(1, 1, 2, 2)", want_nan, 0,
+		    "max_pool: a NaN in the window gives NaN");
+		gp_tensor_release(&o);
+	}
+	ni = node_ok("global_max_pool", NULL, 1, in);
+	if (ni >= 0) {
+		run_check(ni, &o, GP_FLOAT64, "(1, 1, 1, 1)", want_nan + 1, 0,
+		    "global_max_pool: a NaN gives NaN");
+		gp_tensor_release(&o);
+	}
+
+	in[0] = x;
+	expect_err("max_pool", NULL, 1, in, "max_pool: param 'kernel_shape' is "
+	    "required", NULL, "max_pool: no kernel_shape");
+	expect_err("max_pool", "{\"kernel_shape\": [3]}", 1, in,
+	    "'kernel_shape' must be a list of 2 integers", NULL,
+	    "max_pool: kernel_shape of the wrong length");
+	expect_err("max_pool", "{\"kernel_shape\": [3, 9], \"pads\": [0, 1, "
+	    "0, 1]}", 1, in, "spatial dimension 1: the kernel spans 9",
+	    "padded input is 8", "max_pool: kernel larger than the padded "
+	    "input");
+	expect_err("average_pool", "{\"kernel_shape\": [2, 2], "
+	    "\"count_include_pad\": 2}", 1, in, "'count_include_pad' must be "
+	    "0, 1, true or false", NULL, "average_pool: bad flag");
+	expect_err("max_pool", "{\"kernel_shape\": [2, 2], \"ceil_mode\": "
+	    "\"yes\"}", 1, in, "'ceil_mode' must be 0, 1", NULL,
+	    "max_pool: bad ceil_mode");
+	in[0] = xi;
+	expect_err("global_max_pool", NULL, 1, in, "X must be float32 or "
+	    "float64, got int32", NULL, "global_max_pool: integer X");
+	in[0] = x2;
+	expect_err("global_average_pool", NULL, 1, in, "at least 3 "
+	    "dimensions", NULL, "global_average_pool: 2-d X");
+	in[0] = x;
+	in[1] = cc;
+	expect_err("batch_norm", NULL, 5, in, "batch_norm: scale of shape "
+	    "(4,): expected (3,)", NULL, "batch_norm: scale of the wrong "
+	    "length");
+	in[1] = c;
+	in[4] = cc;
+	expect_err("batch_norm", NULL, 5, in, "input_var of shape (4,): "
+	    "expected (3,)", NULL, "batch_norm: var of the wrong length");
+	in[4] = c;
+	expect_err("batch_norm", "{\"training_mode\": 1}", 5, in,
+	    "training_mode is set", NULL, "batch_norm: training mode");
+	in[1] = lb;
+	expect_err("layer_norm", "{\"axis\": 2}", 2, in, "layer_norm: Scale "
+	    "of shape (3, 6): expected (6, 6)", NULL, "layer_norm: Scale not "
+	    "of the normalized shape");
+	expect_err("layer_norm", "{\"axis\": 4}", 2, in, "axis 4 is out of "
+	    "range", NULL, "layer_norm: axis out of range");
+	in[1] = c;
+	in[2] = cc;
+	expect_err("instance_norm", NULL, 3, in, "instance_norm: B of shape "
+	    "(4,): expected (3,)", NULL, "instance_norm: B of the wrong "
+	    "length");
+	in[2] = c;
+	expect_err("instance_norm", "{\"epsilon\": -1}", 3, in, "epsilon is "
+	    "-1", NULL, "instance_norm: negative epsilon");
+}
+
 int
 main(void)
 {
 	g = gp_graph_new("cnn");
 	test_cases("conv");
+	test_cases("pool");
+	test_cases("norm");
 	test_strided();
 	test_names_flops();
 	test_errors();
+	test_pool_norm();
 	gp_graph_free(g);
 	return (done_testing());
 }

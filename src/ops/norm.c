@@ -1,0 +1,400 @@
+/*
+ * ops/norm.c: the normalization family: batch_norm (ONNX
+ * BatchNormalization, inference form: the given mean and variance),
+ * layer_norm (ONNX LayerNormalization, opset 17: over the axes from
+ * `axis` on) and instance_norm (ONNX InstanceNormalization: over each
+ * (n, c) plane), in float32 or float64.
+ *
+ * batch_norm folds its four per-channel inputs into one scale and one
+ * shift per channel (in double) and runs y = x * a + b over each plane.
+ * layer_norm and instance_norm compute each row's mean and then its
+ * variance in double, in two passes over the row (no cancellation as in
+ * E[x^2] - E[x]^2), then write (x - mean) / sqrt(var + epsilon) * scale +
+ * bias.  The per-channel or per-column factors live in per-thread scratch.
+ * Both dtypes share one definition, instantiated by a macro.
+ */
+#include "config.h"
+
+#include "ops/ops.h"
+#include "ops/scratch.h"
+#include "ops/window.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum norm_kind { N_BATCH, N_LAYER, N_INSTANCE };
+
+struct norm_priv {
+	enum norm_kind	kind;
+	double		eps;
+	int		axis;	/* layer_norm: the first normalized axis */
+};
+
+static const char *const p_batch[] = {"epsilon", "momentum",
+	"training_mode", "spatial", NULL};
+static const char *const p_layer[] = {"axis", "epsilon", "stash_type",
+	NULL};
+static const char *const p_inst[] = {"epsilon", NULL};
+
+#define DEF_NORM(SFX, T)                                                      \
+/* y = x * a[c] + b[c] over planes of len elements, channel pl % nc */        \
+static void                                                                   \
+affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
+    const T *a, const T *b)                                                   \
+{                                                                             \
+	for (int64_t pl = 0; pl < planes; pl++) {                             \
+		const T *restrict xr = x + pl * len;                          \
+		T *restrict yr = y + pl * len, av = a[pl % nc],               \
+		    bv = b[pl % nc];                                          \
+		for (int64_t i = 0; i < len; i++)                             \
+			yr[i] = xr[i] * av + bv;                              \
+	}                                                                     \
+}                                                                             \
+/* Each row of len normalized; scale and bias per column (percol) or per  \
+ * row's channel (row % nc). */                                               \
+static void                                                                   \
+rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
+    const T *sc, const T *bi, bool percol, int64_t nc)                        \
+{                                                                             \
+	for (int64_t r = 0; r < rows; r++) {                                  \
+		const T *restrict xr = x + r * len;                           \
+		T *restrict yr = y + r * len;                                 \
+		double s = 0, v = 0, m;                                       \
+		T mt, inv;                                                    \
+		for (int64_t i = 0; i < len; i++)                             \
+			s += xr[i];                                           \
+		m = s / (double)len;                                          \
+		for (int64_t i = 0; i < len; i++) {                           \
+			double d = xr[i] - m;                                 \
+			v += d * d;                                           \
+		}                                                             \
+		mt = (T)m;                                                    \
+		inv = (T)(1 / sqrt(v / (double)len + eps));                   \
+		if (percol)                                                   \
+			for (int64_t i = 0; i < len; i++)                     \
+				yr[i] = (xr[i] - mt) * inv * sc[i] +          \
+				    (bi != NULL ? bi[i] : 0);                 \
+		else {                                                        \
+			T a = inv * sc[r % nc], b = bi != NULL ? bi[r % nc] : \
+			    0;                                                \
+			for (int64_t i = 0; i < len; i++)                     \
+				yr[i] = (xr[i] - mt) * a + b;                 \
+		}                                                             \
+	}                                                                     \
+}
+DEF_NORM(f32, float)
+DEF_NORM(f64, double)
+
+/* Input k (any dtype, any strides) as n values of dtype dt into dst. */
+static void
+params_into(void *dst, enum gp_dtype dt, const struct gp_tensor *t,
+    int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double v = gp_tensor_get(t, i);
+
+		if (dt == GP_FLOAT32)
+			((float *)dst)[i] = (float)v;
+		else
+			((double *)dst)[i] = v;
+	}
+}
+
+static void
+k_norm(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct norm_priv *np = n->priv;
+	struct gp_tensor *o = out[0], t = {0};
+	int64_t total = gp_tensor_numel(o), nc, len, rows;
+	size_t isz = gp_dtype_size(o->dtype);
+	bool f32 = o->dtype == GP_FLOAT32;
+	char *a, *b;
+
+	if (total == 0)
+		return;
+	if (gp_tensor_is_contiguous(in[0]))
+		gp_tensor_view(&t, in[0]);
+	else
+		gp_tensor_copy(&t, in[0]);
+	if (np->kind == N_LAYER) {
+		len = gp_shape_numel(o->ndim - np->axis, o->shape + np->axis);
+		rows = total / len;
+		a = gp_scratch_get(GP_SCRATCH_PARAMS, 2 * isz * (size_t)len);
+		b = a + isz * (size_t)len;
+		params_into(a, o->dtype, in[1], len);
+		if (n->n_in > 2)
+			params_into(b, o->dtype, in[2], len);
+		if (f32)
+			rows_f32((const float *)gp_tensor_data(&t),
+			    (float *)gp_tensor_data(o), rows, len, np->eps,
+			    (const float *)a, n->n_in > 2 ? (const float *)b :
+			    NULL, true, 1);
+		else
+			rows_f64((const double *)gp_tensor_data(&t),
+			    (double *)gp_tensor_data(o), rows, len, np->eps,
+			    (const double *)a, n->n_in > 2 ? (const double *)b :
+			    NULL, true, 1);
+		gp_tensor_release(&t);
+		return;
+	}
+	nc = o->shape[1];
+	rows = o->shape[0] * nc;
+	len = total / rows;
+	a = gp_scratch_get(GP_SCRATCH_PARAMS, 2 * isz * (size_t)nc);
+	b = a + isz * (size_t)nc;
+	if (np->kind == N_BATCH) {
+		/* a = scale / sqrt(var + eps), b = B - mean * a, in double */
+		for (int64_t c = 0; c < nc; c++) {
+			double av = gp_tensor_get(in[1], c) /
+			    sqrt(gp_tensor_get(in[4], c) + np->eps);
+			double bv = gp_tensor_get(in[2], c) -
+			    gp_tensor_get(in[3], c) * av;
+
+			if (f32) {
+				((float *)a)[c] = (float)av;
+				((float *)b)[c] = (float)bv;
+			} else {
+				((double *)a)[c] = av;
+				((double *)b)[c] = bv;
+			}
+		}
+		if (f32)
+			affine_f32((const float *)gp_tensor_data(&t),
+			    (float *)gp_tensor_data(o), rows, nc, len,
+			    (const float *)a, (const float *)b);
+		else
+			affine_f64((const double *)gp_tensor_data(&t),
+			    (double *)gp_tensor_data(o), rows, nc, len,
+			    (const double *)a, (const double *)b);
+	} else {
+		params_into(a, o->dtype, in[1], nc);
+		params_into(b, o->dtype, in[2], nc);
+		if (f32)
+			rows_f32((const float *)gp_tensor_data(&t),
+			    (float *)gp_tensor_data(o), rows, len, np->eps,
+			    (const float *)a, (const float *)b, false, nc);
+		else
+			rows_f64((const double *)gp_tensor_data(&t),
+			    (double *)gp_tensor_data(o), rows, len, np->eps,
+			    (const double *)a, (const double *)b, false, nc);
+	}
+	gp_tensor_release(&t);
+}
+
+/*
+ * Prepare.
+ */
+
+static int
+err_param_shape(struct gp_err *err, const char *op, const char *what,
+    const struct gp_type *t, int ndim, const int64_t *want)
+{
+	struct gp_buf a = {0}, b = {0};
+
+	gp_shape_format(&a, t->ndim, t->shape);
+	gp_shape_format(&b, ndim, want);
+	gp_err_set(err, "%s: %s of shape %s: expected %s", op, what,
+	    gp_buf_str(&a), gp_buf_str(&b));
+	gp_buf_free(&a);
+	gp_buf_free(&b);
+	return (-1);
+}
+
+/* t has shape want, leading dimensions of size 1 aside. */
+static bool
+same_shape(const struct gp_type *t, int ndim, const int64_t *want)
+{
+	int lead = t->ndim - ndim;
+
+	if (lead < 0)
+		return (false);
+	for (int i = 0; i < lead; i++)
+		if (t->shape[i] != 1)
+			return (false);
+	return (memcmp(t->shape + lead, want, sizeof(int64_t) *
+	    (size_t)ndim) == 0);
+}
+
+static int
+check_params(struct gp_graph *g, struct gp_node *n, const char *op,
+    const char *const *names, int ndim, const int64_t *want,
+    struct gp_err *err)
+{
+	for (int k = 1; k < n->n_in; k++) {
+		const struct gp_type *t = gp_graph_in_type(g, n, k);
+
+		if (t->dtype != GP_FLOAT32 && t->dtype != GP_FLOAT64)
+			return (gp_err_set(err, "%s: %s must be float32 or "
+			    "float64, got %s", op, names[k - 1],
+			    gp_dtype_name(t->dtype)));
+		if (!same_shape(t, ndim, want))
+			return (err_param_shape(err, op, names[k - 1], t, ndim,
+			    want));
+	}
+	return (0);
+}
+
+static int
+prep_norm(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	struct norm_priv *np = gp_xcalloc(1, sizeof(*np));
+	const char *op = n->op->name;
+	static const char *const bn[] = {"scale", "B", "input_mean",
+		"input_var"};
+	static const char *const ln[] = {"Scale", "B"};
+	static const char *const in[] = {"scale", "B"};
+
+	n->priv = np;
+	np->kind = op[0] == 'b' ? N_BATCH : op[0] == 'l' ? N_LAYER :
+	    N_INSTANCE;
+	if (x->dtype != GP_FLOAT32 && x->dtype != GP_FLOAT64)
+		return (gp_err_set(err, "%s: X must be float32 or float64, got "
+		    "%s", op, gp_dtype_name(x->dtype)));
+	if (gp_op_param_double(n->params, "epsilon", 1e-5, &np->eps, err) < 0)
+		return (-1);
+	if (np->eps < 0)
+		return (gp_err_set(err, "%s: epsilon is %g: expected 0 or more",
+		    op, np->eps));
+	switch (np->kind) {
+	case N_BATCH: {
+		double mom;
+		bool train, spatial;
+
+		if (gp_op_param_double(n->params, "momentum", 0.9, &mom,
+		    err) < 0 || gp_win_param_flag(n->params, "training_mode",
+		    false, &train, err) < 0 || gp_win_param_flag(n->params,
+		    "spatial", true, &spatial, err) < 0)
+			return (-1);
+		if (train)
+			return (gp_err_set(err, "%s: training_mode is set: "
+			    "only the inference form is implemented (the given "
+			    "mean and variance)", op));
+		if (!spatial)
+			return (gp_err_set(err, "%s: spatial 0 (per-pixel "
+			    "statistics, opset 7 and before) is not "
+			    "implemented: expected spatial 1", op));
+		if (x->ndim < 2)
+			return (gp_err_set(err, "%s: X must have at least 2 "
+			    "dimensions (N, C, ...), got %d", op, x->ndim));
+		if (check_params(g, n, op, bn, 1, x->shape + 1, err) < 0)
+			return (-1);
+		break;
+	}
+	case N_LAYER: {
+		int64_t axis, stash;
+
+		if (gp_op_param_int(n->params, "axis", -1, &axis, err) < 0 ||
+		    gp_op_param_int(n->params, "stash_type", 1, &stash,
+		    err) < 0)
+			return (-1);
+		if (axis < -x->ndim || axis >= x->ndim)
+			return (gp_err_set(err, "%s: axis %lld is out of range "
+			    "for X's %d dimensions", op, (long long)axis,
+			    x->ndim));
+		if (stash != 1)
+			return (gp_err_set(err, "%s: stash_type %lld: expected "
+			    "1 (the statistics are computed in double)", op,
+			    (long long)stash));
+		np->axis = (int)(axis < 0 ? axis + x->ndim : axis);
+		if (check_params(g, n, op, ln, x->ndim - np->axis, x->shape +
+		    np->axis, err) < 0)
+			return (-1);
+		break;
+	}
+	case N_INSTANCE:
+		if (x->ndim < 3)
+			return (gp_err_set(err, "%s: X must have at least 3 "
+			    "dimensions (N, C, then the spatial ones), got %d",
+			    op, x->ndim));
+		if (check_params(g, n, op, in, 1, x->shape + 1, err) < 0)
+			return (-1);
+		break;
+	}
+	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, x->shape);
+	n->kernel = k_norm;
+	return (0);
+}
+
+/* batch_norm: a multiply and an add per element; layer_norm and
+ * instance_norm: the mean (1), the variance (3), then a subtract and two
+ * multiplies per element, and an add with a bias. */
+static double
+flops_norm(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct norm_priv *np = n->priv;
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	double e = (double)gp_shape_numel(x->ndim, x->shape);
+
+	if (np == NULL)
+		return (0);
+	if (np->kind == N_BATCH)
+		return (2 * e);
+	return ((np->kind == N_LAYER && n->n_in < 3 ? 7 : 8) * e);
+}
+
+static void
+fmt_norm(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	const struct norm_priv *np = n->priv;
+
+	gp_buf_puts(b, n->op->cls);
+	if (np == NULL)
+		return;
+	gp_buf_printf(b, "{");
+	if (np->kind == N_LAYER)
+		gp_buf_printf(b, "axis=%d, ", np->axis);
+	gp_buf_printf(b, "epsilon=%g}", np->eps);
+}
+
+static const struct gp_op op_batch_norm = {
+	.name = "batch_norm",
+	.cls = "BatchNormalization",
+	.doc = "batch_norm(X, scale, B, input_mean, input_var; epsilon, "
+	    "momentum, training_mode): ONNX BatchNormalization, inference "
+	    "form, X (N, C, ...), the others (C); float32 or float64",
+	.min_in = 5, .max_in = 5, .n_out = 1,
+	.params = p_batch,
+	.prepare = prep_norm,
+	.flops = flops_norm,
+	.format = fmt_norm,
+	.free_priv = free,
+};
+
+static const struct gp_op op_layer_norm = {
+	.name = "layer_norm",
+	.cls = "LayerNormalization",
+	.doc = "layer_norm(X, Scale[, B]; axis, epsilon, stash_type): ONNX "
+	    "LayerNormalization (opset 17) over the axes from axis on, Scale "
+	    "and B of X's shape there; Y only; float32 or float64",
+	.min_in = 2, .max_in = 3, .n_out = 1,
+	.params = p_layer,
+	.prepare = prep_norm,
+	.flops = flops_norm,
+	.format = fmt_norm,
+	.free_priv = free,
+};
+
+static const struct gp_op op_instance_norm = {
+	.name = "instance_norm",
+	.cls = "InstanceNormalization",
+	.doc = "instance_norm(X, scale, B; epsilon): ONNX "
+	    "InstanceNormalization over each (n, c) plane, X (N, C, ...), "
+	    "scale and B (C); float32 or float64",
+	.min_in = 3, .max_in = 3, .n_out = 1,
+	.params = p_inst,
+	.prepare = prep_norm,
+	.flops = flops_norm,
+	.format = fmt_norm,
+	.free_priv = free,
+};
+
+const struct gp_op *const gp_ops_norm[] = {
+	&op_batch_norm,
+	&op_instance_norm,
+	&op_layer_norm,
+	NULL,
+};
