@@ -38,6 +38,7 @@
 #include "graph/op.h"
 #include "load/onnx-read.h"
 #include "onnx.h"
+#include "conformance.h"
 #include "prof/report.h"
 #include "session/session.h"
 #include "sig.h"
@@ -58,6 +59,9 @@ enum {
 	OPT_TRACE_CALLS,
 	OPT_EXPORT_CSV,
 	OPT_EXPORT_CSV_OPS,
+	OPT_DIM,
+	OPT_INPUT,
+	OPT_CONFORMANCE,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +80,9 @@ static const struct option long_options[] = {
 	{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
 	{"export-csv-ops", required_argument, NULL, OPT_EXPORT_CSV_OPS},
 	{"no-mouse", no_argument, NULL, 'M'},
+	{"dim", required_argument, NULL, OPT_DIM},
+	{"input", required_argument, NULL, OPT_INPUT},
+	{"conformance", no_argument, NULL, OPT_CONFORMANCE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -85,7 +92,7 @@ static void
 usage_short(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "usage: gptop [OPTIONS] GRAPH.json|MODEL.onnx|CAPTURE.json\n"
 	    "       gptop A B        (the Diff view: A the baseline)\n"
 	    "       gptop --batch --diff A B\n"
 	    "       gptop merge CAPTURE... -o OUT\n"
@@ -97,10 +104,11 @@ static void
 usage_long(void)
 {
 	printf(
-	    "Usage: gptop [OPTIONS] GRAPH.json|CAPTURE.json\n"
+	    "Usage: gptop [OPTIONS] GRAPH.json|MODEL.onnx|CAPTURE.json\n"
 	    "       gptop A B                    (the Diff view, A the baseline)\n"
 	    "       gptop --batch --diff A B     (each a graph or a capture)\n"
 	    "       gptop merge CAPTURE... -o OUT\n"
+	    "       gptop --conformance DIR...   (ONNX backend test cases)\n"
 	    "Run a computation graph call after call and show where its time\n"
 	    "and memory go: live in the terminal, or as a text report.  A\n"
 	    "capture (--save) opens in the interface without running, or\n"
@@ -112,9 +120,16 @@ usage_long(void)
 	    "  -d, --delay TENTHS     screen refresh interval (default 10)\n"
 	    "      --batch            print the text report, no interface\n"
 	    "                         (also when stdout is not a terminal)\n"
-	    "      --check            validate the graph and summarize it\n"
-	    "                         (also a model.onnx: running ONNX\n"
-	    "                         models is not supported yet)\n"
+	    "      --check            validate the graph (or model.onnx)\n"
+	    "                         and summarize it\n"
+	    "      --dim NAME=VALUE   bind a symbolic dim of an ONNX model\n"
+	    "                         (repeatable; flag onnx__dims)\n"
+	    "      --input NAME=FILE  an ONNX model's input from a .npy or\n"
+	    "                         TensorProto .pb file (repeatable;\n"
+	    "                         default: seeded random values)\n"
+	    "      --conformance DIR...  run ONNX backend test cases (a\n"
+	    "                         case folder, or a folder of them) and\n"
+	    "                         compare with their expected outputs\n"
 	    "      --flags F=V,...    set flags (after GPTOP_FLAGS);\n"
 	    "                         --flags help lists them\n"
 	    "      --group-by-signature  split Ops rows by input dtypes and\n"
@@ -215,6 +230,30 @@ exit_status(int rc)
 
 /* The flags: defaults, then base (a capture's, when not NULL), then
  * GPTOP_FLAGS, then --flags. */
+/* --dim and --input, repeatable: "NAME=V:NAME=V", after the flags
+ * onnx__dims and onnx__inputs of GPTOP_FLAGS and --flags */
+static struct gp_buf onnx_dims, onnx_inputs;
+
+static void
+onnx_opt_add(struct gp_buf *b, const char *arg)
+{
+	gp_buf_printf(b, "%s%s", gp_buf_str(b)[0] != '\0' ? ":" : "", arg);
+}
+
+static void
+onnx_opt_merge(char **flag, const struct gp_buf *b)
+{
+	char *v;
+
+	if (gp_buf_str(b)[0] == '\0')
+		return;
+	v = *flag != NULL && (*flag)[0] != '\0' ?
+	    gp_xasprintf("%s:%s", *flag, gp_buf_str(b)) :
+	    gp_xstrdup(gp_buf_str(b));
+	free(*flag);
+	*flag = v;
+}
+
 static int
 make_flags(struct gp_flags *f, const char *base, const char *cli,
     bool allow_extern)
@@ -242,6 +281,8 @@ make_flags(struct gp_flags *f, const char *base, const char *cli,
 	}
 	if (allow_extern)
 		f->allow_extern = true;
+	onnx_opt_merge(&f->onnx_dims, &onnx_dims);
+	onnx_opt_merge(&f->onnx_inputs, &onnx_inputs);
 	return (0);
 }
 
@@ -675,6 +716,7 @@ run(int argc, char **argv)
 	bool no_mouse = false, interactive;
 	struct ui_tui_opts to = {0};
 	bool by_sig = false, allow_extern = false, diff = false;
+	bool conformance = false;
 	const char *cli_flags = NULL;
 	int c, rc, kind;
 
@@ -764,6 +806,15 @@ run(int argc, char **argv)
 		case OPT_EXPORT_CSV_OPS:
 			out.csv_ops = optarg;
 			break;
+		case OPT_DIM:
+			onnx_opt_add(&onnx_dims, optarg);
+			break;
+		case OPT_INPUT:
+			onnx_opt_add(&onnx_inputs, optarg);
+			break;
+		case OPT_CONFORMANCE:
+			conformance = true;
+			break;
 		case OPT_HELP:
 			usage_long();
 			return (0);
@@ -781,6 +832,13 @@ run(int argc, char **argv)
 	}
 	if (!have_rounds)
 		rounds = 10;
+	if (conformance) {
+		if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
+			return (2);
+		rc = ui_conformance_main(argc - optind, argv + optind, &flags);
+		gp_flags_done(&flags);
+		return (exit_status(rc));
+	}
 	if (diff) {
 		if (argc - optind != 2) {
 			fprintf(stderr, "gptop: --diff compares two profiles: "
@@ -828,14 +886,16 @@ run(int argc, char **argv)
 		    "arguments; --diff compares two)\n", argc - optind);
 		return (2);
 	}
-	if (gp_onnx_is_model_path(argv[optind])) {
+	if (gp_onnx_is_model_path(argv[optind]) && check) {
 		if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
 			return (2);
-		rc = ui_onnx_main(argv[optind], &flags, check);
+		rc = ui_onnx_check(argv[optind], &flags);
 		gp_flags_done(&flags);
 		return (rc);
 	}
-	if ((kind = gp_capture_detect(argv[optind], &err)) < 0) {
+	if (gp_onnx_is_model_path(argv[optind]))
+		kind = 0;	/* a model: run like a graph */
+	else if ((kind = gp_capture_detect(argv[optind], &err)) < 0) {
 		fprintf(stderr, "gptop: %s\n", err.msg);
 		return (2);
 	}

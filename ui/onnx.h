@@ -1,8 +1,7 @@
 /*
- * onnx.h: what the command line does with a model.onnx: --check reads,
- * validates and summarizes it; running it is not supported yet (the ONNX
- * front-end that builds a gptop graph is the next step), which is said
- * clearly instead of misreading the file as JSON.
+ * onnx.h: `gptop --check model.onnx`: read, validate and summarize an ONNX
+ * model (running one goes through the session like a graph.json: the
+ * ONNX front-end, src/onnx-build.c, builds its graph).
  */
 #ifndef GPTOP_UI_ONNX_H
 #define GPTOP_UI_ONNX_H
@@ -11,8 +10,7 @@
 
 #include "base/flags.h"
 
-/* The exit status: 0 for a valid model with check, 2 otherwise. */
-int	ui_onnx_main(const char *path, const struct gp_flags *flags,
-	    bool check);
+/* The exit status: 0 for a valid model, 2 otherwise. */
+int	ui_onnx_check(const char *path, const struct gp_flags *flags);
 
 #endif

@@ -81,6 +81,14 @@ const struct gp_flag_info gp_flag_table[] = {
 	{.name = "memory_limit", .type = GP_FLAG_INT,
 	    .offset = OFF(memory_limit), .def = "0", .min = 0,
 	    .help = "bytes: largest tensor allowed (0: half of RAM)"},
+	{.name = "onnx__dims", .type = GP_FLAG_STRING,
+	    .offset = OFF(onnx_dims), .def = "",
+	    .help = "an ONNX model's symbolic dims, NAME=VALUE, "
+	    "':'-separated (--dim)"},
+	{.name = "onnx__inputs", .type = GP_FLAG_STRING,
+	    .offset = OFF(onnx_inputs), .def = "",
+	    .help = "an ONNX model's input values, NAME=FILE (.npy or .pb), "
+	    "':'-separated (--input)"},
 };
 
 const size_t gp_flag_count = sizeof(gp_flag_table) / sizeof(gp_flag_table[0]);

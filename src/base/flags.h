@@ -35,6 +35,8 @@ struct gp_flags {
 	bool	 jit;
 	bool	 allow_extern;
 	int64_t	 memory_limit;		/* bytes, 0: half of physical memory */
+	char	*onnx_dims;		/* onnx__dims: "batch=8:seq=4" */
+	char	*onnx_inputs;		/* onnx__inputs: "x=x.npy:y=y.pb" */
 };
 
 enum gp_flag_type {

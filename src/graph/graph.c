@@ -202,6 +202,8 @@ node_free(struct gp_node *n)
 		n->op->free_priv(n->priv);
 	n->priv = NULL;
 	free(n->name);
+	free(n->label);
+	free(n->family);
 	free(n->in);
 	free(n->out);
 	if (n->params != NULL)
@@ -426,6 +428,8 @@ gp_graph_clone(const struct gp_graph *g)
 
 		*d = *s;
 		d->name = s->name ? gp_xstrdup(s->name) : NULL;
+		d->label = s->label ? gp_xstrdup(s->label) : NULL;
+		d->family = s->family ? gp_xstrdup(s->family) : NULL;
 		d->params = json_deep_copy(s->params);
 		d->in = gp_xmalloc(sizeof(int) * (size_t)(s->n_in ? s->n_in : 1));
 		memcpy(d->in, s->in, sizeof(int) * (size_t)s->n_in);
@@ -849,7 +853,9 @@ gp_node_format_op(const struct gp_graph *g, const struct gp_node *n,
 {
 	bool any = false;
 
-	if (n->op->format != NULL)
+	if (n->label != NULL)
+		gp_buf_puts(b, n->label);
+	else if (n->op->format != NULL)
 		n->op->format(g, n, b);
 	else
 		gp_buf_printf(b, "%s{%s}", n->op->cls, n->op->name);

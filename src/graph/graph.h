@@ -71,6 +71,11 @@ typedef void (*gp_kernel_fn)(const struct gp_node *node,
 struct gp_node {
 	char			*name;	/* user's name, or NULL */
 	const struct gp_op	*op;
+	/* What a front-end shows for this node instead of the op's own
+	 * Op and Class (an ONNX node: "Gemm{tA}", "BLAS"), or NULL.  A node
+	 * with a family is named by its name in the profile (the ONNX
+	 * node's), not by its op and inputs */
+	char			*label, *family;
 	json_t			*params;	/* object, never NULL; nodes may
 						 * share one: replace, never
 						 * modify */

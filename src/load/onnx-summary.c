@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load/onnx-map.h"
+
 struct op_count {
 	char	*name;
 	size_t	 n;
@@ -71,6 +73,7 @@ gp_onnx_summary_print(FILE *fp, const struct gp_onnx_model *m)
 	const Onnx__GraphProto *g = m->graph;
 	struct op_count *ops = gp_xcalloc(g->n_node + 1, sizeof(*ops));
 	size_t n_ops = 0;
+	int unsupported = 0;
 	struct gp_err err = {{0}};
 
 	fprintf(fp, "%s: ONNX model is valid\n", m->path);
@@ -118,15 +121,27 @@ gp_onnx_summary_print(FILE *fp, const struct gp_onnx_model *m)
 	}
 	qsort(ops, n_ops, sizeof(*ops), by_count);
 	fprintf(fp, "  nodes: %zu\n  op types:", g->n_node);
-	for (size_t k = 0; k < n_ops; k++) {
+	for (size_t k = 0; k < n_ops; k++)
 		fprintf(fp, "%s %s %zu", k ? "," : "", ops[k].name, ops[k].n);
+	fprintf(fp, "%s\n", n_ops == 0 ? " none" : "");
+	for (size_t k = 0; k < n_ops; k++) {
+		if (strcmp(ops[k].name, "Constant") != 0 &&
+		    gp_onnx_map_find(ops[k].name, m->opset, NULL) == NULL) {
+			fprintf(fp, "%s %s", unsupported++ ? "," :
+			    "  op types not supported:", ops[k].name);
+		}
 		free(ops[k].name);
 	}
 	free(ops);
-	fprintf(fp, "%s\n", n_ops == 0 ? " none" : "");
-	if (gp_onnx_check_dtypes(m, &err) < 0)
+	if (unsupported > 0)
+		fprintf(fp, " (at opset %" PRId64 "; doc/onnx.md lists the "
+		    "supported ops)\n", m->opset);
+	if (gp_onnx_check_dtypes(m, &err) < 0) {
 		fprintf(fp, "  not supported: %s\n",
 		    err.msg + strlen(m->path) + 2);
-	fprintf(fp, "  running: not supported yet (this gptop reads and "
-	    "checks ONNX models; see doc/onnx.md)\n");
+		unsupported++;
+	}
+	fprintf(fp, "  running: %s\n", unsupported == 0 ? "supported "
+	    "(gptop MODEL.onnx; symbolic dims need --dim NAME=VALUE)" :
+	    "not supported (see above)");
 }

@@ -818,6 +818,104 @@ fmt_incsubtensor(const struct gp_graph *g, const struct gp_node *n,
  * The table.
  */
 
+/*
+ * take: numpy's take along one axis (ONNX's Gather)
+ */
+
+struct take_priv {
+	int	axis;
+};
+
+static void
+k_take(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct take_priv *tp = n->priv;
+	const struct gp_tensor *x = in[0];
+	struct gp_tensor xc = {0}, ic = {0};
+	int64_t outer = 1, inner = 1, dim = x->shape[tp->axis], ni;
+	size_t row;
+	const int64_t *idx;
+	const char *src;
+	char *dst = gp_tensor_data(out[0]);
+
+	/* one kernel for every dtype: rows of bytes; a strided x and
+	 * indices of any integer dtype are first made contiguous int64 */
+	if (!gp_tensor_is_contiguous(x)) {
+		gp_tensor_copy(&xc, x);
+		x = &xc;
+	}
+	gp_tensor_alloc(&ic, GP_INT64, in[1]->ndim, in[1]->shape);
+	gp_tensor_copy_into(&ic, in[1]);
+	idx = (const int64_t *)gp_tensor_data(&ic);
+	ni = gp_tensor_numel(&ic);
+	for (int d = 0; d < tp->axis; d++)
+		outer *= x->shape[d];
+	for (int d = tp->axis + 1; d < x->ndim; d++)
+		inner *= x->shape[d];
+	row = (size_t)inner * gp_dtype_size(x->dtype);
+	src = gp_tensor_data(x);
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t j = 0; j < ni; j++, dst += row) {
+			int64_t k = idx[j] < 0 ? idx[j] + dim : idx[j];
+
+			if (k >= 0 && k < dim)
+				memcpy(dst, src + ((size_t)(o * dim + k)) * row,
+				    row);
+			else
+				memset(dst, 0, row);
+		}
+	gp_tensor_release(&ic);
+	gp_tensor_release(&xc);
+}
+
+static int
+prep_take(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	const struct gp_type *ti = gp_graph_in_type(g, n, 1);
+	struct take_priv *tp = gp_xcalloc(1, sizeof(*tp));
+	int64_t axis, shape[GP_MAX_DIMS];
+	int nd = 0;
+
+	n->priv = tp;
+	if (gp_op_param_int(n->params, "axis", 0, &axis, err) < 0)
+		return (-1);
+	if (t->ndim == 0)
+		return (gp_err_set(err, "take: x is 0-d (it needs an axis to "
+		    "take from)"));
+	if (axis < -t->ndim || axis >= t->ndim)
+		return (gp_err_set(err, "param 'axis': axis %lld is out of "
+		    "range for %d dimensions", (long long)axis, t->ndim));
+	if (axis < 0)
+		axis += t->ndim;
+	if (!gp_dtype_is_int(ti->dtype))
+		return (gp_err_set(err, "take: the indices must be integers, "
+		    "not %s", gp_dtype_name(ti->dtype)));
+	if (t->ndim - 1 + ti->ndim > GP_MAX_DIMS)
+		return (gp_err_set(err, "take: the output would have %d "
+		    "dimensions, at most %d", t->ndim - 1 + ti->ndim,
+		    GP_MAX_DIMS));
+	tp->axis = (int)axis;
+	for (int d = 0; d < axis; d++)
+		shape[nd++] = t->shape[d];
+	for (int d = 0; d < ti->ndim; d++)
+		shape[nd++] = ti->shape[d];
+	for (int d = (int)axis + 1; d < t->ndim; d++)
+		shape[nd++] = t->shape[d];
+	gp_ops_set_out(g, n, 0, t->dtype, nd, shape);
+	n->kernel = k_take;
+	return (0);
+}
+
+static void
+fmt_take(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
+{
+	const struct take_priv *tp = n->priv;
+
+	gp_buf_printf(b, "Take{axis=%d}", tp != NULL ? tp->axis : 0);
+}
+
 static const char *const p_pattern[] = {"pattern", NULL};
 static const char *const p_axes[] = {"axes", NULL};
 static const char *const p_shape[] = {"shape", NULL};
@@ -957,6 +1055,19 @@ static const struct gp_op op_set_subtensor = {
 	.free_priv = free,
 };
 
+static const struct gp_op op_take = {
+	.name = "take",
+	.cls = "Take",
+	.doc = "take(x, indices; axis=0): numpy's take along axis (ONNX's "
+	    "Gather): x's dims before axis, the indices' dims, x's dims after; "
+	    "negative indices count from the end, out-of-range ones give 0",
+	.min_in = 2, .max_in = 2, .n_out = 1,
+	.params = p_axis,
+	.prepare = prep_take,
+	.format = fmt_take,
+	.free_priv = free,
+};
+
 const struct gp_op *const gp_ops_shape[] = {
 	&op_alloc,
 	&op_dimshuffle,
@@ -967,6 +1078,7 @@ const struct gp_op *const gp_ops_shape[] = {
 	&op_reshape,
 	&op_set_subtensor,
 	&op_subtensor,
+	&op_take,
 	&op_transpose,
 	&op_zeros_like,
 	NULL,

@@ -125,12 +125,16 @@ describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
 
 		a->id = i;
 		gp_buf_clear(&b);
-		gp_node_format_apply(g, n, &b);
+		/* a front-end's node (an ONNX node) is named by its name */
+		if (n->family != NULL && n->name != NULL)
+			gp_buf_puts(&b, n->name);
+		else
+			gp_node_format_apply(g, n, &b);
 		a->name = gp_xstrdup(gp_buf_str(&b));
 		gp_buf_clear(&b);
 		gp_node_format_op(g, n, &b);
 		a->op = gp_xstrdup(gp_buf_str(&b));
-		a->cls = gp_xstrdup(n->op->cls);
+		a->cls = gp_xstrdup(n->family ? n->family : n->op->cls);
 		a->opname = gp_xstrdup(n->op->name);
 		a->node = gp_xstrdup(n->name ? n->name : "");
 		gp_buf_clear(&b);

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "graph/hash.h"
 #include "load/graph-json.h"
+#include "load/onnx-build.h"
 #include "prof/memprof.h"
 #include "rewrite/rewrite.h"
 #include "run/vm.h"
@@ -198,7 +199,17 @@ gp_session_open(const char *path, const struct gp_flags *flags,
 	copy_flags(&s->flags, flags);
 	lo.limit_bytes = (uint64_t)flags->memory_limit;
 	lo.allow_extern = flags->allow_extern;
-	s->pristine = gp_graph_load(path, &lo, err);
+	if (gp_onnx_is_model_path(path)) {
+		struct gp_onnx_load_opts oo = {
+			.limit_bytes = lo.limit_bytes,
+			.allow_extern = lo.allow_extern,
+			.dims = flags->onnx_dims,
+			.inputs = flags->onnx_inputs,
+		};
+
+		s->pristine = gp_onnx_load(path, &oo, err);
+	} else
+		s->pristine = gp_graph_load(path, &lo, err);
 	if (s->pristine == NULL) {
 		gp_flags_done(&s->flags);
 		free(s);

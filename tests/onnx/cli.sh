@@ -4,9 +4,10 @@
 # --check on each exits with status 2 and one line naming the file and the
 # fault; the dtypes gptop cannot compute with are reported by --check (exit
 # 0) and refused when asked to run; a valid model's summary shows its
-# inputs with symbolic dims by name, its initializers and op types; running
-# a valid model says it is not supported yet (status 2), and a .onnx file
-# is never read as JSON.  TAP output.
+# inputs with symbolic dims by name, its initializers and op types; a valid
+# model runs (its output checked by hand: x + w with x from a .npy file),
+# with the run's errors (dims, inputs) each one line and status 2; and a
+# .onnx file is never read as JSON.  TAP output.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
 
@@ -47,8 +48,55 @@ expect_fail huge.onnx "initializer 'big': float32 [1048576,1048576] needs 439804
 expect_fail good.onnx "initializer 'w': float32 [2,3] needs 24 bytes, over the memory limit of 16 bytes (flag memory_limit)" --check --flags memory_limit=16
 expect_fail float16-input.onnx "input 'x': dtype float16 is not supported"
 expect_fail complex-const.onnx "node 0 'c' (Constant): attribute 'value': dtype complex64 is not supported"
-expect_fail good.onnx "running ONNX models is not supported yet"
-expect_fail good.onnx "running ONNX models is not supported yet" --batch -n 1
+
+# running: good.onnx is y = x + w, w = [[1, 2, 3], [4, 5, 6]] (float32);
+# x all 0.5 from a .npy written here byte by byte (a version 1.0 header
+# padded to 128 bytes, then six little-endian 0.5f: 00 00 00 3f)
+npy_x() {
+	hdr="{'descr': '<f4', 'fortran_order': False, 'shape': ($1), }"
+	{
+		printf '\223NUMPY\001\000\166\000'
+		printf '%-117s\n' "$hdr"
+		i=0
+		while [ $i -lt "$2" ]; do
+			printf '\000\000\000\077'
+			i=$((i + 1))
+		done
+	} >"$3"
+}
+npy_x "2, 3" 6 "$tmp/x.npy"
+"$GPTOP" --batch -n 2 --input "x=$tmp/x.npy" "$d/good.onnx" >"$tmp/out" 2>"$tmp/err"
+ok $? "good.onnx --input x=x.npy runs (status 0)"
+grep -qF "output y: float32(2, 3) sum=24 min=1.5 max=6.5 first=[1.5, 2.5, 3.5, 4.5, ...]" "$tmp/out"
+ok $? "good.onnx: y = x + w = 1.5 ... 6.5"
+grep -q "^function run:" "$tmp/out" && grep -q "Elemwise" "$tmp/out"
+ok $? "good.onnx: the report names function run and the Elemwise class"
+"$GPTOP" --batch -n 1 "$d/good.onnx" >"$tmp/out" 2>"$tmp/err"
+ok $? "good.onnx runs with seeded random inputs"
+"$GPTOP" --batch -n 1 "$d/good.onnx" >"$tmp/out2" 2>"$tmp/err"
+grep "output y" "$tmp/out" >"$tmp/a"; grep "output y" "$tmp/out2" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]
+ok $? "the random inputs are the same from run to run (seeded)"
+GPTOP_FLAGS="onnx__inputs=x=$tmp/x.npy" "$GPTOP" --batch -n 1 "$d/good.onnx" >"$tmp/out" 2>"$tmp/err"
+grep -qF "sum=24 min=1.5" "$tmp/out"
+ok $? "GPTOP_FLAGS onnx__inputs gives x too"
+npy_x "3, 2" 6 "$tmp/x32.npy"
+expect_fail good.onnx "input 'x': $tmp/x32.npy holds float32 (3, 2), but the model's input is float32 (2, 3)" --batch --input "x=$tmp/x32.npy"
+expect_fail good.onnx "--input nosuch: the model has no input of that name" --batch --input "nosuch=$tmp/x.npy"
+expect_fail good.onnx "--input x: $tmp/none.npy: cannot open" --batch --input "x=$tmp/none.npy"
+npy_x "4, 3" 12 "$tmp/x43.npy"
+expect_fail good.onnx "--input x: $tmp/x43.npy" --batch --input "x=$tmp/x43.npy" --flags memory_limit=30
+grep -qF "memory limit" "$tmp/err"
+ok $? "an input file over memory_limit is refused as such"
+expect_fail dims.onnx "2 symbolic dimensions not bound: batch, seq (bind each with --dim NAME=VALUE, e.g. --dim batch=1 --dim seq=1)" --batch
+expect_fail dims.onnx "--dim time: the model has no symbolic dimension of that name" --batch --dim batch=2 --dim seq=3 --dim time=4
+expect_fail dims.onnx "--dim batch=x: the value 'x' is not a positive integer" --batch --dim batch=x
+"$GPTOP" --batch -n 1 --dim batch=2 --dim seq=3 "$d/dims.onnx" >"$tmp/out" 2>"$tmp/err"
+grep -qF "output r: float32(2, 784)" "$tmp/out" && grep -qF "output s: int64(2, 3)" "$tmp/out"
+ok $? "dims.onnx with --dim batch=2 --dim seq=3: r is (2, 784), s is (2, 3)"
+GPTOP_FLAGS="onnx__dims=batch=4:seq=1" "$GPTOP" --batch -n 1 "$d/dims.onnx" >"$tmp/out" 2>"$tmp/err"
+grep -qF "output r: float32(4, 784)" "$tmp/out"
+ok $? "GPTOP_FLAGS onnx__dims=batch=4:seq=1 binds them too"
 
 # --check reports the dtype gptop refuses, and the file is valid
 "$GPTOP" --check "$d/float16-input.onnx" >"$tmp/out" 2>&1
@@ -73,7 +121,7 @@ $d/dims.onnx: ONNX model is valid
   initializers: 4 (64 bytes)
   nodes: 2
   op types: Add 1, Relu 1
-  running: not supported yet (this gptop reads and checks ONNX models; see doc/onnx.md)
+  running: supported (gptop MODEL.onnx; symbolic dims need --dim NAME=VALUE)
 EOT
 diff "$tmp/want" "$tmp/out" >"$tmp/diff"
 ok $? "--check dims.onnx: the summary"

@@ -1,0 +1,1302 @@
+/*
+ * onnx-map.c: the ONNX op -> gptop op table (see onnx-map.h) and each
+ * entry's translation: which gptop ops a node becomes, its attributes
+ * turned into their params, the inputs that must be known when the model
+ * is built (shapes, axes, slice bounds) read as values, and the opset
+ * rules (an attribute that became an input, a default that changed).
+ */
+#include "config.h"
+
+#include "load/onnx-map.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/onnx-read.h"
+#include "graph/tensor.h"
+
+#define OPSET_MAX GP_ONNX_OPSET_MAX
+
+static const char *
+str(const char *s)
+{
+	return (s != NULL ? s : "");
+}
+
+const Onnx__AttributeProto *
+gp_onnx_attr(const Onnx__NodeProto *np, const char *name)
+{
+	for (size_t i = 0; i < np->n_attribute; i++)
+		if (strcmp(str(np->attribute[i]->name), name) == 0)
+			return (np->attribute[i]);
+	return (NULL);
+}
+
+static int64_t
+attr_i(struct gp_onnxb *b, const char *name, int64_t def)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
+
+	return (a != NULL ? a->i : def);
+}
+
+static double
+attr_f(struct gp_onnxb *b, const char *name, double def)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
+
+	return (a != NULL ? (double)a->f : def);
+}
+
+/* An INTS attribute: the count, or -1 when absent. */
+static int
+attr_ints(struct gp_onnxb *b, const char *name, int64_t *out, int max)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
+
+	if (a == NULL)
+		return (-1);
+	if (a->n_ints > (size_t)max)
+		return (gp_onnxb_fail(b, "attribute '%s': %zu values, at most "
+		    "%d", name, a->n_ints, max) * 0 - 2);
+	for (size_t i = 0; i < a->n_ints; i++)
+		out[i] = a->ints[i];
+	return ((int)a->n_ints);
+}
+
+static json_t *
+jints(const int64_t *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return (a);
+}
+
+static int
+in0(struct gp_onnxb *b)
+{
+	int v = gp_onnxb_in(b, 0);
+
+	if (v < 0)
+		return (gp_onnxb_fail(b, "input 0 is missing"));
+	return (v);
+}
+
+static int
+ndim_of(struct gp_onnxb *b, int v)
+{
+	return (gp_onnxb_type(b, v)->ndim);
+}
+
+static enum gp_dtype
+dtype_of(struct gp_onnxb *b, int v)
+{
+	return (gp_onnxb_type(b, v)->dtype);
+}
+
+/* An axis against ndim: negative counts from the end. */
+static int
+norm_axis(struct gp_onnxb *b, int64_t a, int ndim, const char *what)
+{
+	if (a < -ndim || a >= ndim || (ndim == 0 && a != 0))
+		return (gp_onnxb_fail(b, "%s %" PRId64 " is out of range for "
+		    "%d dimensions", what, a, ndim));
+	return ((int)(a < 0 ? a + ndim : a));
+}
+
+static int
+set1(struct gp_onnxb *b, int v)
+{
+	if (v < 0)
+		return (-1);
+	gp_onnxb_set_out(b, 0, v);
+	return (0);
+}
+
+static int
+apply1(struct gp_onnxb *b, const char *op, json_t *p, int x)
+{
+	if (x < 0) {
+		json_decref(p);
+		return (-1);
+	}
+	return (gp_onnxb_apply(b, op, p, 1, &x));
+}
+
+static int
+apply2(struct gp_onnxb *b, const char *op, int x, int y)
+{
+	int in[2] = {x, y};
+
+	if (x < 0 || y < 0)
+		return (-1);
+	return (gp_onnxb_apply(b, op, NULL, 2, in));
+}
+
+static int
+apply3(struct gp_onnxb *b, const char *op, int x, int y, int z)
+{
+	int in[3] = {x, y, z};
+
+	if (x < 0 || y < 0 || z < 0)
+		return (-1);
+	return (gp_onnxb_apply(b, op, NULL, 3, in));
+}
+
+/* a scalar of x's dtype */
+static int
+like(struct gp_onnxb *b, int x, double v)
+{
+	return (gp_onnxb_scalar(b, dtype_of(b, x), v));
+}
+
+/* The old binary ops (opset < 7, attribute broadcast=1) broadcast B
+ * into A from an axis (default: aligned on the right, numpy's rule):
+ * B gets trailing dims of size 1.  Returns B's variable (reshaped). */
+static int
+legacy_broadcast(struct gp_onnxb *b, int x, int y)
+{
+	const Onnx__AttributeProto *ax = gp_onnx_attr(gp_onnxb_node(b),
+	    "axis");
+	int64_t s[GP_MAX_DIMS];
+	int nx, ny, a, n = 0;
+
+	if (gp_onnxb_opset(b) >= 7 || attr_i(b, "broadcast", 0) == 0 ||
+	    ax == NULL || x < 0 || y < 0)
+		return (y);
+	nx = ndim_of(b, x);
+	ny = ndim_of(b, y);
+	if ((a = norm_axis(b, ax->i, nx, "axis")) < 0)
+		return (-1);
+	if (a + ny > nx)
+		return (gp_onnxb_fail(b, "B (%d-d) does not fit in A (%d-d) "
+		    "from axis %d", ny, nx, a));
+	for (int d = 0; d < ny; d++)
+		s[n++] = gp_onnxb_type(b, y)->shape[d];
+	while (n < nx - a)
+		s[n++] = 1;
+	return (apply1(b, "reshape", json_pack("{s:o}", "shape", jints(s, n)),
+	    y));
+}
+
+/* Elementwise ops: e->gp over the inputs (folded pairwise for
+ * maximum/minimum, one add for Sum). */
+static int
+b_ew(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int in[64], n = 0, v;
+
+	for (int k = 0; k < gp_onnxb_n_in(b) && n < 64; k++)
+		if (gp_onnxb_in(b, k) >= 0)
+			in[n++] = gp_onnxb_in(b, k);
+	if (n == 0)
+		return (gp_onnxb_fail(b, "no inputs"));
+	if (n == 2 && (in[1] = legacy_broadcast(b, in[0], in[1])) < 0)
+		return (-1);
+	if (n == 1 && (strcmp(e->gp, "add") == 0 || strcmp(e->gp,
+	    "maximum") == 0 || strcmp(e->gp, "minimum") == 0))
+		return (set1(b, apply1(b, "identity", NULL, in[0])));
+	if (strcmp(e->gp, "maximum") == 0 || strcmp(e->gp, "minimum") == 0) {
+		v = in[0];
+		for (int k = 1; k < n && v >= 0; k++)
+			v = apply2(b, e->gp, v, in[k]);
+		return (set1(b, v));
+	}
+	return (set1(b, gp_onnxb_apply(b, e->gp, NULL, n, in)));
+}
+
+static int
+b_mean(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int in[64], n = 0, v;
+
+	for (int k = 0; k < gp_onnxb_n_in(b) && n < 64; k++)
+		if (gp_onnxb_in(b, k) >= 0)
+			in[n++] = gp_onnxb_in(b, k);
+	if (n == 0)
+		return (gp_onnxb_fail(b, "no inputs"));
+	if (n == 1)
+		return (set1(b, apply1(b, "identity", NULL, in[0])));
+	v = gp_onnxb_apply(b, "add", NULL, n, in);
+	if (v < 0)
+		return (-1);
+	return (set1(b, apply2(b, "true_div", v, like(b, in[0], n))));
+}
+
+static int
+b_relu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, apply2(b, "maximum", x, like(b, x, 0))));
+}
+
+static int
+b_reciprocal(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, apply2(b, "true_div", like(b, x, 1), x)));
+}
+
+static int
+b_mod(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	if (attr_i(b, "fmod", 0) != 0)
+		return (gp_onnxb_unsupported(b, "Mod with fmod=1 (C's fmod; "
+		    "gptop's mod takes the divisor's sign)"));
+	return (b_ew(b, e));
+}
+
+/* x < 0 ? f(x) : x, the shape of LeakyRelu, PRelu, Elu */
+static int
+neg_branch(struct gp_onnxb *b, int x, int fx)
+{
+	int c = apply2(b, "lt", x, like(b, x, 0));
+
+	return (apply3(b, "switch", c, fx, x));
+}
+
+static int
+b_leaky_relu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, neg_branch(b, x, apply2(b, "mul", x, like(b, x,
+	    attr_f(b, "alpha", 0.01))))));
+}
+
+static int
+b_prelu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), s = gp_onnxb_in(b, 1);
+
+	if (x < 0 || s < 0)
+		return (gp_onnxb_fail(b, "PRelu needs x and slope"));
+	/* before opset 7 a slope of C values is per channel (axis 1) */
+	if (gp_onnxb_opset(b) < 7 && ndim_of(b, s) == 1 && ndim_of(b, x) > 2 &&
+	    gp_onnxb_type(b, s)->shape[0] == gp_onnxb_type(b, x)->shape[1] &&
+	    gp_onnxb_type(b, s)->shape[0] != 1) {
+		int64_t sh[GP_MAX_DIMS];
+
+		sh[0] = gp_onnxb_type(b, s)->shape[0];
+		for (int d = 1; d < ndim_of(b, x) - 1; d++)
+			sh[d] = 1;
+		s = apply1(b, "reshape", json_pack("{s:o}", "shape",
+		    jints(sh, ndim_of(b, x) - 1)), s);
+	}
+	return (set1(b, neg_branch(b, x, apply2(b, "mul", x, s))));
+}
+
+static int
+b_elu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, neg_branch(b, x, apply2(b, "mul", apply1(b, "expm1",
+	    NULL, x), like(b, x, attr_f(b, "alpha", 1.0))))));
+}
+
+static int
+b_selu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), c, v;
+
+	if (x < 0)
+		return (-1);
+	c = apply2(b, "le", x, like(b, x, 0));
+	v = apply3(b, "switch", c, apply2(b, "mul", apply1(b, "expm1", NULL,
+	    x), like(b, x, attr_f(b, "alpha", 1.67326319217681884765625))),
+	    x);
+	return (set1(b, apply2(b, "mul", v, like(b, x, attr_f(b, "gamma",
+	    1.05070102214813232421875)))));
+}
+
+static int
+b_thresholded_relu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, apply3(b, "switch", apply2(b, "gt", x, like(b, x,
+	    attr_f(b, "alpha", 1.0))), x, like(b, x, 0))));
+}
+
+static int
+b_hard_sigmoid(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), v;
+
+	if (x < 0)
+		return (-1);
+	v = apply2(b, "add", apply2(b, "mul", x, like(b, x, attr_f(b,
+	    "alpha", 0.2))), like(b, x, attr_f(b, "beta", 0.5)));
+	return (set1(b, apply3(b, "clip", v, like(b, x, 0), like(b, x, 1))));
+}
+
+static int
+b_hard_swish(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), v;
+
+	if (x < 0)
+		return (-1);
+	v = apply2(b, "add", apply2(b, "mul", x, like(b, x, 1.0 / 6)),
+	    like(b, x, 0.5));
+	v = apply3(b, "clip", v, like(b, x, 0), like(b, x, 1));
+	return (set1(b, apply2(b, "mul", x, v)));
+}
+
+static int
+b_softsign(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, apply2(b, "true_div", x, apply2(b, "add", like(b, x,
+	    1), apply1(b, "abs", NULL, x)))));
+}
+
+static int
+b_sign(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), p, n;
+
+	if (x < 0)
+		return (-1);
+	p = gp_onnxb_cast(b, apply2(b, "gt", x, like(b, x, 0)),
+	    dtype_of(b, x));
+	n = gp_onnxb_cast(b, apply2(b, "lt", x, like(b, x, 0)),
+	    dtype_of(b, x));
+	if (dtype_of(b, x) == GP_BOOL || gp_dtype_table[dtype_of(b, x)].kind ==
+	    GP_KIND_UINT)
+		return (set1(b, p));
+	return (set1(b, apply2(b, "sub", p, n)));
+}
+
+static int
+b_where(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	return (set1(b, apply3(b, "switch", gp_onnxb_in(b, 0),
+	    gp_onnxb_in(b, 1), gp_onnxb_in(b, 2))));
+}
+
+static int
+b_clip(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), lo, hi;
+
+	if (x < 0)
+		return (-1);
+	if (gp_onnxb_opset(b) < 11) {
+		const Onnx__NodeProto *np = gp_onnxb_node(b);
+
+		lo = gp_onnx_attr(np, "min") != NULL ? like(b, x, attr_f(b,
+		    "min", 0)) : -1;
+		hi = gp_onnx_attr(np, "max") != NULL ? like(b, x, attr_f(b,
+		    "max", 0)) : -1;
+	} else {
+		lo = gp_onnxb_in(b, 1);
+		hi = gp_onnxb_in(b, 2);
+	}
+	if (lo >= 0 && hi >= 0)
+		return (set1(b, apply3(b, "clip", x, lo, hi)));
+	if (lo >= 0)
+		return (set1(b, apply2(b, "maximum", x, lo)));
+	if (hi >= 0)
+		return (set1(b, apply2(b, "minimum", x, hi)));
+	return (set1(b, apply1(b, "identity", NULL, x)));
+}
+
+/* ONNX's TensorProto.DataType names for opset 1's Cast (a string). */
+static int
+cast_to(struct gp_onnxb *b, enum gp_dtype *dt)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), "to");
+	int64_t t;
+
+	if (a == NULL)
+		return (gp_onnxb_fail(b, "no attribute 'to'"));
+	t = a->i;
+	if (a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING) {
+		static const char *const names[] = {"UNDEFINED", "FLOAT",
+		    "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64",
+		    "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64"};
+
+		for (t = 0; t < 14; t++)
+			if (a->s.len == strlen(names[t]) && memcmp(a->s.data,
+			    names[t], a->s.len) == 0)
+				break;
+	}
+	if (!gp_onnx_dtype_to_gp((int)t, dt))
+		return (gp_onnxb_unsupported(b, "Cast to dtype %s",
+		    gp_onnx_dtype_name((int)t)));
+	return (0);
+}
+
+static int
+b_cast(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	enum gp_dtype dt;
+	int x = in0(b);
+
+	if (x < 0 || cast_to(b, &dt) < 0)
+		return (-1);
+	return (set1(b, apply1(b, "cast", json_pack("{s:s}", "dtype",
+	    gp_dtype_name(dt)), x)));
+}
+
+static int
+b_cast_like(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), y = gp_onnxb_in(b, 1);
+
+	if (x < 0 || y < 0)
+		return (gp_onnxb_fail(b, "CastLike needs two inputs"));
+	return (set1(b, apply1(b, "cast", json_pack("{s:s}", "dtype",
+	    gp_dtype_name(dtype_of(b, y))), x)));
+}
+
+static int
+b_identity(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	return (set1(b, apply1(b, "identity", NULL, in0(b))));
+}
+
+static int
+b_dropout(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), t = gp_onnxb_in(b, 2), v;
+
+	if (x < 0)
+		return (-1);
+	if (gp_onnxb_opset(b) < 7 && attr_i(b, "is_test", 0) == 0)
+		return (gp_onnxb_unsupported(b, "Dropout in training mode "
+		    "(is_test=0)"));
+	if (t >= 0) {
+		int64_t on;
+
+		if (gp_onnxb_ints(b, t, "training_mode", &on, 1) < 0) {
+			const struct gp_tensor *tv =
+			    gp_onnxb_value(b, t, "training_mode");
+
+			if (tv == NULL || gp_tensor_numel(tv) != 1)
+				return (-1);
+			on = gp_tensor_get(tv, 0) != 0;
+		}
+		if (on)
+			return (gp_onnxb_unsupported(b, "Dropout in training "
+			    "mode (training_mode=true)"));
+	}
+	if ((v = apply1(b, "identity", NULL, x)) < 0)
+		return (-1);
+	gp_onnxb_set_out(b, 0, v);
+	if (gp_onnxb_n_out(b) > 1) {
+		const struct gp_type *tx = gp_onnxb_type(b, x);
+		int64_t shape[GP_MAX_DIMS];
+		int one = gp_onnxb_scalar(b, GP_BOOL, 1);
+
+		for (int d = 0; d < tx->ndim; d++)
+			shape[d] = tx->shape[d];
+		gp_onnxb_set_out(b, 1, apply1(b, "alloc", json_pack("{s:o}",
+		    "shape", jints(shape, tx->ndim)), one));
+	}
+	return (0);
+}
+
+/* BLAS */
+
+static int
+b_matmul(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), y = gp_onnxb_in(b, 1);
+
+	if (x < 0 || y < 0)
+		return (gp_onnxb_fail(b, "MatMul needs two inputs"));
+	if (ndim_of(b, x) > 2 || ndim_of(b, y) > 2)
+		return (gp_onnxb_unsupported(b, "MatMul of %d-d and %d-d "
+		    "operands (gptop's dot takes 1-d and 2-d; batched MatMul "
+		    "is not supported yet)", ndim_of(b, x), ndim_of(b, y)));
+	return (set1(b, apply2(b, "dot", x, y)));
+}
+
+static int
+b_gemm(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), y = gp_onnxb_in(b, 1), c = gp_onnxb_in(b, 2), v;
+	double alpha = attr_f(b, "alpha", 1), beta = attr_f(b, "beta", 1);
+	enum gp_dtype dt;
+	int64_t mn[2];
+
+	if (x < 0 || y < 0)
+		return (gp_onnxb_fail(b, "Gemm needs A and B"));
+	if (ndim_of(b, x) != 2 || ndim_of(b, y) != 2)
+		return (gp_onnxb_fail(b, "A and B must be matrices (got %d-d "
+		    "and %d-d)", ndim_of(b, x), ndim_of(b, y)));
+	dt = dtype_of(b, x);
+	if (attr_i(b, "transA", 0))
+		x = apply1(b, "transpose", NULL, x);
+	if (attr_i(b, "transB", 0))
+		y = apply1(b, "transpose", NULL, y);
+	if (x < 0 || y < 0)
+		return (-1);
+	mn[0] = gp_onnxb_type(b, x)->shape[0];
+	mn[1] = gp_onnxb_type(b, y)->shape[1];
+	if (c >= 0 && beta != 0 && gp_dtype_is_float(dt)) {
+		const struct gp_type *tc = gp_onnxb_type(b, c);
+
+		if (tc->ndim != 2 || tc->shape[0] != mn[0] ||
+		    tc->shape[1] != mn[1])
+			c = apply1(b, "alloc", json_pack("{s:o}", "shape",
+			    jints(mn, 2)), c);
+		if (c < 0)
+			return (-1);
+		{
+			int in[5] = {c, gp_onnxb_scalar(b, dt, alpha), x, y,
+			    gp_onnxb_scalar(b, dt, beta)};
+
+			return (set1(b, gp_onnxb_apply(b, "gemm", NULL, 5,
+			    in)));
+		}
+	}
+	v = apply2(b, gp_dtype_is_float(dt) ? "dot22" : "dot", x, y);
+	if (v >= 0 && alpha != 1)
+		v = apply2(b, "mul", v, gp_onnxb_scalar(b, dtype_of(b, v),
+		    alpha));
+	if (v >= 0 && c >= 0 && beta != 0)
+		v = apply2(b, "add", v, beta == 1 ? c : apply2(b, "mul", c,
+		    gp_onnxb_scalar(b, dtype_of(b, c), beta)));
+	return (set1(b, v));
+}
+
+/* Reductions */
+
+static int
+reduce_axes(struct gp_onnxb *b, int x, bool input_form, int64_t *axes)
+{
+	int nd = ndim_of(b, x), n;
+
+	if (input_form) {
+		int a = gp_onnxb_in(b, 1);
+
+		n = a >= 0 ? gp_onnxb_ints(b, a, "the axes", axes,
+		    GP_MAX_DIMS) : 0;
+	} else
+		n = attr_ints(b, "axes", axes, GP_MAX_DIMS);
+	if (n < -1)
+		return (-1);
+	if (n < 0)
+		n = 0;
+	for (int i = 0; i < n; i++) {
+		int a = norm_axis(b, axes[i], nd, "axis");
+
+		if (a < 0)
+			return (-1);
+		axes[i] = a;
+	}
+	return (n);
+}
+
+static int
+b_reduce(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	const char *t = str(gp_onnxb_node(b)->op_type);
+	int x = in0(b), n, nd;
+	int64_t axes[GP_MAX_DIMS];
+	bool input_form = gp_onnxb_opset(b) >= 18 ||
+	    (strcmp(t, "ReduceSum") == 0 && gp_onnxb_opset(b) >= 13);
+	const char *op = "sum";
+
+	if (x < 0 || (n = reduce_axes(b, x, input_form, axes)) < 0)
+		return (-1);
+	nd = ndim_of(b, x);
+	if (n == 0) {
+		if (attr_i(b, "noop_with_empty_axes", 0))
+			return (set1(b, apply1(b, "identity", NULL, x)));
+		for (int d = 0; d < nd; d++)
+			axes[n++] = d;
+	}
+	if (strcmp(t, "ReduceL1") == 0)
+		x = apply1(b, "abs", NULL, x);
+	else if (strcmp(t, "ReduceL2") == 0 ||
+	    strcmp(t, "ReduceSumSquare") == 0)
+		x = apply1(b, "sqr", NULL, x);
+	else if (strcmp(t, "ReduceLogSumExp") == 0)
+		x = apply1(b, "exp", NULL, x);
+	else if (strcmp(t, "ReduceMean") == 0)
+		op = "mean";
+	else if (strcmp(t, "ReduceMax") == 0)
+		op = "max";
+	else if (strcmp(t, "ReduceMin") == 0)
+		op = "min";
+	else if (strcmp(t, "ReduceProd") == 0)
+		op = "prod";
+	x = apply1(b, op, json_pack("{s:o,s:b}", "axis", jints(axes, n),
+	    "keepdims", attr_i(b, "keepdims", 1) != 0), x);
+	if (strcmp(t, "ReduceL2") == 0)
+		x = apply1(b, "sqrt", NULL, x);
+	else if (strcmp(t, "ReduceLogSum") == 0 ||
+	    strcmp(t, "ReduceLogSumExp") == 0)
+		x = apply1(b, "log", NULL, x);
+	return (set1(b, x));
+}
+
+static int
+b_argmax(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	bool is_max = strcmp(str(gp_onnxb_node(b)->op_type), "ArgMax") == 0;
+	int x = in0(b), a, v;
+	bool keep = attr_i(b, "keepdims", 1) != 0;
+
+	if (x < 0 || (a = norm_axis(b, attr_i(b, "axis", 0), ndim_of(b, x),
+	    "axis")) < 0)
+		return (-1);
+	if (attr_i(b, "select_last_index", 0)) {
+		/* the first extreme of the reversed axis, counted back */
+		json_t *idx = json_array();
+		int64_t n = gp_onnxb_type(b, x)->shape[a];
+
+		for (int d = 0; d < a; d++)
+			json_array_append_new(idx, json_object());
+		json_array_append_new(idx, json_pack("{s:i}", "step", -1));
+		x = apply1(b, "subtensor", json_pack("{s:o}", "idx", idx), x);
+		v = apply1(b, is_max ? "argmax" : "argmin", json_pack(
+		    "{s:i,s:b}", "axis", a, "keepdims", keep), x);
+		return (set1(b, apply2(b, "sub", gp_onnxb_scalar(b, GP_INT64,
+		    (double)(n - 1)), v)));
+	}
+	return (set1(b, apply1(b, is_max ? "argmax" : "argmin", json_pack(
+	    "{s:i,s:b}", "axis", a, "keepdims", keep), x)));
+}
+
+/* Softmax, LogSoftmax: opset 13's axis (default -1), or the older rule
+ * (the input flattened to 2-d at axis, default 1). */
+static int
+b_softmax(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	const char *op = e->gp;
+	int x = in0(b), nd, a;
+	const struct gp_type *t;
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	nd = t->ndim;
+	if (nd == 0)
+		return (gp_onnxb_fail(b, "a 0-d input"));
+	if (gp_onnxb_opset(b) >= 13) {
+		int64_t perm[GP_MAX_DIMS];
+
+		if ((a = norm_axis(b, attr_i(b, "axis", -1), nd, "axis")) < 0)
+			return (-1);
+		if (a == nd - 1)
+			return (set1(b, apply1(b, op, NULL, x)));
+		for (int d = 0; d < nd; d++)
+			perm[d] = d;
+		perm[a] = nd - 1;
+		perm[nd - 1] = a;
+		x = apply1(b, "transpose", json_pack("{s:o}", "axes",
+		    jints(perm, nd)), x);
+		x = apply1(b, op, NULL, x);
+		return (set1(b, apply1(b, "transpose", json_pack("{s:o}",
+		    "axes", jints(perm, nd)), x)));
+	} else {
+		int64_t two[2] = {1, 1}, back[GP_MAX_DIMS];
+
+		a = (int)attr_i(b, "axis", 1);
+		if (a < 0)
+			a += nd;
+		if (a < 0 || a > nd)
+			return (gp_onnxb_fail(b, "axis %d is out of range for "
+			    "%d dimensions", (int)attr_i(b, "axis", 1), nd));
+		for (int d = 0; d < nd; d++) {
+			two[d < a ? 0 : 1] *= t->shape[d];
+			back[d] = t->shape[d];
+		}
+		if (a == nd - 1 || (a == 1 && nd == 2))
+			return (set1(b, apply1(b, op, NULL, x)));
+		x = apply1(b, "reshape", json_pack("{s:o}", "shape",
+		    jints(two, 2)), x);
+		x = apply1(b, op, NULL, x);
+		return (set1(b, apply1(b, "reshape", json_pack("{s:o}",
+		    "shape", jints(back, nd)), x)));
+	}
+}
+
+/* Shapes */
+
+static int
+reshape_to(struct gp_onnxb *b, int x, const int64_t *shape, int n)
+{
+	return (apply1(b, "reshape", json_pack("{s:o}", "shape",
+	    jints(shape, n)), x));
+}
+
+static int
+b_transpose(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n;
+	int64_t perm[GP_MAX_DIMS];
+
+	if (x < 0)
+		return (-1);
+	if ((n = attr_ints(b, "perm", perm, GP_MAX_DIMS)) < -1)
+		return (-1);
+	if (n < 0)
+		return (set1(b, apply1(b, "transpose", NULL, x)));
+	return (set1(b, apply1(b, "transpose", json_pack("{s:o}", "axes",
+	    jints(perm, n)), x)));
+}
+
+static int
+b_reshape(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n;
+	int64_t s[GP_MAX_DIMS];
+	const struct gp_type *t;
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	if (gp_onnxb_opset(b) >= 5)
+		n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the shape", s,
+		    GP_MAX_DIMS);
+	else if ((n = attr_ints(b, "shape", s, GP_MAX_DIMS)) == -1)
+		return (gp_onnxb_fail(b, "no attribute 'shape'"));
+	if (n < 0)
+		return (-1);
+	for (int i = 0; i < n; i++)
+		if (s[i] == 0 && !attr_i(b, "allowzero", 0)) {
+			if (i >= t->ndim)
+				return (gp_onnxb_fail(b, "shape entry %d is 0 "
+				    "(copy the input's size) but the input "
+				    "has %d dimensions", i, t->ndim));
+			s[i] = t->shape[i];
+		}
+	return (set1(b, reshape_to(b, x, s, n)));
+}
+
+static int
+b_flatten(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), a;
+	int64_t two[2] = {1, 1};
+	const struct gp_type *t;
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	if ((a = norm_axis(b, attr_i(b, "axis", 1), t->ndim + 1, "axis")) < 0)
+		return (-1);
+	if (attr_i(b, "axis", 1) < 0)
+		a = (int)attr_i(b, "axis", 1) + t->ndim;
+	for (int d = 0; d < t->ndim; d++)
+		two[d < a ? 0 : 1] *= t->shape[d];
+	return (set1(b, reshape_to(b, x, two, 2)));
+}
+
+/* axes from the attribute (opset < 13) or input 1 */
+static int
+axes_arg(struct gp_onnxb *b, int64_t *axes)
+{
+	if (gp_onnxb_opset(b) >= 13) {
+		int a = gp_onnxb_in(b, 1);
+
+		return (a >= 0 ? gp_onnxb_ints(b, a, "the axes", axes,
+		    GP_MAX_DIMS) : -1);
+	}
+	return (attr_ints(b, "axes", axes, GP_MAX_DIMS));
+}
+
+static int
+b_squeeze(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n, k = 0;
+	int64_t axes[GP_MAX_DIMS], s[GP_MAX_DIMS];
+	bool drop[GP_MAX_DIMS] = {false};
+	const struct gp_type *t;
+
+	if (x < 0 || (n = axes_arg(b, axes)) < -1)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	for (int i = 0; i < n; i++) {
+		int a = norm_axis(b, axes[i], t->ndim, "axis");
+
+		if (a < 0)
+			return (-1);
+		if (t->shape[a] != 1)
+			return (gp_onnxb_fail(b, "axis %d has size %" PRId64
+			    ", not 1", a, t->shape[a]));
+		drop[a] = true;
+	}
+	for (int d = 0; d < t->ndim; d++)
+		if (n < 0 ? t->shape[d] != 1 : !drop[d])
+			s[k++] = t->shape[d];
+	return (set1(b, reshape_to(b, x, s, k)));
+}
+
+static int
+b_unsqueeze(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n, nd, k = 0;
+	int64_t axes[GP_MAX_DIMS], s[GP_MAX_DIMS];
+	bool ins[GP_MAX_DIMS] = {false};
+	const struct gp_type *t;
+
+	if (x < 0 || (n = axes_arg(b, axes)) < -1)
+		return (-1);
+	if (n < 0)
+		return (gp_onnxb_fail(b, "no axes"));
+	t = gp_onnxb_type(b, x);
+	nd = t->ndim + n;
+	if (nd > GP_MAX_DIMS)
+		return (gp_onnxb_fail(b, "%d dimensions, at most %d", nd,
+		    GP_MAX_DIMS));
+	for (int i = 0; i < n; i++) {
+		int a = norm_axis(b, axes[i], nd, "axis");
+
+		if (a < 0)
+			return (-1);
+		if (ins[a])
+			return (gp_onnxb_fail(b, "axis %d repeated", a));
+		ins[a] = true;
+	}
+	for (int d = 0; d < nd; d++)
+		s[d] = ins[d] ? 1 : t->shape[k++];
+	return (set1(b, reshape_to(b, x, s, nd)));
+}
+
+static int
+b_concat(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int in[256], n = 0, a;
+
+	for (int k = 0; k < gp_onnxb_n_in(b) && n < 256; k++)
+		if (gp_onnxb_in(b, k) >= 0)
+			in[n++] = gp_onnxb_in(b, k);
+	if (n == 0)
+		return (gp_onnxb_fail(b, "no inputs"));
+	if ((a = norm_axis(b, attr_i(b, "axis", gp_onnxb_opset(b) < 4 ? 1 :
+	    0), ndim_of(b, in[0]), "axis")) < 0)
+		return (-1);
+	if (gp_onnxb_opset(b) >= 4 &&
+	    gp_onnx_attr(gp_onnxb_node(b), "axis") == NULL)
+		return (gp_onnxb_fail(b, "no attribute 'axis'"));
+	return (set1(b, gp_onnxb_apply(b, "join", json_pack("{s:i}", "axis",
+	    a), n, in)));
+}
+
+static int
+b_slice(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n, na = -1, ns = -1, top = 0;
+	int64_t st[GP_MAX_DIMS], en[GP_MAX_DIMS], ax[GP_MAX_DIMS],
+	    sp[GP_MAX_DIMS];
+	json_t *sl[GP_MAX_DIMS] = {NULL}, *idx;
+	const struct gp_type *t;
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	if (gp_onnxb_opset(b) >= 10) {
+		if ((n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the starts", st,
+		    GP_MAX_DIMS)) < 0 || gp_onnxb_ints(b, gp_onnxb_in(b, 2),
+		    "the ends", en, GP_MAX_DIMS) != n)
+			return (n < 0 ? -1 : gp_onnxb_fail(b, "starts and ends "
+			    "differ in length"));
+		if (gp_onnxb_in(b, 3) >= 0 && (na = gp_onnxb_ints(b,
+		    gp_onnxb_in(b, 3), "the axes", ax, GP_MAX_DIMS)) < 0)
+			return (-1);
+		if (gp_onnxb_in(b, 4) >= 0 && (ns = gp_onnxb_ints(b,
+		    gp_onnxb_in(b, 4), "the steps", sp, GP_MAX_DIMS)) < 0)
+			return (-1);
+	} else {
+		if ((n = attr_ints(b, "starts", st, GP_MAX_DIMS)) < 0 ||
+		    attr_ints(b, "ends", en, GP_MAX_DIMS) != n)
+			return (gp_onnxb_fail(b, "attributes starts and ends "
+			    "are missing or differ in length"));
+		na = attr_ints(b, "axes", ax, GP_MAX_DIMS);
+	}
+	if ((na >= 0 && na != n) || (ns >= 0 && ns != n))
+		return (gp_onnxb_fail(b, "starts, ends, axes and steps differ "
+		    "in length"));
+	for (int i = 0; i < n; i++) {
+		int a = norm_axis(b, na >= 0 ? ax[i] : i, t->ndim, "axis");
+		int64_t dim, s, f, step = ns >= 0 ? sp[i] : 1;
+		json_t *o;
+
+		if (a < 0)
+			return (-1);
+		if (step == 0)
+			return (gp_onnxb_fail(b, "step 0 on axis %d", a));
+		if (sl[a] != NULL)
+			return (gp_onnxb_fail(b, "axis %d repeated", a));
+		dim = t->shape[a];
+		s = st[i] < 0 ? (st[i] < -dim ? 0 : st[i] + dim) : st[i];
+		f = en[i] < 0 ? (en[i] < -dim ? -1 : en[i] + dim) : en[i];
+		if (step > 0) {
+			s = s > dim ? dim : s;
+			f = f < 0 ? 0 : f > dim ? dim : f;
+		} else {
+			s = s > dim - 1 ? dim - 1 : s;
+			f = f > dim - 1 ? dim - 1 : f;
+		}
+		/* f == -1 with a negative step: through element 0 */
+		o = json_pack("{s:I,s:I}", "start", (json_int_t)s, "step",
+		    (json_int_t)step);
+		if (f >= 0)
+			json_object_set_new(o, "stop", json_integer(f));
+		sl[a] = o;
+		if (a + 1 > top)
+			top = a + 1;
+	}
+	idx = json_array();
+	for (int d = 0; d < top; d++)
+		json_array_append_new(idx, sl[d] != NULL ? sl[d] :
+		    json_object());
+	return (set1(b, apply1(b, "subtensor", json_pack("{s:o}", "idx",
+	    idx), x)));
+}
+
+static int
+b_shape(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd;
+	int64_t s[GP_MAX_DIMS], lo = 0, hi, n;
+
+	if (x < 0)
+		return (-1);
+	nd = ndim_of(b, x);
+	hi = nd;
+	if (gp_onnxb_opset(b) >= 15) {
+		lo = attr_i(b, "start", 0);
+		hi = attr_i(b, "end", nd);
+		lo = lo < 0 ? lo + nd : lo;
+		hi = hi < 0 ? hi + nd : hi;
+		lo = lo < 0 ? 0 : lo > nd ? nd : lo;
+		hi = hi < 0 ? 0 : hi > nd ? nd : hi;
+	}
+	n = hi > lo ? hi - lo : 0;
+	for (int64_t d = 0; d < n; d++)
+		s[d] = gp_onnxb_type(b, x)->shape[lo + d];
+	return (set1(b, gp_onnxb_const(b, GP_INT64, 1, &n, s)));
+}
+
+static int
+b_size(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+	int64_t n;
+
+	if (x < 0)
+		return (-1);
+	n = gp_shape_numel(ndim_of(b, x), gp_onnxb_type(b, x)->shape);
+	return (set1(b, gp_onnxb_const(b, GP_INT64, 0, NULL, &n)));
+}
+
+static int
+b_constant_of_shape(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b),
+	    "value");
+	int64_t s[GP_MAX_DIMS];
+	int n = gp_onnxb_ints(b, gp_onnxb_in(b, 0), "the shape", s,
+	    GP_MAX_DIMS), v;
+	enum gp_dtype dt = GP_FLOAT32;
+	char val[16] = {0};
+
+	if (n < 0)
+		return (-1);
+	if (a != NULL && a->t != NULL) {
+		const Onnx__TensorProto *t = a->t;
+
+		if (!gp_onnx_dtype_to_gp(t->data_type, &dt))
+			return (gp_onnxb_unsupported(b, "a value of dtype %s",
+			    gp_onnx_dtype_name(t->data_type)));
+		if (gp_onnx_tensor_nbytes(t) != gp_dtype_size(dt))
+			return (gp_onnxb_fail(b, "the value must have one "
+			    "element"));
+		if (t->has_raw_data)
+			memcpy(val, t->raw_data.data, gp_dtype_size(dt));
+		else if (dt == GP_FLOAT32 && t->n_float_data == 1)
+			memcpy(val, t->float_data, 4);
+		else if (dt == GP_FLOAT64 && t->n_double_data == 1)
+			memcpy(val, t->double_data, 8);
+		else if (dt == GP_INT64 && t->n_int64_data == 1)
+			memcpy(val, t->int64_data, 8);
+		else if (dt == GP_UINT64 && t->n_uint64_data == 1)
+			memcpy(val, t->uint64_data, 8);
+		else if (dt == GP_UINT32 && t->n_uint64_data == 1)
+			gp_dtype_store(val, dt, (double)t->uint64_data[0]);
+		else if (t->n_int32_data == 1)
+			gp_dtype_store(val, dt, (double)t->int32_data[0]);
+		else
+			return (gp_onnxb_fail(b, "the value has no data"));
+	}
+	for (int i = 0; i < n; i++)
+		if (s[i] < 0)
+			return (gp_onnxb_fail(b, "shape entry %d is negative",
+			    i));
+	v = gp_onnxb_const(b, dt, 0, NULL, val);
+	return (set1(b, apply1(b, "alloc", json_pack("{s:o}", "shape",
+	    jints(s, n)), v)));
+}
+
+static int
+b_expand(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), n, nd;
+	int64_t s[GP_MAX_DIMS], out[GP_MAX_DIMS];
+	const struct gp_type *t;
+	struct gp_err err;
+
+	if (x < 0 || (n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the shape", s,
+	    GP_MAX_DIMS)) < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	if (gp_shape_broadcast(t->ndim, t->shape, n, s, &nd, out, &err) < 0)
+		return (gp_onnxb_fail(b, "%s", err.msg));
+	return (set1(b, apply1(b, "alloc", json_pack("{s:o}", "shape",
+	    jints(out, nd)), x)));
+}
+
+static int
+b_gather(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), i = gp_onnxb_in(b, 1), a;
+	int in[2];
+
+	if (x < 0 || i < 0)
+		return (gp_onnxb_fail(b, "Gather needs data and indices"));
+	if ((a = norm_axis(b, attr_i(b, "axis", 0), ndim_of(b, x), "axis")) <
+	    0)
+		return (-1);
+	if (!gp_dtype_is_int(dtype_of(b, i)))
+		return (gp_onnxb_fail(b, "the indices must be integers, not "
+		    "%s", gp_dtype_name(dtype_of(b, i))));
+	in[0] = x;
+	in[1] = i;
+	return (set1(b, gp_onnxb_apply(b, "take", json_pack("{s:i}", "axis",
+	    a), 2, in)));
+}
+
+/* The table.  Opsets: from the op's first version to the newest gptop
+ * reads; each translation handles the versions in between. */
+#define EW(t, s, op, r)							\
+	{.op_type = t, .since = s, .until = OPSET_MAX,			\
+	    .family = "Elemwise", .gp = op, .build = b_ew, .rule = r}
+#define OP(t, s, fam, op, fn, sh, r)					\
+	{.op_type = t, .since = s, .until = OPSET_MAX, .family = fam,	\
+	    .gp = op, .build = fn, .show = sh, .rule = r}
+
+enum { S = GP_ONNX_OUT_SAME, A = GP_ONNX_OUT_ANY };
+
+static const char *const sh_axis[] = {"axis", NULL};
+static const char *const sh_axes[] = {"axes", "keepdims", NULL};
+static const char *const sh_arg[] = {"axis", "keepdims",
+	"select_last_index", NULL};
+static const char *const sh_perm[] = {"perm", NULL};
+static const char *const sh_alpha[] = {"alpha", NULL};
+static const char *const sh_alphabeta[] = {"alpha", "beta", NULL};
+static const char *const sh_alphagamma[] = {"alpha", "gamma", NULL};
+static const char *const sh_clip[] = {"min", "max", NULL};
+static const char *const sh_sqz[] = {"axes", NULL};
+static const char *const sh_fmod[] = {"fmod", NULL};
+
+const struct gp_onnx_map gp_onnx_map_table[] = {
+	EW("Abs", 1, "abs", S),
+	EW("Add", 1, "add", S),
+	EW("And", 1, "and", A),
+	OP("ArgMax", 1, "Reduce", "argmax", b_argmax, sh_arg, A),
+	OP("ArgMin", 1, "Reduce", "argmin", b_argmax, sh_arg, A),
+	OP("Cast", 1, "Elemwise", "cast", b_cast, NULL, A),
+	OP("CastLike", 15, "Elemwise", "cast", b_cast_like, NULL, A),
+	OP("Clip", 1, "Elemwise", "clip, maximum, minimum", b_clip, sh_clip,
+	    S),
+	OP("Concat", 1, "Shape", "join", b_concat, sh_axis, A),
+	OP("ConstantOfShape", 9, "Shape", "alloc (folded)",
+	    b_constant_of_shape, NULL, A),
+	EW("Cos", 7, "cos", S),
+	EW("Div", 1, "true_div", S),
+	OP("Dropout", 1, "Elemwise", "identity", b_dropout, NULL, A),
+	OP("Elu", 1, "Elemwise", "lt, expm1, mul, switch", b_elu, sh_alpha,
+	    S),
+	EW("Equal", 1, "eq", A),
+	EW("Exp", 1, "exp", S),
+	OP("Expand", 8, "Shape", "alloc", b_expand, NULL, A),
+	OP("Flatten", 1, "Shape", "reshape", b_flatten, sh_axis, A),
+	OP("Gather", 1, "Shape", "take", b_gather, sh_axis, A),
+	OP("Gemm", 1, "BLAS", "gemm, dot22, transpose, alloc", b_gemm, NULL,
+	    S),
+	EW("Greater", 1, "gt", A),
+	EW("GreaterOrEqual", 12, "ge", A),
+	OP("HardSigmoid", 1, "Elemwise", "mul, add, clip", b_hard_sigmoid,
+	    sh_alphabeta, S),
+	OP("HardSwish", 14, "Elemwise", "mul, add, clip", b_hard_swish, NULL,
+	    S),
+	OP("Identity", 1, "Elemwise", "identity", b_identity, NULL, A),
+	OP("LeakyRelu", 1, "Elemwise", "lt, mul, switch", b_leaky_relu,
+	    sh_alpha, S),
+	EW("Less", 1, "lt", A),
+	EW("LessOrEqual", 12, "le", A),
+	EW("Log", 1, "log", S),
+	OP("LogSoftmax", 1, "Softmax", "log_softmax", b_softmax, sh_axis, A),
+	OP("MatMul", 1, "BLAS", "dot", b_matmul, NULL, S),
+	EW("Max", 1, "maximum", S),
+	OP("Mean", 1, "Elemwise", "add, true_div", b_mean, NULL, S),
+	EW("Min", 1, "minimum", S),
+	OP("Mod", 10, "Elemwise", "mod", b_mod, sh_fmod, S),
+	EW("Mul", 1, "mul", S),
+	EW("Neg", 1, "neg", S),
+	EW("Not", 1, "not", A),
+	EW("Or", 1, "or", A),
+	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
+	EW("Pow", 1, "pow", S),
+	OP("Reciprocal", 1, "Elemwise", "true_div", b_reciprocal, NULL, S),
+	OP("ReduceL1", 1, "Reduce", "abs, sum", b_reduce, sh_axes, S),
+	OP("ReduceL2", 1, "Reduce", "sqr, sum, sqrt", b_reduce, sh_axes, S),
+	OP("ReduceLogSum", 1, "Reduce", "sum, log", b_reduce, sh_axes, S),
+	OP("ReduceLogSumExp", 1, "Reduce", "exp, sum, log", b_reduce, sh_axes,
+	    S),
+	OP("ReduceMax", 1, "Reduce", "max", b_reduce, sh_axes, S),
+	OP("ReduceMean", 1, "Reduce", "mean", b_reduce, sh_axes, S),
+	OP("ReduceMin", 1, "Reduce", "min", b_reduce, sh_axes, S),
+	OP("ReduceProd", 1, "Reduce", "prod", b_reduce, sh_axes, S),
+	OP("ReduceSum", 1, "Reduce", "sum", b_reduce, sh_axes, S),
+	OP("ReduceSumSquare", 1, "Reduce", "sqr, sum", b_reduce, sh_axes, S),
+	OP("Relu", 1, "Elemwise", "maximum", b_relu, NULL, S),
+	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
+	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
+	    sh_alphagamma, S),
+	OP("Shape", 1, "Shape", "(folded)", b_shape, NULL, A),
+	EW("Sigmoid", 1, "sigmoid", S),
+	OP("Sign", 9, "Elemwise", "gt, lt, cast, sub", b_sign, NULL, S),
+	EW("Sin", 7, "sin", S),
+	OP("Size", 1, "Shape", "(folded)", b_size, NULL, A),
+	OP("Slice", 1, "Shape", "subtensor", b_slice, NULL, A),
+	OP("Softmax", 1, "Softmax", "softmax", b_softmax, sh_axis, A),
+	EW("Softplus", 1, "softplus", S),
+	OP("Softsign", 1, "Elemwise", "abs, add, true_div", b_softsign, NULL,
+	    S),
+	EW("Sqrt", 1, "sqrt", S),
+	OP("Squeeze", 1, "Shape", "reshape", b_squeeze, sh_sqz, A),
+	EW("Sub", 1, "sub", S),
+	EW("Sum", 1, "add", S),
+	EW("Tanh", 1, "tanh", S),
+	OP("ThresholdedRelu", 10, "Elemwise", "gt, switch", b_thresholded_relu,
+	    sh_alpha, S),
+	OP("Transpose", 1, "Shape", "transpose", b_transpose, sh_perm, A),
+	OP("Unsqueeze", 1, "Shape", "reshape", b_unsqueeze, sh_sqz, A),
+	OP("Where", 9, "Elemwise", "switch", b_where, NULL, A),
+	EW("Xor", 1, "neq", A),
+};
+
+const size_t gp_onnx_map_count = sizeof(gp_onnx_map_table) /
+    sizeof(gp_onnx_map_table[0]);
+
+const struct gp_onnx_map *
+gp_onnx_map_find(const char *op_type, int64_t opset,
+    const struct gp_onnx_map **any)
+{
+	if (any != NULL)
+		*any = NULL;
+	for (size_t i = 0; i < gp_onnx_map_count; i++) {
+		const struct gp_onnx_map *e = &gp_onnx_map_table[i];
+
+		if (strcmp(e->op_type, op_type) != 0)
+			continue;
+		if (opset >= e->since && opset <= e->until)
+			return (e);
+		if (any != NULL)
+			*any = e;
+	}
+	return (NULL);
+}
+
+static void
+attr_value(struct gp_buf *b, const Onnx__AttributeProto *a)
+{
+	switch (a->type) {
+	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+		gp_buf_printf(b, "%" PRId64, a->i);
+		break;
+	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+		gp_buf_printf(b, "%g", (double)a->f);
+		break;
+	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+		gp_buf_puts(b, "[");
+		for (size_t i = 0; i < a->n_ints; i++)
+			gp_buf_printf(b, "%s%" PRId64, i ? "," : "",
+			    a->ints[i]);
+		gp_buf_puts(b, "]");
+		break;
+	default:
+		gp_buf_puts(b, "?");
+	}
+}
+
+void
+gp_onnx_map_label(const struct gp_onnx_map *e, const Onnx__NodeProto *np,
+    struct gp_buf *b)
+{
+	const char *t = str(np->op_type);
+	bool any = false;
+
+	gp_buf_put_text(b, t);
+	if (strcmp(t, "Gemm") == 0) {
+		const Onnx__AttributeProto *a;
+
+		if ((a = gp_onnx_attr(np, "transA")) != NULL && a->i != 0) {
+			gp_buf_puts(b, "{tA");
+			any = true;
+		}
+		if ((a = gp_onnx_attr(np, "transB")) != NULL && a->i != 0) {
+			gp_buf_puts(b, any ? ",tB" : "{tB");
+			any = true;
+		}
+		if ((a = gp_onnx_attr(np, "alpha")) != NULL && a->f != 1) {
+			gp_buf_printf(b, "%salpha=%g", any ? "," : "{",
+			    (double)a->f);
+			any = true;
+		}
+		if ((a = gp_onnx_attr(np, "beta")) != NULL && a->f != 1) {
+			gp_buf_printf(b, "%sbeta=%g", any ? "," : "{",
+			    (double)a->f);
+			any = true;
+		}
+	} else if (strcmp(t, "Cast") == 0) {
+		const Onnx__AttributeProto *a = gp_onnx_attr(np, "to");
+		enum gp_dtype dt;
+
+		if (a != NULL && gp_onnx_dtype_to_gp((int)a->i, &dt)) {
+			gp_buf_printf(b, "{%s", gp_dtype_name(dt));
+			any = true;
+		}
+	}
+	for (int i = 0; e->show != NULL && e->show[i] != NULL; i++) {
+		const Onnx__AttributeProto *a = gp_onnx_attr(np, e->show[i]);
+
+		if (a == NULL)
+			continue;
+		gp_buf_printf(b, "%s%s=", any ? "," : "{", e->show[i]);
+		attr_value(b, a);
+		any = true;
+	}
+	if (any)
+		gp_buf_puts(b, "}");
+}
