@@ -20,6 +20,7 @@
 
 #include "base/alloc.h"
 #include "base/clock.h"
+#include "base/jsonout.h"
 #include "base/outfile.h"
 #include "run/vm.h"
 
@@ -184,24 +185,6 @@ set(json_t *o, const char *k, json_t *v)
 	json_object_set_new_nocheck(o, k, v);
 }
 
-/* A JSON string for s; bytes that are not UTF-8 become '?'. */
-static json_t *
-jstr(const char *s)
-{
-	json_t *j = json_string(s != NULL ? s : "");
-	char *c;
-
-	if (j != NULL)
-		return (j);
-	c = gp_xstrdup(s);
-	for (unsigned char *q = (unsigned char *)c; *q != '\0'; q++)
-		if (*q >= 0x80)
-			*q = '?';
-	j = json_string(c);
-	free(c);
-	return (j);
-}
-
 struct out {
 	FILE	*fp;
 	bool	 first;
@@ -227,7 +210,7 @@ event(const char *ph, const char *name, int tid)
 {
 	json_t *e = json_object();
 
-	set(e, "name", jstr(name));
+	set(e, "name", gp_jsonout_str(name));
 	set(e, "ph", json_string(ph));
 	set(e, "pid", json_integer(PID));
 	if (tid > 0)
@@ -246,7 +229,7 @@ apply_args(const struct gp_prof_fn *f)
 		json_t *o = json_object(), *shapes = json_array();
 		json_t *dtypes = json_array();
 
-		set(o, "op", jstr(a->op));
+		set(o, "op", gp_jsonout_str(a->op));
 		set(o, "apply", json_integer(a->id));
 		for (int k = 0; k < a->n_in; k++) {
 			json_t *s = json_array();
@@ -260,7 +243,7 @@ apply_args(const struct gp_prof_fn *f)
 		}
 		set(o, "shapes", shapes);
 		set(o, "dtypes", dtypes);
-		set(o, "flops", json_real(isfinite(a->flops) ? a->flops : 0));
+		set(o, "flops", gp_jsonout_real(a->flops));
 		set(o, "impl", json_string((unsigned)a->impl < GP_IMPL__COUNT ?
 		    gp_impl_names[a->impl] : "?"));
 		v[i] = o;
@@ -313,7 +296,7 @@ emit_call(struct out *o, const struct gp_trace *t, const struct gp_profile *p,
 		uint64_t ns = gp_prof_apply_ns(p, s->ticks, i);
 
 		e = event("X", ap->name, tid);
-		set(e, "cat", jstr(ap->cls));
+		set(e, "cat", gp_jsonout_str(ap->cls));
 		set(e, "ts", us(t0));
 		set(e, "dur", us(ns));
 		a = json_copy(args[i]);
@@ -340,13 +323,13 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", fp);
 	e = event("M", "process_name", 0);
 	a = json_object();
-	set(a, "name", jstr(p->graph));
+	set(a, "name", gp_jsonout_str(p->graph));
 	set(e, "args", a);
 	emit(&o, e);
 	for (int f = 0; f < p->n_fn; f++) {
 		e = event("M", "thread_name", f + 1);
 		a = json_object();
-		set(a, "name", jstr(p->fn[f].name));
+		set(a, "name", gp_jsonout_str(p->fn[f].name));
 		set(e, "args", a);
 		emit(&o, e);
 		e = event("M", "thread_sort_index", f + 1);
@@ -386,12 +369,12 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 	snprintf(hash, sizeof(hash), "%016llx",
 	    (unsigned long long)p->graph_hash);
 	set(a, "tool", json_string("gptop " PACKAGE_VERSION));
-	set(a, "graph", jstr(p->graph));
-	set(a, "path", jstr(p->path));
+	set(a, "graph", gp_jsonout_str(p->graph));
+	set(a, "path", gp_jsonout_str(p->path));
 	set(a, "graph_hash", json_string(hash));
-	set(a, "flags", jstr(p->flags));
-	set(a, "rewrites", jstr(p->rewrites));
-	set(a, "clock", jstr(p->clock.source));
+	set(a, "flags", gp_jsonout_str(p->flags));
+	set(a, "rewrites", gp_jsonout_str(p->rewrites));
+	set(a, "clock", gp_jsonout_str(p->clock.source));
 	set(a, "probe_ns", json_real(p->clock.probe_ns));
 	set(a, "trace_calls", json_integer(t->k));
 	set(a, "calls", calls);

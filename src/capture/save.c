@@ -20,12 +20,12 @@
 #include "capture/capture.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonarena.h"
+#include "base/jsonout.h"
 #include "base/outfile.h"
 #include "prof/memprof.h"
 #include "graph/op.h"
@@ -54,45 +54,12 @@ alias_name(char a)
  * Writing.
  */
 
-/* A JSON string for s; bytes that are not UTF-8 become '?'. */
-static json_t *
-jstr(const char *s)
-{
-	json_t *j;
-	char *c;
-
-	if (s == NULL)
-		s = "";
-	j = json_string(s);
-	if (j != NULL)
-		return (j);
-	c = gp_xstrdup(s);
-	for (unsigned char *p = (unsigned char *)c; *p != '\0'; p++)
-		if (*p >= 0x80)
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return (j != NULL ? j : json_string(""));
-}
-
-static json_t *
-jint(uint64_t v)
-{
-	return (json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX :
-	    (json_int_t)v));
-}
-
-static json_t *
-jreal(double v)
-{
-	return (json_real(isfinite(v) ? v : 0));
-}
-
 static void
 set(json_t *o, const char *k, json_t *v)
 {
 	json_object_set_new_nocheck(o, k, v);
 }
+
 static const char *
 nz(const char *s)
 {
@@ -320,10 +287,10 @@ hist_to_json(const struct gp_prof_stat *s)
 static void
 stat_to_json(json_t *o, const struct gp_prof_stat *s)
 {
-	set(o, "calls", jint(s->n));
-	set(o, "total", jint(s->total));
-	set(o, "min", jint(s->min));
-	set(o, "max", jint(s->max));
+	set(o, "calls", gp_jsonout_u64(s->n));
+	set(o, "total", gp_jsonout_u64(s->total));
+	set(o, "min", gp_jsonout_u64(s->min));
+	set(o, "max", gp_jsonout_u64(s->max));
 	set(o, "histogram", hist_to_json(s));
 }
 
@@ -376,9 +343,9 @@ ops_json(const struct wr *w)
 		const struct gp_prof_apply *a = w->ops.key[e];
 		json_t *o = json_object();
 
-		set(o, "op", jstr(a->op));
-		set(o, "class", jstr(a->cls));
-		set(o, "opname", jstr(a->opname));
+		set(o, "op", gp_jsonout_str(a->op));
+		set(o, "class", gp_jsonout_str(a->cls));
+		set(o, "opname", gp_jsonout_str(a->opname));
 		set(o, "impl", json_string((unsigned)a->impl < GP_IMPL__COUNT ?
 		    gp_impl_names[a->impl] : "C"));
 		json_array_append_new(t, o);
@@ -399,7 +366,7 @@ types_json(const struct wr *w)
 		set(o, "shape", dims_to_json(io->ndim, io->shape));
 		set(o, "strides", io->strides_known ? dims_to_json(io->ndim,
 		    io->strides) : json_null());
-		set(o, "nbytes", jint(io->nbytes));
+		set(o, "nbytes", gp_jsonout_u64(io->nbytes));
 		json_array_append_new(t, o);
 	}
 	return (t);
@@ -444,21 +411,21 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 
 	set(o, "id", json_integer(a->id));
 	if (!is_default_name(a->name, a->op, a->in, a->n_in))
-		set(o, "name", jstr(a->name));
+		set(o, "name", gp_jsonout_str(a->name));
 	set(o, "op", json_integer(op));
 	if (a->node != NULL && a->node[0] != '\0')
-		set(o, "node", jstr(a->node));
+		set(o, "node", gp_jsonout_str(a->node));
 	if (a->extra != NULL && a->extra[0] != '\0')
-		set(o, "extra", jstr(a->extra));
-	set(o, "flops", jreal(a->flops));
+		set(o, "extra", gp_jsonout_str(a->extra));
+	set(o, "flops", gp_jsonout_real(a->flops));
 	if (a->link_ns != 0)
-		set(o, "link_ns", jreal(a->link_ns));
+		set(o, "link_ns", gp_jsonout_real(a->link_ns));
 	if (a->jit_ns != 0)
-		set(o, "jit_ns", jreal(a->jit_ns));
+		set(o, "jit_ns", gp_jsonout_real(a->jit_ns));
 	for (int k = 0; k < a->n_in; k++) {
 		json_t *t = json_array();
 
-		json_array_append_new(t, jstr(a->in[k].var));
+		json_array_append_new(t, gp_jsonout_str(a->in[k].var));
 		json_array_append_new(t, json_integer(*(*io)++));
 		json_array_append_new(t, json_integer(a->in_producer != NULL ?
 		    a->in_producer[k] : -1));
@@ -467,7 +434,7 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 	for (int k = 0; k < a->n_out; k++) {
 		json_t *t = json_array();
 
-		json_array_append_new(t, jstr(a->out[k].var));
+		json_array_append_new(t, gp_jsonout_str(a->out[k].var));
 		json_array_append_new(t, json_integer(*(*io)++));
 		if (a->out[k].alias == 'v' || a->out[k].alias == 'i')
 			json_array_append_new(t, json_string(alias_name(
@@ -477,7 +444,7 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 	set(o, "inputs", in);
 	set(o, "outputs", out);
 	stat_to_json(o, &a->st);
-	set(o, "first_ns", jint(a->first_ns));
+	set(o, "first_ns", gp_jsonout_u64(a->first_ns));
 	return (o);
 }
 
@@ -487,12 +454,12 @@ info_machine(const struct gp_capture_info *ci)
 {
 	json_t *m = json_object();
 
-	set(m, "cpu", jstr(ci->cpu));
+	set(m, "cpu", gp_jsonout_str(ci->cpu));
 	set(m, "cores", json_integer(ci->cores));
-	set(m, "os", jstr(ci->os));
-	set(m, "compiler", jstr(ci->cc));
-	set(m, "compiler_version", jstr(ci->cc_version));
-	set(m, "blas", jstr(ci->blas));
+	set(m, "os", gp_jsonout_str(ci->os));
+	set(m, "compiler", gp_jsonout_str(ci->cc));
+	set(m, "compiler_version", gp_jsonout_str(ci->cc_version));
+	set(m, "blas", gp_jsonout_str(ci->blas));
 	return (m);
 }
 
@@ -592,17 +559,17 @@ write_function(struct wr *w, const struct gp_profile *p, int fn, bool last,
 	uint64_t v[GP_PROF_RECENT];
 	int m = gp_prof_recent(f, v);
 
-	set(o, "name", jstr(f->name));
+	set(o, "name", gp_jsonout_str(f->name));
 	stat_to_json(call, &f->call);
 	set(o, "call", call);
-	set(o, "vm_ns", jint(f->vm_ns));
-	set(o, "thunk_ns", jint(f->thunk_ns));
-	set(o, "first_call_ns", jint(f->first_call_ns));
-	set(o, "calls_seen", jint(f->calls_seen));
-	set(o, "timed_calls", jint(f->timed));
-	set(o, "sample_every", jint(f->every > 0 ? f->every : 1));
+	set(o, "vm_ns", gp_jsonout_u64(f->vm_ns));
+	set(o, "thunk_ns", gp_jsonout_u64(f->thunk_ns));
+	set(o, "first_call_ns", gp_jsonout_u64(f->first_call_ns));
+	set(o, "calls_seen", gp_jsonout_u64(f->calls_seen));
+	set(o, "timed_calls", gp_jsonout_u64(f->timed));
+	set(o, "sample_every", gp_jsonout_u64(f->every > 0 ? f->every : 1));
 	for (int i = 0; i < m; i++)
-		json_array_append_new(rec, jint(v[i]));
+		json_array_append_new(rec, gp_jsonout_u64(v[i]));
 	set(o, "recent", rec);
 	/*
 	 * MEMPROF-JSON: the predicted memory profile, when there is one that
@@ -612,12 +579,12 @@ write_function(struct wr *w, const struct gp_profile *p, int fn, bool last,
 	 */
 	if (f->mem != NULL)
 		mem = gp_memprof_to_json(f->mem, f);
-	set(o, "mem_peak_measured", jint(f->mem_peak_measured));
+	set(o, "mem_peak_measured", gp_jsonout_u64(f->mem_peak_measured));
 	/* derived, for scripts: the report's "Predicted peak" (readers
 	 * recompute it from "memory") */
 	if (mem != NULL)
 		set(o, "mem_peak_predicted",
-		    jint(gp_memprof_predicted_peak(p, fn)));
+		    gp_jsonout_u64(gp_memprof_predicted_peak(p, fn)));
 	if (mem != NULL)
 		set(o, "memory", mem);
 	set(o, "n_applies", json_integer(f->n_apply));
@@ -647,8 +614,8 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	wr_tables(&w, p);
 	fputs("{\n", fp);
 	member(&w, "format", json_string(GP_CAPTURE_FORMAT), false);
-	member(&w, "created", jstr(ci->created), false);
-	member(&w, "gptop", jstr(ci->gptop), false);
+	member(&w, "created", gp_jsonout_str(ci->created), false);
+	member(&w, "gptop", gp_jsonout_str(ci->gptop), false);
 	member(&w, "machine", info_machine(ci), false);
 	if (ci->n_src > 0) {
 		json_t *a = json_array();
@@ -656,8 +623,8 @@ write_capture(FILE *fp, const struct gp_profile *p,
 		for (int i = 0; i < ci->n_src; i++) {
 			json_t *s = json_object();
 
-			set(s, "path", jstr(ci->src[i].path));
-			set(s, "created", jstr(ci->src[i].created));
+			set(s, "path", gp_jsonout_str(ci->src[i].path));
+			set(s, "created", gp_jsonout_str(ci->src[i].created));
 			json_array_append_new(a, s);
 		}
 		member(&w, "merged_from", a, false);
@@ -665,32 +632,32 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	o = json_object();
 	snprintf(hash, sizeof(hash), "%016llx",
 	    (unsigned long long)p->graph_hash);
-	set(o, "name", jstr(p->graph));
-	set(o, "path", jstr(p->path));
+	set(o, "name", gp_jsonout_str(p->graph));
+	set(o, "path", gp_jsonout_str(p->path));
 	set(o, "hash", json_string(hash));
 	set(o, "nodes", json_integer(p->n_nodes));
 	member(&w, "graph", o, false);
-	member(&w, "flags", jstr(p->flags), false);
-	member(&w, "rewrites", jstr(p->rewrites), false);
+	member(&w, "flags", gp_jsonout_str(p->flags), false);
+	member(&w, "rewrites", gp_jsonout_str(p->rewrites), false);
 	member(&w, "ignore_first_call", json_boolean(p->ignore_first), false);
 	o = json_object();
-	set(o, "source", jstr(p->clock.source));
-	set(o, "tsc_ghz", jreal(p->clock.tsc_ghz));
-	set(o, "resolution_ns", jreal(p->clock.resolution_ns));
-	set(o, "probe_ns", jreal(p->clock.probe_ns));
+	set(o, "source", gp_jsonout_str(p->clock.source));
+	set(o, "tsc_ghz", gp_jsonout_real(p->clock.tsc_ghz));
+	set(o, "resolution_ns", gp_jsonout_real(p->clock.resolution_ns));
+	set(o, "probe_ns", gp_jsonout_real(p->clock.probe_ns));
 	member(&w, "clock", o, false);
 	o = json_object();
-	set(o, "load_ns", jreal(p->load_ns));
-	set(o, "rewrite_ns", jreal(p->rewrite_ns));
-	set(o, "link_ns", jreal(p->link_ns));
+	set(o, "load_ns", gp_jsonout_real(p->load_ns));
+	set(o, "rewrite_ns", gp_jsonout_real(p->rewrite_ns));
+	set(o, "link_ns", gp_jsonout_real(p->link_ns));
 	member(&w, "compile", o, false);
 	o = json_array();
 	for (int i = 0; i < p->n_phase; i++) {
 		const struct gp_prof_phase *ph = &p->phase[i];
 		json_t *e = json_object();
 
-		set(e, "name", jstr(ph->name));
-		set(e, "time_ns", jreal(ph->time_ns));
+		set(e, "name", gp_jsonout_str(ph->name));
+		set(e, "time_ns", gp_jsonout_real(ph->time_ns));
 		set(e, "passes", json_integer(ph->passes));
 		set(e, "nodes_before", json_integer(ph->nodes_before));
 		set(e, "nodes_after", json_integer(ph->nodes_after));
@@ -702,11 +669,11 @@ write_capture(FILE *fp, const struct gp_profile *p,
 		const struct gp_prof_rewriter *rw = &p->rw[i];
 		json_t *e = json_object();
 
-		set(e, "name", jstr(rw->name));
-		set(e, "tags", jstr(rw->tags));
-		set(e, "phase", jstr(rw->phase));
+		set(e, "name", gp_jsonout_str(rw->name));
+		set(e, "tags", gp_jsonout_str(rw->tags));
+		set(e, "phase", gp_jsonout_str(rw->phase));
 		set(e, "enabled", json_boolean(rw->enabled));
-		set(e, "time_ns", jreal(rw->time_ns));
+		set(e, "time_ns", gp_jsonout_real(rw->time_ns));
 		set(e, "applied", json_integer(rw->applied));
 		set(e, "tried", json_integer(rw->tried));
 		set(e, "nodes_before", json_integer(rw->nodes_before));
