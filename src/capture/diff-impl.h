@@ -1,0 +1,101 @@
+/*
+ * diff-impl.h: what the files of the diff (diff.h) share and nothing
+ * else includes: the hash folds and the key-to-indices map of the
+ * pairing (diff-pair.c; diff-compute.c's Class and Ops rows use them
+ * too), the apply pairing of a pair of functions (diff-pair.c), and the
+ * noise verdicts (diff-noise.c) that diff-compute.c applies to the rows
+ * it builds.
+ */
+#ifndef GPTOP_SRC_CAPTURE_DIFF_IMPL_H
+#define GPTOP_SRC_CAPTURE_DIFF_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "capture/diff.h"
+
+/* Functions of this many applies pair their two sides on two threads, and
+ * tables of this many apply rows are judged on two threads. */
+#define GP_DIFF_THREAD_MIN 4096
+
+/* Fold a 64-bit value into a hash (a multiply-xorshift mix). */
+static inline uint64_t
+gp_diff_hu64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdULL;
+	return (h ^ (h >> 32));
+}
+
+/* A string, eight bytes at a time, then its length. */
+static inline uint64_t
+gp_diff_hstr(uint64_t h, const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0, i;
+	uint64_t w;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = gp_diff_hu64(h, w);
+	}
+	w = 0;
+	memcpy(&w, s + i, n - i);
+	return (gp_diff_hu64(gp_diff_hu64(h, w), n));
+}
+
+/*
+ * Maps from a 64-bit key to a chain of indices (first in index order).
+ */
+struct gp_diff_kmap {
+	size_t		 cap;	/* a power of two */
+	uint64_t	*key;
+	int		*head;	/* -1: empty slot */
+};
+
+/* A map for about n keys. */
+void	gp_diff_kmap_init(struct gp_diff_kmap *m, size_t n);
+void	gp_diff_kmap_free(struct gp_diff_kmap *m);
+/* The slot of key (an empty one if absent). */
+size_t	gp_diff_kmap_slot(const struct gp_diff_kmap *m, uint64_t key);
+/* Put index i under key, next[] chaining the indices of a key: insert in
+ * decreasing index order so chains come out increasing. */
+void	gp_diff_kmap_push(struct gp_diff_kmap *m, int *next, uint64_t key,
+	    int i);
+
+/* The applies of a pair of functions, and the pairing made: pa[i] is A
+ * apply i's partner in B (or -1), pb[j] B apply j's, how[i] how A apply i
+ * was paired.  The caller sizes pa, pb (set to -1) and how. */
+struct gp_diff_pairs {
+	const struct gp_prof_fn	*fa, *fb;
+	int			*pa, *pb;
+	enum gp_diff_match	*how;
+};
+
+/* Pair the applies of p->fa and p->fb (diff-pair.c). */
+void	gp_diff_pair_applies(struct gp_diff_pairs *p);
+
+/*
+ * The noise verdicts (diff-noise.c).
+ */
+
+/* A row's medians and spreads, from its distributions. */
+void	gp_diff_row_figures(struct gp_diff_row *r);
+/* The factors (and spreads) of B's times over A's over the apply rows,
+ * whose figures are made, each row's factor, and capture_scale. */
+void	gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows,
+	    size_t n);
+/* Fill the derived figures of r from its two distributions (its medians
+ * and spreads too unless have_figures) and its verdict, r->factor set;
+ * then scale its times (per call of the function, with opts.per_call).
+ * The floor is floor_mult times d->floor_ns. */
+void	gp_diff_judge(const struct gp_diff *d, struct gp_diff_row *r,
+	    double scale_a, double scale_b, double floor_mult,
+	    bool have_figures);
+/* A table's p adjusted over its n rows (stride bytes apart); a change
+ * whose adjusted p is not below o->alpha is within noise after all. */
+void	gp_diff_adjust_rows(struct gp_diff_row *rows, size_t n,
+	    size_t stride, const struct gp_diff_opts *o);
+
+#endif

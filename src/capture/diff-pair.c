@@ -1,0 +1,352 @@
+/*
+ * diff-pair.c: the pairing of the applies of two profiles' functions,
+ * for the diff (diff.h), and the key-to-indices map it indexes them with.
+ *
+ * Apply pairing works per pair of functions, in tiers.  Each B apply is
+ * indexed up front under three keys: its structure (op with params, input
+ * dtypes and shapes, and per input either the graph input's name or the
+ * producing apply's position and output), its name, and its structure
+ * with graph input names left out.  An A apply's structural key is made
+ * the same way but with each producer replaced by the B apply that
+ * producer was paired with, so it exists only once its producers are
+ * paired; visiting A in schedule order makes that so in one pass.  The
+ * three tiers run in that order until a round pairs nothing; then one
+ * loose pass (op and signature, with producers unpaired on both sides
+ * taken as alike: what follows a rewritten region) may unlock more strict
+ * pairings downstream, and the rounds go on.  Among unpaired B applies
+ * with the same key the first in schedule order wins, so a profile diffed
+ * with itself pairs every apply with itself.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "capture/diff-impl.h"
+#include "capture/diff.h"
+
+#define MAX_ROUNDS 16
+
+void
+gp_diff_kmap_init(struct gp_diff_kmap *m, size_t n)
+{
+	m->cap = 16;
+	while (m->cap < 2 * n + 2)
+		m->cap *= 2;
+	m->key = gp_xmalloc(m->cap * sizeof(*m->key));	/* read once used */
+	m->head = gp_xmalloc(m->cap * sizeof(*m->head));
+	memset(m->head, -1, m->cap * sizeof(*m->head));
+}
+
+void
+gp_diff_kmap_free(struct gp_diff_kmap *m)
+{
+	free(m->key);
+	free(m->head);
+}
+
+/* The slot of key (an empty one if absent). */
+size_t
+gp_diff_kmap_slot(const struct gp_diff_kmap *m, uint64_t key)
+{
+	size_t h = (size_t)(key ^ (key >> 29)) & (m->cap - 1);
+
+	while (m->head[h] >= 0 && m->key[h] != key)
+		h = (h + 1) & (m->cap - 1);
+	return (h);
+}
+
+/* Insert in decreasing index order so chains come out increasing. */
+void
+gp_diff_kmap_push(struct gp_diff_kmap *m, int *next, uint64_t key, int i)
+{
+	size_t h = gp_diff_kmap_slot(m, key);
+
+	m->key[h] = key;
+	next[i] = m->head[h];
+	m->head[h] = i;
+}
+
+enum tier {
+	TIER_STRUCTURE,		/* leaf names, producers paired */
+	TIER_NAME,		/* the apply's name */
+	TIER_SHAPE,		/* leaf names aside, producers paired */
+	TIER_LOOSE,		/* as SHAPE, but unpaired producers on both
+				 * sides count as alike */
+	TIER__COUNT
+};
+
+static const enum gp_diff_match tier_match[TIER__COUNT] = {
+	[TIER_STRUCTURE] = GP_MATCH_STRUCTURE,
+	[TIER_NAME] = GP_MATCH_APPLY_NAME,
+	[TIER_SHAPE] = GP_MATCH_SHAPE,
+	[TIER_LOOSE] = GP_MATCH_LOOSE,
+};
+
+/* What does not change while pairing: per apply, the hash of its op and
+ * input signature, of its name, of its graph inputs' names, and which
+ * output of each producer it reads. */
+struct side {
+	const struct gp_prof_fn	*f;
+	uint64_t		*base, *name, *leaves;
+	int			*slot;	/* per input, in input order */
+	int			*first;	/* apply i's inputs: slot[first[i]] */
+};
+
+struct pairing {
+	struct side		 a, b;
+	int			*pa, *pb;	/* partner, or -1 */
+	enum gp_diff_match	*how;		/* per A apply */
+	struct gp_diff_kmap		 map[TIER__COUNT];
+	int			*next[TIER__COUNT];
+};
+
+/* Which output of apply p feeds input var v (0 when not found). */
+static int
+out_slot(const struct gp_prof_apply *p, const char *v)
+{
+	if (p->n_out == 1)
+		return (0);
+	for (int k = 0; k < p->n_out; k++)
+		if (p->out[k].var != NULL && v != NULL &&
+		    strcmp(p->out[k].var, v) == 0)
+			return (k);
+	return (0);
+}
+
+static void
+side_init(struct side *sd, const struct gp_prof_fn *f)
+{
+	size_t n = (size_t)f->n_apply, nin = 0;
+
+	sd->f = f;
+	sd->base = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	sd->name = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	sd->leaves = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	sd->first = gp_xmalloc(sizeof(int) * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		nin += (size_t)f->ap[i].n_in;
+	sd->slot = gp_xmalloc(sizeof(int) * (nin + 1));
+	nin = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_prof_apply *a = &f->ap[i];
+		uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op), l = GP_HASH_INIT;
+
+		h = gp_diff_hu64(h, (uint64_t)a->n_in);
+		sd->first[i] = (int)nin;
+		for (int k = 0; k < a->n_in; k++) {
+			const struct gp_prof_io *io = &a->in[k];
+			int pr = a->in_producer[k];
+
+			h = gp_diff_hu64(h, (uint64_t)io->dtype);
+			h = gp_diff_hu64(h, (uint64_t)io->ndim);
+			for (int d = 0; d < io->ndim; d++)
+				h = gp_diff_hu64(h, (uint64_t)io->shape[d]);
+			h = gp_diff_hu64(h, pr < 0 ? 1 : 2);
+			if (pr < 0)
+				l = gp_diff_hstr(gp_diff_hu64(l, (uint64_t)k), io->var);
+			sd->slot[nin++] = pr < 0 ? 0 : out_slot(&f->ap[pr],
+			    io->var);
+		}
+		sd->base[i] = h;
+		sd->leaves[i] = l;
+		sd->name[i] = gp_diff_hstr(GP_HASH_INIT, a->name);
+	}
+}
+
+/* B's side of a big function, on a second thread while A's is made. */
+static void *
+side_init_b(void *arg)
+{
+	struct pairing *pg = arg;
+
+	side_init(&pg->b, pg->b.f);
+	return (NULL);
+}
+
+static void
+side_done(struct side *sd)
+{
+	free(sd->base);
+	free(sd->name);
+	free(sd->leaves);
+	free(sd->slot);
+	free(sd->first);
+}
+
+/* The key of apply i of side sd for tier t.  A side: map gives each
+ * producer's partner (-1: none yet, and then no key but for TIER_LOOSE).
+ * B side: map is NULL, producers keep their own position, and own (B's
+ * partners) tells TIER_LOOSE which are paired. */
+static bool
+apply_key(const struct side *sd, int i, const int *map, const int *own,
+    enum tier t, uint64_t *out)
+{
+	const struct gp_prof_apply *a = &sd->f->ap[i];
+	uint64_t h;
+
+	if (t == TIER_NAME) {
+		*out = sd->name[i];
+		return (true);
+	}
+	h = sd->base[i];
+	if (t == TIER_STRUCTURE)
+		h = gp_diff_hu64(h, sd->leaves[i]);
+	for (int k = 0; k < a->n_in; k++) {
+		int pr = a->in_producer[k];
+
+		if (pr < 0)
+			continue;
+		if (map != NULL)
+			pr = map[pr];
+		else if (t == TIER_LOOSE && own[pr] < 0)
+			pr = -1;
+		if (pr < 0 && t != TIER_LOOSE)
+			return (false);
+		h = gp_diff_hu64(h, (uint64_t)sd->slot[sd->first[i] + k]);
+		h = gp_diff_hu64(h, (uint64_t)(int64_t)pr);
+	}
+	*out = h;
+	return (true);
+}
+
+static bool
+io_same(const struct gp_prof_io *a, const struct gp_prof_io *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim)
+		return (false);
+	for (int d = 0; d < a->ndim; d++)
+		if (a->shape[d] != b->shape[d])
+			return (false);
+	return (true);
+}
+
+/* Does A apply i really pair with B apply j under tier t (guarding against
+ * hash collisions)? */
+static bool
+verify(const struct pairing *pg, int i, int j, enum tier t)
+{
+	const struct gp_prof_apply *x = &pg->a.f->ap[i], *y = &pg->b.f->ap[j];
+
+	if (t == TIER_NAME)
+		return (strcmp(x->name, y->name) == 0);
+	if (strcmp(x->op, y->op) != 0 || x->n_in != y->n_in)
+		return (false);
+	for (int k = 0; k < x->n_in; k++) {
+		int px = x->in_producer[k], py = y->in_producer[k];
+
+		if (!io_same(&x->in[k], &y->in[k]))
+			return (false);
+		if ((px < 0) != (py < 0))
+			return (false);
+		if (px < 0) {
+			if (t == TIER_STRUCTURE &&
+			    strcmp(x->in[k].var, y->in[k].var) != 0)
+				return (false);
+		} else if (pg->pa[px] != py && !(t == TIER_LOOSE &&
+		    pg->pa[px] < 0 && pg->pb[py] < 0))
+			return (false);
+	}
+	return (true);
+}
+
+/* Index B's applies under tier t (the unpaired ones for TIER_LOOSE,
+ * whose keys change as pairs are made). */
+static void
+index_b(struct pairing *pg, enum tier t)
+{
+	int n = pg->b.f->n_apply;
+
+	if (pg->next[t] == NULL) {
+		gp_diff_kmap_init(&pg->map[t], (size_t)n);
+		pg->next[t] = gp_xmalloc(sizeof(int) * ((size_t)n + 1));
+	} else
+		memset(pg->map[t].head, -1, pg->map[t].cap * sizeof(int));
+	for (int j = n - 1; j >= 0; j--) {
+		uint64_t k;
+
+		if (t == TIER_LOOSE && pg->pb[j] >= 0)
+			continue;
+		if (apply_key(&pg->b, j, NULL, pg->pb, t, &k))
+			gp_diff_kmap_push(&pg->map[t], pg->next[t], k, j);
+	}
+}
+
+/* Pair A apply i under tier t, if it can be. */
+static bool
+try_pair(struct pairing *pg, int i, enum tier t)
+{
+	struct gp_diff_kmap *m = &pg->map[t];
+	uint64_t k;
+	size_t h;
+
+	if (!apply_key(&pg->a, i, pg->pa, NULL, t, &k))
+		return (false);
+	h = gp_diff_kmap_slot(m, k);
+	/* drop paired applies off the chain's head */
+	while (m->head[h] >= 0 && pg->pb[m->head[h]] >= 0)
+		m->head[h] = pg->next[t][m->head[h]];
+	for (int j = m->head[h]; j >= 0; j = pg->next[t][j]) {
+		if (pg->pb[j] >= 0 || !verify(pg, i, j, t))
+			continue;
+		pg->pa[i] = j;
+		pg->pb[j] = i;
+		pg->how[i] = tier_match[t];
+		return (true);
+	}
+	return (false);
+}
+
+/* One pass over the unpaired A applies in schedule order, each tried
+ * under the tiers up to t, strictest first (so what a looser tier pairs
+ * lets the applies after it pair by structure in the same pass). */
+static bool
+pass(struct pairing *pg, enum tier t)
+{
+	bool changed = false;
+
+	if (t == TIER_LOOSE)
+		index_b(pg, t);
+	for (int i = 0; i < pg->a.f->n_apply; i++)
+		for (int u = 0; u <= (int)t && pg->pa[i] < 0; u++)
+			changed |= try_pair(pg, i, (enum tier)u);
+	return (changed);
+}
+
+void
+gp_diff_pair_applies(struct gp_diff_pairs *p)
+{
+	struct pairing pair = {.a.f = p->fa, .b.f = p->fb, .pa = p->pa,
+	    .pb = p->pb, .how = p->how};
+	struct pairing *pg = &pair;
+	pthread_t th;
+	bool threaded = pg->b.f->n_apply >= GP_DIFF_THREAD_MIN &&
+	    pthread_create(&th, NULL, side_init_b, pg) == 0;
+
+	side_init(&pg->a, pg->a.f);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		side_init(&pg->b, pg->b.f);
+	for (int t = 0; t < TIER__COUNT; t++)
+		if (t != TIER_LOOSE)
+			index_b(pg, t);
+	/* the strict tiers until they settle, then a loose pass */
+	for (int round = 0; round < MAX_ROUNDS; round++) {
+		bool changed = false;
+
+		for (int t = 0; t < TIER_LOOSE; t++)
+			changed |= pass(pg, t);
+		if (!changed && !pass(pg, TIER_LOOSE))
+			break;
+	}
+	for (int t = 0; t < TIER__COUNT; t++) {
+		if (pg->next[t] != NULL)
+			gp_diff_kmap_free(&pg->map[t]);
+		free(pg->next[t]);
+	}
+	side_done(&pg->a);
+	side_done(&pg->b);
+}

@@ -1,0 +1,239 @@
+/*
+ * diff-sort.c: the columns of the diff's tables (gp_diff_cols) and the
+ * order of their rows by any of them (gp_diff_row_cmp, gp_diff_sort; see
+ * diff.h): NAN last both ways, ties by |delta|, then by the applies'
+ * positions, then by name.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/radix.h"
+#include "base/util.h"
+#include "capture/diff.h"
+
+const struct gp_diff_col_info gp_diff_cols[GP_DIFF_COL__COUNT] = {
+	[GP_DIFF_COL_NAME] = {.name = "name", .title = "<name>",
+	    .descending = false},
+	[GP_DIFF_COL_TIME_A] = {.name = "time_a", .title = "<time A>",
+	    .descending = true},
+	[GP_DIFF_COL_TIME_B] = {.name = "time_b", .title = "<time B>",
+	    .descending = true},
+	[GP_DIFF_COL_DELTA] = {.name = "delta", .title = "<delta>",
+	    .descending = true},
+	[GP_DIFF_COL_ABS_DELTA] = {.name = "abs_delta", .title = "<|delta|>",
+	    .descending = true},
+	[GP_DIFF_COL_RATIO] = {.name = "ratio", .title = "<ratio>",
+	    .descending = true},
+	[GP_DIFF_COL_CALLS_A] = {.name = "calls_a", .title = "<#call A>",
+	    .descending = true},
+	[GP_DIFF_COL_CALLS_B] = {.name = "calls_b", .title = "<#call B>",
+	    .descending = true},
+	[GP_DIFF_COL_PER_CALL_A] = {.name = "per_call_a",
+	    .title = "<per call A>", .descending = true},
+	[GP_DIFF_COL_PER_CALL_B] = {.name = "per_call_b",
+	    .title = "<per call B>", .descending = true},
+	[GP_DIFF_COL_CHANGE] = {.name = "change", .title = "<change>",
+	    .descending = true},
+	[GP_DIFF_COL_SIGNIFICANCE] = {.name = "p", .title = "<p>",
+	    .descending = false},
+	[GP_DIFF_COL_KIND] = {.name = "kind", .title = "<kind>",
+	    .descending = false},
+};
+
+_Static_assert(sizeof(gp_diff_cols) / sizeof(gp_diff_cols[0]) ==
+    GP_DIFF_COL__COUNT, "a title for every column");
+
+static int
+cmp_num(double x, double y)
+{
+	if (x < y)
+		return (-1);
+	return (x > y ? 1 : 0);
+}
+
+static double
+col_value(const struct gp_diff_row *r, enum gp_diff_col c)
+{
+	switch (c) {
+	case GP_DIFF_COL_TIME_A:
+		return (r->time_a);
+	case GP_DIFF_COL_TIME_B:
+		return (r->time_b);
+	case GP_DIFF_COL_DELTA:
+		return (r->delta);
+	case GP_DIFF_COL_ABS_DELTA:
+		return (fabs(r->delta));
+	case GP_DIFF_COL_RATIO:
+		return (r->ratio);
+	case GP_DIFF_COL_CALLS_A:
+		return ((double)r->calls_a);
+	case GP_DIFF_COL_CALLS_B:
+		return ((double)r->calls_b);
+	case GP_DIFF_COL_PER_CALL_A:
+		return (r->per_call_a);
+	case GP_DIFF_COL_PER_CALL_B:
+		return (r->per_call_b);
+	case GP_DIFF_COL_CHANGE:
+		return (r->change);
+	case GP_DIFF_COL_SIGNIFICANCE:
+		return (r->p);
+	case GP_DIFF_COL_KIND:
+		return ((double)r->kind);
+	default:
+		return (0);
+	}
+}
+
+/* a against b, NAN last in either direction. */
+static int
+cmp_val(double a, double b, bool descending)
+{
+	if (isnan(a) || isnan(b))
+		return (isnan(a) - isnan(b));
+	return (descending ? cmp_num(b, a) : cmp_num(a, b));
+}
+
+int
+gp_diff_row_cmp(const struct gp_diff_row *x, const struct gp_diff_row *y,
+    enum gp_diff_col c, bool descending)
+{
+	int v;
+
+	if (c == GP_DIFF_COL_NAME) {
+		v = strcmp(x->name, y->name);
+		if (descending)
+			v = -v;
+	} else
+		v = cmp_val(col_value(x, c), col_value(y, c), descending);
+	if (v != 0)
+		return (v);
+	if (c != GP_DIFF_COL_ABS_DELTA &&
+	    (v = cmp_val(fabs(x->delta), fabs(y->delta), true)) != 0)
+		return (v);
+	/* apply rows: schedule positions (unique); others: names */
+	if ((v = (x->fn_a - y->fn_a)) != 0 || (v = (x->id_a - y->id_a)) != 0)
+		return (v);
+	if ((v = (x->fn_b - y->fn_b)) != 0 || (v = (x->id_b - y->id_b)) != 0)
+		return (v);
+	return (c != GP_DIFF_COL_NAME ? strcmp(x->name, y->name) : 0);
+}
+
+/* A key that orders doubles as cmp_val does (equal keys: equal values). */
+static uint64_t
+val_key(double v, bool descending)
+{
+	uint64_t u;
+
+	if (isnan(v))
+		return (UINT64_MAX);
+	if (v == 0)
+		v = 0;	/* -0 ties with 0 */
+	memcpy(&u, &v, sizeof(u));
+	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+	return (descending ? ~u : u);
+}
+
+/* A key that orders (fn, id) positions as gp_diff_row_cmp does. */
+static uint64_t
+pos_key(int fn, int id)
+{
+	return ((uint64_t)(uint32_t)(fn + 1) << 32 | (uint32_t)(id + 1));
+}
+
+/* qsort has no context argument: a thread's sort in progress */
+static _Thread_local const struct gp_diff_row *sort_rows;
+static _Thread_local enum gp_diff_col sort_col;
+static _Thread_local bool sort_desc;
+
+static int
+cmp_sort(const void *a, const void *b)
+{
+	return (gp_diff_row_cmp(&sort_rows[*(const uint32_t *)a],
+	    &sort_rows[*(const uint32_t *)b], sort_col, sort_desc));
+}
+
+/* Are rows r[0..n) in the order of their positions, A's then B's? */
+static bool
+by_position(const struct gp_diff_row *r, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t a0 = pos_key(r[i - 1].fn_a, r[i - 1].id_a);
+		uint64_t a1 = pos_key(r[i].fn_a, r[i].id_a);
+
+		if (a0 > a1 || (a0 == a1 && pos_key(r[i - 1].fn_b,
+		    r[i - 1].id_b) > pos_key(r[i].fn_b, r[i].id_b)))
+			return (false);
+	}
+	return (true);
+}
+
+/* Do x and y tie on everything gp_diff_row_cmp compares but the name? */
+static bool
+tied(const struct gp_diff_row *x, const struct gp_diff_row *y,
+    enum gp_diff_col c)
+{
+	return (val_key(col_value(x, c), false) ==
+	    val_key(col_value(y, c), false) &&
+	    val_key(fabs(x->delta), false) == val_key(fabs(y->delta), false) &&
+	    x->fn_a == y->fn_a && x->id_a == y->id_a && x->fn_b == y->fn_b &&
+	    x->id_b == y->id_b);
+}
+
+/* Stable radix sorts by gp_diff_row_cmp's keys, least significant first;
+ * only rows still tied after them (rows of the Class and Ops tables with
+ * equal figures) are compared by name: the order of a qsort with
+ * gp_diff_row_cmp, at a fraction of its cost on 100,000 rows. */
+void
+gp_diff_sort(struct gp_diff_table *t, enum gp_diff_col c, bool descending)
+{
+	const struct gp_diff_row *r = t->rows;
+	size_t n = t->n;
+	uint32_t *idx = gp_xmalloc(sizeof(*idx) * (n + 1));
+	uint64_t *k;
+	struct gp_diff_row *v;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	sort_rows = t->rows;
+	sort_col = c;
+	sort_desc = descending;
+	if (c == GP_DIFF_COL_NAME)
+		qsort(idx, n, sizeof(*idx), cmp_sort);
+	else {
+		k = gp_xmalloc(sizeof(*k) * (3 * n + 1));
+		/* by position (the order gp_diff_compute makes them in) */
+		if (!by_position(r, n)) {
+			for (size_t i = 0; i < n; i++)
+				k[i] = pos_key(r[i].fn_b, r[i].id_b);
+			gp_radix_sort(k, idx, n, k + n);
+			for (size_t i = 0; i < n; i++)
+				k[i] = pos_key(r[i].fn_a, r[i].id_a);
+			gp_radix_sort(k, idx, n, k + n);
+		}
+		if (c != GP_DIFF_COL_ABS_DELTA) {
+			for (size_t i = 0; i < n; i++)
+				k[i] = val_key(fabs(r[i].delta), true);
+			gp_radix_sort(k, idx, n, k + n);
+		}
+		for (size_t i = 0; i < n; i++)
+			k[i] = val_key(col_value(&r[i], c), descending);
+		gp_radix_sort(k, idx, n, k + n);
+		free(k);
+		for (size_t i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && tied(&r[idx[i]], &r[idx[j]], c);
+			    j++)
+				;
+			if (j - i > 1)
+				qsort(idx + i, j - i, sizeof(*idx), cmp_sort);
+		}
+	}
+	v = gp_xmalloc(sizeof(*v) * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		v[i] = t->rows[idx[i]];
+	memcpy(t->rows, v, sizeof(*v) * n);
+	free(v);
+	free(idx);
+}
