@@ -22,6 +22,18 @@ io_same(const struct gp_prof_io *a, const struct gp_prof_io *b)
 	return (true);
 }
 
+/* The strides of n inputs or outputs that d does not know and s does. */
+static void
+take_strides(struct gp_prof_io *d, const struct gp_prof_io *s, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (!d[k].strides_known && s[k].strides_known) {
+			memcpy(d[k].strides, s[k].strides,
+			    sizeof(s[k].strides));
+			d[k].strides_known = true;
+		}
+}
+
 int
 gp_capture_compatible(const struct gp_profile *a, const struct gp_profile *b,
     struct gp_err *err)
@@ -145,22 +157,8 @@ gp_capture_merge(struct gp_profile *const *p,
 				    (uint64_t)INT64_MAX)
 					over = gp_xasprintf("functions[%d]."
 					    "applies[%d].total", f, i);
-				for (int k = 0; k < da->n_in; k++)
-					if (!da->in[k].strides_known &&
-					    sa->in[k].strides_known) {
-						memcpy(da->in[k].strides,
-						    sa->in[k].strides,
-						    sizeof(sa->in[k].strides));
-						da->in[k].strides_known = true;
-					}
-				for (int k = 0; k < da->n_out; k++)
-					if (!da->out[k].strides_known &&
-					    sa->out[k].strides_known) {
-						memcpy(da->out[k].strides,
-						    sa->out[k].strides,
-						    sizeof(sa->out[k].strides));
-						da->out[k].strides_known = true;
-					}
+				take_strides(da->in, sa->in, da->n_in);
+				take_strides(da->out, sa->out, da->n_out);
 			}
 		}
 		{

@@ -1582,6 +1582,14 @@ test_merge(void)
 	info[0].created = gp_xstrdup("2024-05-02T00:00:00.000Z");
 	info[1].created = gp_xstrdup("2024-05-01T00:00:00.000Z");
 	info[1].cpu = gp_xstrdup("early cpu");
+	/* strides: the earliest (b) does not know apply 0's input and
+	 * output strides, the later (a) does (16, set here); apply 1's both
+	 * know, a's say 24: the merge takes a's for apply 0 only */
+	b->fn[0].ap[0].in[0].strides_known = false;
+	b->fn[0].ap[0].out[0].strides_known = false;
+	a->fn[0].ap[0].in[0].strides[0] = 16;
+	a->fn[0].ap[0].out[0].strides[0] = 16;
+	a->fn[0].ap[1].in[0].strides[0] = 24;
 	ps[0] = a;
 	ps[1] = b;
 	m = gp_capture_merge(ps, info, paths, 2, &out, &err);
@@ -1613,6 +1621,14 @@ test_merge(void)
 	ok(m != NULL && m->fn[0].recent[10 % GP_PROF_RECENT] ==
 	    a->fn[0].recent[5] && m->fn[0].recent[5] == b->fn[0].recent[5],
 	    "recent calls: the earliest first, then the later");
+	ok(m != NULL && m->fn[0].ap[0].in[0].strides_known &&
+	    m->fn[0].ap[0].in[0].strides[0] == 16 &&
+	    m->fn[0].ap[0].out[0].strides_known &&
+	    m->fn[0].ap[0].out[0].strides[0] == 16 &&
+	    m->fn[0].ap[1].in[0].strides_known &&
+	    m->fn[0].ap[1].in[0].strides[0] == 8,
+	    "strides the earliest did not know come from a later capture; "
+	    "known ones stay the earliest's");
 	ok(m != NULL && out.n_src == 2 && strcmp(out.src[0].path,
 	    "early.json") == 0 && strcmp(out.cpu, "early cpu") == 0,
 	    "the merged info lists the sources, earliest first");
