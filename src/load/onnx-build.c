@@ -210,8 +210,18 @@ mark_fed(struct gp_onnxb *b, int v, bool fed)
 	b->fed[v] = fed;
 }
 
-/* Compute node i now when every input is a constant: its output becomes
- * a constant and the node is dropped. */
+/* An initializer that is a shape, axes or indices (integers, at most 64
+ * of them): read once when the model is built, like a constant. */
+static bool
+shape_like(const struct gp_var *v)
+{
+	return (v->kind == GP_VAR_SHARED && (gp_dtype_is_int(v->type.dtype) ||
+	    v->type.dtype == GP_BOOL) &&
+	    gp_shape_numel(v->type.ndim, v->type.shape) <= 64);
+}
+
+/* Compute node i now when every input is a constant (or a shape-like
+ * initializer): its output becomes a constant and the node is dropped. */
 static void
 fold(struct gp_onnxb *b, int i)
 {
@@ -225,7 +235,8 @@ fold(struct gp_onnxb *b, int i)
 	for (int k = 0; k < n->n_in; k++) {
 		const struct gp_var *v = &g->vars[n->in[k]];
 
-		if (v->kind != GP_VAR_CONSTANT || v->value.storage == NULL)
+		if (v->value.storage == NULL || (v->kind != GP_VAR_CONSTANT &&
+		    !shape_like(v)))
 			return;
 		in[k] = (struct gp_tensor *)&v->value;
 	}

@@ -127,6 +127,55 @@ diff "$tmp/want" "$tmp/out" >"$tmp/diff"
 ok $? "--check dims.onnx: the summary"
 sed 's/^/# /' "$tmp/diff"
 
+# the reader's errors stop a run as they stop --check
+expect_fail garbage.onnx "not an ONNX model: the protobuf does not decode" --batch
+expect_fail missing-input.onnx "node 0 'add0' (Add): input 1 'b' is neither" --batch
+expect_fail ext-missing.onnx "external data: $d/missing.bin: cannot open" --batch
+expect_fail huge.onnx "initializer 'big': float32 [1048576,1048576] needs 4398046511104 bytes, over the memory limit" --batch
+# an op type gptop does not run: the node, its op type and the opset
+expect_fail unsupported-op.onnx "node 0 'add0' (NoSuchOp, opset 13): not supported: op type NoSuchOp is not supported" --batch
+"$GPTOP" --check "$d/unsupported-op.onnx" >"$tmp/out" 2>&1
+grep -qF "  op types not supported: NoSuchOp (at opset 13;" "$tmp/out" &&
+    grep -qF "  running: not supported (see above)" "$tmp/out"
+ok $? "--check unsupported-op.onnx: names NoSuchOp and says it cannot run"
+
+# shape-fold.onnx: y = Relu(Reshape(x, Concat(Unsqueeze(Gather(Shape(x),
+# 0)), [2, 3]))) and z = Gemm(a, b, transB=1) (test-onnx-read.c).  With x
+# (4, 6), a and b (2, 3) all 0.5: y is (4, 2, 3) of 0.5 (sum 12), z is
+# (2, 2) of 3 * 0.5 * 0.5 = 0.75 (sum 3); the shape subgraph is computed
+# when the model is built, so only reshape, relu, the gemm and its
+# transpose run (4 applies), named by the ONNX nodes
+npy_x "4, 6" 24 "$tmp/x46.npy"
+"$GPTOP" --batch -n 2 --flags optimizer=None --input "x=$tmp/x46.npy" \
+    --input "a=$tmp/x.npy" --input "b=$tmp/x.npy" "$d/shape-fold.onnx" \
+    >"$tmp/out" 2>"$tmp/err"
+ok $? "shape-fold.onnx runs, batch bound from the input file"
+grep -qF "output y: float32(4, 2, 3) sum=12 min=0.5 max=0.5" "$tmp/out" &&
+    grep -qF "output z: float32(2, 2) sum=3 min=0.75 max=0.75" "$tmp/out"
+ok $? "shape-fold.onnx: y = 0.5 (4, 2, 3), z = 0.75 (2, 2)"
+grep -qF "Number of Apply nodes: 4" "$tmp/out"
+ok $? "shape-fold.onnx: the shape subgraph is folded (4 applies)"
+sed -n '/^Apply$/,/^Here/p' "$tmp/out" | awk '$1 ~ /^[0-9.]+%$/ {print $NF}' | sort >"$tmp/names"
+printf 'fc\nfc/transpose\nrelu\nreshape\n' >"$tmp/want"
+cmp -s "$tmp/names" "$tmp/want"
+ok $? "shape-fold.onnx: the applies are named by the ONNX nodes"
+sed 's/^/# /' "$tmp/names"
+grep -q "  Gemm{tB}$" "$tmp/out" && grep -q "BLAS .* Gemm{tB}$" "$tmp/out"
+ok $? "shape-fold.onnx: the Op column says Gemm{tB}, the Class BLAS"
+"$GPTOP" --batch -n 1 --dim batch=3 --flags optimizer=None "$d/shape-fold.onnx" >"$tmp/out" 2>"$tmp/err"
+grep -qF "output y: float32(3, 2, 3)" "$tmp/out"
+ok $? "shape-fold.onnx --dim batch=3: y is (3, 2, 3)"
+
+# captures, diff and exports take an ONNX model as they take a graph
+"$GPTOP" --batch -n 3 --dim batch=2 --save "$tmp/cap.json" \
+    --export-csv "$tmp/ap.csv" "$d/shape-fold.onnx" >"$tmp/out" 2>"$tmp/err"
+ok $? "--save and --export-csv of an ONNX run"
+"$GPTOP" --batch "$tmp/cap.json" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "Gemm{tB}" "$tmp/out" && grep -q "^fc\|,fc," "$tmp/ap.csv"
+ok $? "the capture reports the ONNX names; the CSV holds them"
+"$GPTOP" --batch -n 3 --diff --dim batch=2 "$d/shape-fold.onnx" "$d/shape-fold.onnx" >"$tmp/out" 2>"$tmp/err"
+ok $? "--diff of two runs of an ONNX model"
+
 # a .onnx file holding JSON is read as ONNX, not as a graph
 cp "$top_srcdir/data/graphs/add3.json" "$tmp/add3.onnx"
 "$GPTOP" --check "$tmp/add3.onnx" >"$tmp/out" 2>"$tmp/err"

@@ -459,6 +459,65 @@ write_models(void)
 		add_output(m, "y", T(FLOAT));
 		save("complex-const.onnx", m);
 	}
+
+	/* valid, but with an op type gptop does not run */
+	m = add_model(13);
+	m->graph->node[0]->op_type = "NoSuchOp";
+	save("unsupported-op.onnx", m);
+}
+
+/* The shape subgraph exporters write, on x (batch, 6): y = Relu(Reshape(x,
+ * Concat(Unsqueeze(Gather(Shape(x), 0), [0]), [2, 3]))), so y is (batch, 2,
+ * 3); and z = Gemm(a, b, transB=1), a named node, for the Op column. */
+static void
+write_fold_model(void)
+{
+	static const char *const dx[] = {"batch", "6", NULL};
+	static const char *const d23[] = {"2", "3", NULL};
+	static const int64_t d1[] = {1}, d2[] = {2}, z0 = 0;
+	static const int64_t c23[] = {2, 3};
+	Onnx__ModelProto *m = model_new(13);
+	Onnx__TensorProto *t;
+	Onnx__AttributeProto *a;
+
+	add_input(m, "x", T(FLOAT), dx);
+	add_input(m, "a", T(FLOAT), d23);
+	add_input(m, "b", T(FLOAT), d23);
+	t = tensor("zero", T(INT64), 0, NULL);
+	raw(t, &z0, sizeof(z0));
+	add_init(m, t);
+	t = tensor("axes0", T(INT64), 1, d1);
+	raw(t, &z0, sizeof(z0));
+	add_init(m, t);
+	t = tensor("rest", T(INT64), 1, d2);
+	raw(t, c23, sizeof(c23));
+	add_init(m, t);
+	node(m->graph, "shape", "Shape", "x", NULL, "s");
+	node(m->graph, "gather", "Gather", "s", "zero", "n");
+	node(m->graph, "unsq", "Unsqueeze", "n", "axes0", "n1");
+	node(m->graph, "cat", "Concat", "n1", "rest", "sh");
+	a = tmalloc(sizeof(*a));
+	onnx__attribute_proto__init(a);
+	a->name = "axis";
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+	a->has_i = 1;
+	a->i = 0;
+	PUSH(m->graph->node[3]->n_attribute, m->graph->node[3]->attribute, a);
+	node(m->graph, "reshape", "Reshape", "x", "sh", "r");
+	node(m->graph, "relu", "Relu", "r", NULL, "y");
+	node(m->graph, "fc", "Gemm", "a", "b", "z");
+	a = tmalloc(sizeof(*a));
+	onnx__attribute_proto__init(a);
+	a->name = "transB";
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+	a->has_i = 1;
+	a->i = 1;
+	PUSH(m->graph->node[6]->n_attribute, m->graph->node[6]->attribute, a);
+	add_output(m, "y", T(FLOAT));
+	add_output(m, "z", T(FLOAT));
+	save("shape-fold.onnx", m);
 }
 
 /* The valid model with every kind of tensor data and symbolic dims. */
@@ -500,6 +559,7 @@ write_dims_model(void)
 	add_output(m, "r", T(FLOAT));
 	add_output(m, "s", T(INT64));
 	save("dims.onnx", m);
+	write_fold_model();
 }
 
 static struct gp_onnx_model *
