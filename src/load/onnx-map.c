@@ -940,12 +940,14 @@ b_slice(struct gp_onnxb *b, const struct gp_onnx_map *e)
 		int64_t dim, s, f, step = ns >= 0 ? sp[i] : 1;
 		json_t *o;
 
-		if (a < 0)
-			return (-1);
-		if (step == 0)
-			return (gp_onnxb_fail(b, "step 0 on axis %d", a));
-		if (sl[a] != NULL)
-			return (gp_onnxb_fail(b, "axis %d repeated", a));
+		if (a < 0 || step == 0 || sl[a] != NULL) {
+			for (int d = 0; d < GP_MAX_DIMS; d++)
+				json_decref(sl[d]);
+			if (a < 0)
+				return (-1);
+			return (gp_onnxb_fail(b, step == 0 ? "step 0 on axis "
+			    "%d" : "axis %d repeated", a));
+		}
 		dim = t->shape[a];
 		s = st[i] < 0 ? (st[i] < -dim ? 0 : st[i] + dim) : st[i];
 		f = en[i] < 0 ? (en[i] < -dim ? -1 : en[i] + dim) : en[i];

@@ -6,7 +6,10 @@
  * that reads has a graph and a default opset no newer than supported; its
  * summary prints; every initializer it validated copies out whole; binding
  * no dims fails exactly when it has symbolic dims, naming the first one;
- * the dtype check's refusal names the file.
+ * the dtype check's refusal names the file.  Then the ONNX front-end
+ * (src/load/onnx-build.c) builds it with every symbolic dim bound to 1:
+ * a refusal names the file; a graph that builds has one function with the
+ * model's outputs, and runs once (optimizer=None: the ops as built).
  */
 #include "config.h"
 
@@ -15,8 +18,45 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "load/onnx-build.h"
 #include "load/onnx-read.h"
 #include "load/onnx-summary.h"
+#include "run/vm.h"
+
+/* Build m with every symbolic dim 1, and run it once. */
+static void
+build_and_run(struct gp_onnx_model *m, const char *prefix)
+{
+	struct gp_onnx_binding *b = calloc((size_t)m->n_syms + 1, sizeof(*b));
+	struct gp_onnx_build_opts o = {0};
+	struct gp_vm_opts vo = {.allow_gc = true};
+	struct gp_err err = {{0}};
+	struct gp_graph *g;
+	struct gp_vm *vm;
+
+	if (b == NULL)
+		abort();
+	for (int i = 0; i < m->n_syms; i++) {
+		b[i].name = m->syms[i];
+		b[i].value = 1;
+	}
+	o.dims = b;
+	o.n_dims = m->n_syms;
+	if ((g = gp_onnx_build(m, &o, NULL, &err)) == NULL) {
+		fz_check_msg(err.msg, prefix, 0);
+		free(b);
+		return;
+	}
+	if (g->n_fns != 1 || g->fns[0].n_out != m->n_outputs)
+		fz_fail("the built graph's function does not give the model's "
+		    "outputs", "");
+	if ((vm = gp_vm_new(g, &vo, NULL, &err)) == NULL)
+		fz_fail("a built graph does not link", err.msg);
+	gp_vm_call(vm, 0, NULL);
+	gp_vm_free(vm);
+	gp_graph_free(g);
+	free(b);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -82,6 +122,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (gp_onnx_check_dtypes(m, &err) < 0)
 		fz_check_msg(err.msg, prefix, 0);
+	else
+		build_and_run(m, prefix);
 	gp_onnx_free(m);
 	return (0);
 }
