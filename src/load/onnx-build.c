@@ -439,6 +439,7 @@ static int
 tensor_var(struct gp_onnxb *b, const Onnx__TensorProto *t, const char *name,
     enum gp_var_kind kind, const char *what)
 {
+	struct gp_storage *st;
 	struct gp_type ty;
 	int v;
 
@@ -446,6 +447,20 @@ tensor_var(struct gp_onnxb *b, const Onnx__TensorProto *t, const char *name,
 		return (-1);
 	v = name != NULL ? add_named(b, name, kind, &ty) :
 	    gp_graph_add_var(b->g, NULL, kind, &ty);
+	if (t->raw_data.len == gp_type_nbytes(&ty) &&
+	    (st = gp_onnx_tensor_storage(b->m, t)) != NULL) {
+		/* the reader decoded the bytes into a storage: adopt it */
+		struct gp_tensor *x = &b->g->vars[v].value;
+
+		x->storage = st;
+		x->offset = 0;
+		x->dtype = ty.dtype;
+		x->ndim = ty.ndim;
+		memcpy(x->shape, ty.shape, sizeof(int64_t) * (size_t)ty.ndim);
+		gp_shape_strides(ty.ndim, ty.shape, gp_dtype_size(ty.dtype),
+		    x->strides);
+		return (v);
+	}
 	gp_tensor_alloc(&b->g->vars[v].value, ty.dtype, ty.ndim, ty.shape);
 	if (gp_type_nbytes(&ty) > 0 && gp_onnx_tensor_read(b->m, t,
 	    gp_tensor_data(&b->g->vars[v].value), b->err) < 0)

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "load/graph-json.h"
 
 #define T(x) ONNX__TENSOR_PROTO__DATA_TYPE__##x
@@ -703,6 +704,64 @@ list_io(struct reader *R, struct gp_err *err)
 	return (0);
 }
 
+/* protobuf-c's allocator for a model: blocks of GP_ONNX_BIG_BYTES and
+ * more (tensors' raw data) are gptop storages, listed so the front-end
+ * can find and adopt them; the rest is malloc's. */
+struct gp_onnx_bigs {
+	struct gp_storage	**st;
+	size_t			  n, cap;
+};
+
+static void *
+pb_alloc(void *ad, size_t size)
+{
+	struct gp_onnx_bigs *b = ad;
+	struct gp_storage *s;
+
+	if (size < GP_ONNX_BIG_BYTES)
+		return (malloc(size));
+	s = gp_alloc_storage(size);
+	gp_grow(&b->st, &b->cap, b->n + 1, sizeof(*b->st));
+	b->st[b->n++] = s;
+	return (s->data);
+}
+
+static void
+pb_free(void *ad, void *p)
+{
+	struct gp_onnx_bigs *b = ad;
+
+	for (size_t i = b->n; p != NULL && i-- > 0;)
+		if (b->st[i]->data == p) {
+			gp_alloc_unref(b->st[i]);
+			b->st[i] = b->st[--b->n];
+			return;
+		}
+	free(p);
+}
+
+static ProtobufCAllocator
+pb_allocator(struct gp_onnx_bigs *b)
+{
+	return ((ProtobufCAllocator){.alloc = pb_alloc, .free = pb_free,
+	    .allocator_data = b});
+}
+
+struct gp_storage *
+gp_onnx_tensor_storage(const struct gp_onnx_model *m,
+    const Onnx__TensorProto *t)
+{
+	if (m->bigs == NULL || !t->has_raw_data ||
+	    t->raw_data.len < GP_ONNX_BIG_BYTES)
+		return (NULL);
+	for (size_t i = 0; i < m->bigs->n; i++)
+		if (m->bigs->st[i]->data == (char *)t->raw_data.data) {
+			gp_alloc_ref(m->bigs->st[i]);
+			return (m->bigs->st[i]);
+		}
+	return (NULL);
+}
+
 struct gp_onnx_model *
 gp_onnx_read(const char *path, const struct gp_onnx_opts *o,
     struct gp_err *err)
@@ -743,7 +802,12 @@ gp_onnx_read(const char *path, const struct gp_onnx_opts *o,
 		goto fail;
 	}
 	close(fd);
-	m->proto = onnx__model_proto__unpack(NULL, size, buf);
+	m->bigs = gp_xcalloc(1, sizeof(*m->bigs));
+	{
+		ProtobufCAllocator pa = pb_allocator(m->bigs);
+
+		m->proto = onnx__model_proto__unpack(&pa, size, buf);
+	}
 	if (size > 0)
 		munmap(buf, size);
 	if (m->proto == NULL) {
@@ -810,8 +874,17 @@ gp_onnx_free(struct gp_onnx_model *m)
 	free(m->inputs);
 	free(m->outputs);
 	free(m->syms);
-	if (m->proto != NULL)
-		onnx__model_proto__free_unpacked(m->proto, NULL);
+	if (m->proto != NULL) {
+		ProtobufCAllocator pa = pb_allocator(m->bigs);
+
+		onnx__model_proto__free_unpacked(m->proto, &pa);
+	}
+	if (m->bigs != NULL) {
+		for (size_t i = 0; i < m->bigs->n; i++)	/* never: freed */
+			gp_alloc_unref(m->bigs->st[i]);
+		free(m->bigs->st);
+		free(m->bigs);
+	}
 	free(m->path);
 	free(m->dir);
 	free(m);

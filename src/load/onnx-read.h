@@ -53,6 +53,8 @@ struct gp_onnx_io {
 	int64_t		*shape;		/* after gp_onnx_bind: the sizes */
 };
 
+struct gp_onnx_bigs;
+
 struct gp_onnx_model {
 	char			*path;
 	char			*dir;		/* the model's folder */
@@ -66,6 +68,8 @@ struct gp_onnx_model {
 	int			 n_syms;	/* distinct symbolic dims of */
 	const char		**syms;		/* the inputs, first seen first */
 	uint64_t		 init_bytes;	/* all initializers' values */
+	struct gp_onnx_bigs	*bigs;	/* the protobuf's large blocks,
+					 * held as storages */
 };
 
 /* A NAME=VALUE binding of a symbolic dimension. */
@@ -109,6 +113,14 @@ size_t		 gp_onnx_dtype_size(int elem_type);
 
 /* The element count and byte count of a tensor (validated by the read). */
 uint64_t	 gp_onnx_tensor_nbytes(const Onnx__TensorProto *t);
+/* The storage that holds t's raw data, with one more reference, or NULL.
+ * The reader decodes every bytes field of GP_ONNX_BIG_BYTES or more
+ * straight into a gptop storage, so a front-end adopts an initializer's
+ * values instead of copying them (the file's bytes are copied once). */
+#define GP_ONNX_BIG_BYTES 65536
+struct gp_storage *gp_onnx_tensor_storage(const struct gp_onnx_model *m,
+		    const Onnx__TensorProto *t);
+
 /* Copy the tensor's values into dst (gp_onnx_tensor_nbytes bytes), packed
  * in the host's order: from raw_data, the typed fields or the external
  * file.  Not for strings. */

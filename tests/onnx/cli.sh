@@ -127,6 +127,15 @@ diff "$tmp/want" "$tmp/out" >"$tmp/diff"
 ok $? "--check dims.onnx: the summary"
 sed 's/^/# /' "$tmp/diff"
 
+# big-raw.onnx: y = x + w, w (128, 128) = 0 ... 16383 in 64 KiB of raw
+# data (adopted by the front-end, not copied); x all 0.5: y = w + 0.5,
+# sum 16383 * 16384 / 2 + 8192 = 134217728
+npy_x "128, 128" 16384 "$tmp/x128.npy"
+"$GPTOP" --batch -n 1 --input "x=$tmp/x128.npy" "$d/big-raw.onnx" >"$tmp/out" 2>"$tmp/err"
+grep -qF "output y: float32(128, 128) sum=134217728 min=0.5 max=16383.5" "$tmp/out"
+ok $? "big-raw.onnx: a 64 KiB initializer's values, adopted from the reader"
+grep "output y\|^gptop" "$tmp/out" "$tmp/err" | sed 's/^/# /'
+
 # the reader's errors stop a run as they stop --check
 expect_fail garbage.onnx "not an ONNX model: the protobuf does not decode" --batch
 expect_fail missing-input.onnx "node 0 'add0' (Add): input 1 'b' is neither" --batch

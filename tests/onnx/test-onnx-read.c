@@ -460,6 +460,27 @@ write_models(void)
 		save("complex-const.onnx", m);
 	}
 
+	/* y = x + w, w (128, 128) in raw data of 64 KiB: the front-end
+	 * adopts the reader's block instead of copying it; w[i] = i */
+	{
+		static const char *const d128[] = {"128", "128", NULL};
+		static const int64_t wd128[] = {128, 128};
+		float *wbig = gp_xmalloc(128 * 128 * sizeof(float));
+		Onnx__TensorProto *t;
+
+		for (int i = 0; i < 128 * 128; i++)
+			wbig[i] = (float)i;
+		m = model_new(13);
+		add_input(m, "x", T(FLOAT), d128);
+		t = tensor("w", T(FLOAT), 2, wd128);
+		raw(t, wbig, 128 * 128 * sizeof(float));
+		add_init(m, t);
+		node(m->graph, "add0", "Add", "x", "w", "y");
+		add_output(m, "y", T(FLOAT));
+		save("big-raw.onnx", m);
+		free(wbig);
+	}
+
 	/* valid, but with an op type gptop does not run */
 	m = add_model(13);
 	m->graph->node[0]->op_type = "NoSuchOp";
