@@ -504,7 +504,7 @@ write_fold_model(void)
 	add_input(m, "x", T(FLOAT), dx);
 	add_input(m, "a", T(FLOAT), d23);
 	add_input(m, "b", T(FLOAT), d23);
-	t = tensor("zero", T(INT64), 0, NULL);
+	t = tensor("zero", T(INT64), 0, d1);
 	raw(t, &z0, sizeof(z0));
 	add_init(m, t);
 	t = tensor("axes0", T(INT64), 1, d1);
