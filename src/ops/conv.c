@@ -109,9 +109,11 @@ im2col_##SFX(const T *x, T *col, const struct conv_priv *p, int64_t nch)      \
 				if (w->s[2] == 1)                             \
 					memcpy(dst + lo, xr + lo, sizeof(T) * \
 					    (size_t)(hi - lo));               \
-				else                                          \
+				else {                                        \
+					GP_SIMD                               \
 					for (int64_t ow = lo; ow < hi; ow++)  \
 						dst[ow] = xr[ow * w->s[2]];   \
+				}                                             \
 				for (int64_t ow = hi; ow < w->out[2]; ow++)   \
 					dst[ow] = 0;                          \
 				dst += w->out[2];                             \
@@ -144,6 +146,7 @@ col2im_##SFX(const T *col, T *y, const struct conv_priv *p, int64_t nch)      \
 					continue;                             \
 				yr = y + c * ivol + (id * w->in[1] + ih) *    \
 				    w->in[2] + offw;                          \
+				GP_SIMD                                       \
 				for (int64_t ow = lo; ow < hi; ow++)          \
 					yr[ow * w->s[2]] += src[ow];          \
 			}                                                     \
@@ -187,12 +190,15 @@ direct_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,            \
 				    w->out[2];                                \
 				const T *restrict xr = xc + (id * w->in[1] +  \
 				    ih) * w->in[2] + offw;                    \
-				if (sw == 1)                                  \
+				if (sw == 1) {                                \
+					GP_SIMD                               \
 					for (int64_t ow = lo; ow < hi; ow++)  \
 						yr[ow] += wv * xr[ow];        \
-				else                                          \
+				} else {                                      \
+					GP_SIMD                               \
 					for (int64_t ow = lo; ow < hi; ow++)  \
 						yr[ow] += wv * xr[ow * sw];   \
+				}                                             \
 			}                                                     \
 		}                                                             \
 		}                                                             \
@@ -229,6 +235,7 @@ conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
 				continue;                                     \
 			for (int64_t c = 0; c < p->og; c++) {                 \
 				T bv = b[g * p->og + c], *yr = yg + c * ovol; \
+				GP_SIMD                                       \
 				for (int64_t o = 0; o < ovol; o++)            \
 					yr[o] += bv;                          \
 			}                                                     \

@@ -48,6 +48,7 @@ affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
 		const T *restrict xr = x + pl * len;                          \
 		T *restrict yr = y + pl * len, av = a[pl % nc],               \
 		    bv = b[pl % nc];                                          \
+		GP_SIMD                                                       \
 		for (int64_t i = 0; i < len; i++)                             \
 			yr[i] = xr[i] * av + bv;                              \
 	}                                                                     \
@@ -72,13 +73,15 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
 		}                                                             \
 		mt = (T)m;                                                    \
 		inv = (T)(1 / sqrt(v / (double)len + eps));                   \
-		if (percol)                                                   \
+		if (percol) {                                                 \
+			GP_SIMD                                               \
 			for (int64_t i = 0; i < len; i++)                     \
 				yr[i] = (xr[i] - mt) * inv * sc[i] +          \
 				    (bi != NULL ? bi[i] : 0);                 \
-		else {                                                        \
+		} else {                                                      \
 			T a = inv * sc[r % nc], b = bi != NULL ? bi[r % nc] : \
 			    0;                                                \
+			GP_SIMD                                               \
 			for (int64_t i = 0; i < len; i++)                     \
 				yr[i] = (xr[i] - mt) * a + b;                 \
 		}                                                             \

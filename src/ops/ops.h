@@ -18,6 +18,14 @@ extern const struct gp_op *const gp_ops_conv[];
 extern const struct gp_op *const gp_ops_pool[];
 extern const struct gp_op *const gp_ops_norm[];
 
+/* Before an inner loop whose iterations are independent: vectorize it
+ * (OpenMP's simd directive, when configure found -fopenmp-simd). */
+#ifdef GP_HAVE_OMP_SIMD
+#define GP_SIMD _Pragma("omp simd")
+#else
+#define GP_SIMD
+#endif
+
 /* Set output k of n to a type. */
 static inline void
 gp_ops_set_out(struct gp_graph *g, struct gp_node *n, int k,

@@ -127,25 +127,31 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 				    w->out[2];                                \
 				const T *restrict xr = xc + (id * w->in[1] +  \
 				    ih) * w->in[2] + offw;                    \
-				if (mx)                                       \
-					for (int64_t ow = lo; ow < hi; ow++) {\
+				if (mx) {                                     \
+					GP_SIMD                               \
+					for (int64_t ow = lo; ow < hi; ow++) { \
 						T v = xr[ow * sw];            \
 						yr[ow] = v > yr[ow] ||        \
 						    v != v ? v : yr[ow];      \
 					}                                     \
-				else if (sw == 1)                             \
+				} else if (sw == 1) {                         \
+					GP_SIMD                               \
 					for (int64_t ow = lo; ow < hi; ow++)  \
 						yr[ow] += xr[ow];             \
-				else                                          \
+				} else {                                      \
+					GP_SIMD                               \
 					for (int64_t ow = lo; ow < hi; ow++)  \
 						yr[ow] += xr[ow * sw];        \
+				}                                             \
 			}                                                     \
 		}                                                             \
 		}                                                             \
 		}                                                             \
-		if (!mx)                                                      \
+		if (!mx) {                                                    \
+			GP_SIMD                                               \
 			for (int64_t o = 0; o < ovol; o++)                    \
 				yc[o] *= div[o];                              \
+		}                                                             \
 	}                                                                     \
 }                                                                             \
 static void                                                                   \
