@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """data/make-graphs.py: writes the model graphs data/graphs/logreg.json,
-mlp.json and mlp32.json (gptop-graph/1, see doc/graph-format.md).
+mlp.json, mlp32.json and cnn.json (gptop-graph/1, see
+doc/graph-format.md).
 
 The committed JSON files are what gptop and the tests use; this script is
 how they were written, kept so a change to a model is made once, here, and
 the files regenerated:
 
-    python3 data/make-graphs.py            # rewrite the three files
+    python3 data/make-graphs.py            # rewrite the four files
     python3 data/make-graphs.py --check    # exit 1 if a file differs
 
 Python 3 standard library only.  doc/models.md describes every node.
@@ -23,6 +24,10 @@ numbers; no autodiff exists, so each backward node is written out):
           softmax_grad, SGD with rate 0.01 on W1, b1, W2, b2, W3, b3;
           Glorot-uniform initial weights, zero biases.
   mlp32   mlp in float32 (labels stay int64).
+  cnn     a small CNN's inference in float32 on 8 images of 3x16x16:
+          conv 3x3 (16) + batch norm + relu + max pool 2x2, depthwise
+          3x3 + pointwise 1x1 (32) + relu, global average pool, dense
+          32-10, softmax and argmax.
 """
 import json
 import math
@@ -213,6 +218,80 @@ def mlp(dt):
     }
 
 
+def he(fan_in):
+    return math.sqrt(6.0 / fan_in)
+
+
+def cnn():
+    N = 8
+    variables = {
+        "x": var("input", "float32", [N, 3, 16, 16],
+                 {"uniform": [0, 1], "seed": 220},
+                 "a batch of 8 RGB images of 16x16, uniform [0, 1)"),
+    }
+
+    def param(name, shape, init, doc):
+        variables[name] = var("shared", "float32", shape, init, doc)
+
+    a1, a2, a3, a4 = he(27), he(9), he(16), glorot(32, 10)
+    param("W1", [16, 3, 3, 3], {"uniform": [-a1, a1], "seed": 221},
+          "conv1 weights, He uniform: +-sqrt(6 / 27)")
+    param("b1", [16], {"uniform": [-0.1, 0.1], "seed": 222}, "conv1 bias")
+    param("gamma", [16], {"uniform": [0.5, 1.5], "seed": 223}, "bn scale")
+    param("beta", [16], {"uniform": [-0.1, 0.1], "seed": 224}, "bn shift")
+    param("mu", [16], {"uniform": [-0.2, 0.2], "seed": 225},
+          "bn running mean")
+    param("var", [16], {"uniform": [0.5, 1.5], "seed": 226},
+          "bn running variance")
+    param("Wd", [16, 1, 3, 3], {"uniform": [-a2, a2], "seed": 227},
+          "depthwise 3x3 weights, one filter per channel")
+    param("Wp", [32, 16, 1, 1], {"uniform": [-a3, a3], "seed": 228},
+          "pointwise 1x1 weights, 16 -> 32 channels")
+    param("bp", [32], {"uniform": [-0.1, 0.1], "seed": 229},
+          "pointwise bias")
+    param("W3", [32, 10], {"uniform": [-a4, a4], "seed": 230},
+          "classifier weights, Glorot uniform")
+    param("b3", [10], {"fill": 0}, "zeros")
+    nodes = [
+        node("conv", ["x", "W1", "b1"], "c1", params={"pads": [1, 1, 1, 1]},
+             doc="3x3 conv, 3 -> 16 channels, (8, 16, 16, 16)"),
+        node("batch_norm", ["c1", "gamma", "beta", "mu", "var"], "n1",
+             doc="inference batch norm, epsilon 1e-5"),
+        node("maximum", ["n1", 0], "r1", doc="relu"),
+        node("max_pool", ["r1"], "p1",
+             params={"kernel_shape": [2, 2], "strides": [2, 2]},
+             doc="(8, 16, 8, 8)"),
+        node("conv", ["p1", "Wd"], "d2",
+             params={"group": 16, "pads": [1, 1, 1, 1]},
+             doc="depthwise 3x3, (8, 16, 8, 8)"),
+        node("conv", ["d2", "Wp", "bp"], "c2",
+             doc="pointwise 1x1, 16 -> 32 channels, (8, 32, 8, 8)"),
+        node("maximum", ["c2", 0], "r2", doc="relu"),
+        node("global_average_pool", ["r2"], "g2", doc="(8, 32, 1, 1)"),
+        node("reshape", ["g2"], "f2", params={"shape": [N, 32]}),
+        node("dot", ["f2", "W3"], "a3", doc="(8, 10)"),
+        node("add", ["a3", "b3"], "z3"),
+        node("softmax", ["z3"], "p", doc="class probabilities, rows"),
+        node("argmax", ["p"], "pred", params={"axis": 1},
+             doc="predicted class, int64 (8)"),
+    ]
+    return {
+        "format": "gptop-graph/1",
+        "name": "cnn",
+        "doc": "A small CNN's inference in float32 on a batch of 8 16x16 "
+               "RGB images: conv 3x3 + batch norm + relu + max pool, a "
+               "depthwise-separable block (depthwise 3x3, pointwise 1x1, "
+               "relu), global average pool, a dense layer and softmax "
+               "(see doc/models.md).",
+        "variables": variables,
+        "nodes": nodes,
+        "functions": {
+            "infer": {"outputs": ["p", "pred"],
+                      "doc": "class probabilities and predictions"},
+        },
+    }
+
+
 def dump(graph):
     """JSON in the style of the hand-written graphs: one variable, node
     or function per line."""
@@ -245,7 +324,7 @@ def main(argv):
         sys.stderr.write("usage: make-graphs.py [--check]\n")
         return 2
     graphs = {"logreg.json": logreg(), "mlp.json": mlp("float64"),
-              "mlp32.json": mlp("float32")}
+              "mlp32.json": mlp("float32"), "cnn.json": cnn()}
     status = 0
     for fname, g in graphs.items():
         path = os.path.join(OUT, fname)

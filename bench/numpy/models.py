@@ -6,7 +6,7 @@ tests/unit/test-models.c compares gptop against (tests/models/expected.txt).
     /usr/bin/python3 bench/numpy/models.py \\
         --dump-inputs build/bench/dump-inputs > tests/models/expected.txt
 
-For each graph (add3, chain, logreg, mlp, mlp32) it runs dump-inputs
+For each graph (add3, chain, logreg, mlp, mlp32, cnn) it runs dump-inputs
 (bench/dump-inputs.c) into a temporary folder, which writes every input
 and shared variable's initial value as NAME.npy and a copy of the graph
 that reads them; it reads those .npy files (finding them through the
@@ -17,7 +17,8 @@ models are written here from their mathematics (doc/models.md), not from
 the graphs' nodes: the MLP's output gradient is the closed form
 (softmax - onehot) / 128, the logistic regression's gradients the
 formulas, tanh' = 1 - tanh^2.  mlp32 runs in float32 throughout, as
-numpy does for float32 arrays and Python scalars.
+numpy does for float32 arrays and Python scalars.  cnn's convolutions
+are sums over numpy's sliding windows (einsum), its pools reshapes.
 
 With --data DIR the .npy folders are read from DIR/GRAPH/ instead (made
 beforehand by `dump-inputs data/graphs/GRAPH.json DIR/GRAPH`).
@@ -39,7 +40,7 @@ import tempfile
 import numpy as np
 
 GRAPHS = [("add3", 2), ("chain", 2), ("logreg", 10), ("mlp", 10),
-          ("mlp32", 10)]
+          ("mlp32", 10), ("cnn", 2)]
 
 
 def load(folder, name):
@@ -124,8 +125,53 @@ def mlp(v, calls):
     return {"train": train}, params
 
 
+def conv2d(x, w, b=None, pad=0, groups=1):
+    """Cross-correlation (ONNX Conv), stride 1, symmetric pad, from the
+    definition: every output is a sum over its window (einsum over
+    numpy's sliding windows)."""
+    n, c, h, wd = x.shape
+    m, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    win = np.lib.stride_tricks.sliding_window_view(xp, (kh, kw),
+                                                   axis=(2, 3))
+    mg = m // groups
+    outs = []
+    for g in range(groups):
+        xg = win[:, g * cg:(g + 1) * cg]
+        wg = w[g * mg:(g + 1) * mg]
+        outs.append(np.einsum("nchwij,mcij->nmhw", xg, wg))
+    y = np.concatenate(outs, axis=1)
+    if b is not None:
+        y = y + b.reshape(1, -1, 1, 1)
+    return y
+
+
+def cnn(v, calls):
+    x = v["x"]
+    dt = x.dtype.type
+    for _ in range(calls):
+        c1 = conv2d(x, v["W1"], v["b1"], pad=1)
+        n1 = (c1 - v["mu"].reshape(1, -1, 1, 1)) / np.sqrt(
+            v["var"].reshape(1, -1, 1, 1) + dt(1e-5)) * \
+            v["gamma"].reshape(1, -1, 1, 1) + v["beta"].reshape(1, -1, 1, 1)
+        r1 = np.maximum(n1, 0)
+        n, c, h, w = r1.shape
+        p1 = r1.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+        d2 = conv2d(p1, v["Wd"], pad=1, groups=16)
+        c2 = conv2d(d2, v["Wp"], v["bp"])
+        r2 = np.maximum(c2, 0)
+        f2 = r2.mean(axis=(2, 3))
+        z3 = f2 @ v["W3"] + v["b3"]
+        e = np.exp(z3 - z3.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        pred = p.argmax(axis=1)
+    assert p.dtype == dt, p.dtype
+    shared = {k: v[k] for k in v if k != "x"}
+    return {"infer": {"p": p, "pred": pred}}, shared
+
+
 MODELS = {"add3": add3, "chain": chain, "logreg": logreg, "mlp": mlp,
-          "mlp32": mlp}
+          "mlp32": mlp, "cnn": cnn}
 
 
 def stats(a):

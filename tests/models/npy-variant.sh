@@ -27,7 +27,7 @@ batch() {
 	    sed 1d "$2.raw" >"$2"
 }
 
-for g in add3 chain logreg mlp mlp32; do
+for g in add3 chain logreg mlp mlp32 cnn; do
 	src=$top_srcdir/data/graphs/$g.json
 	"$dump" "$src" "$tmp/$g" 2>"$tmp/$g.dump.err"
 	ok $? "$g: dump-inputs writes the .npy files and the copy"
