@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "crt.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "graph/tensor.h"
 
 #define ROW(r)	((const struct gp_prof_row *)(r))

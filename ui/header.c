@@ -12,7 +12,7 @@
 
 #include "crt.h"
 #include "draw.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 
 #define SPARK_MIN 24
 #define FLOW_LINES 2

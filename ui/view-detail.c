@@ -20,7 +20,7 @@
 
 #include "crt.h"
 #include "draw.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "graph/tensor.h"
 #include "view.h"
 

@@ -31,7 +31,7 @@
 #include "crt.h"
 #include "capture/diff.h"
 #include "draw.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "view.h"
 
 static const char *const level_names[] = {"classes", "ops", "applies"};

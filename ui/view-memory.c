@@ -27,7 +27,7 @@
 #include "crt.h"
 #include "draw.h"
 #include "prof/memprof.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "view.h"
 
 #define TOP_LINES 4

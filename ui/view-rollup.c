@@ -14,7 +14,7 @@
 #include "columns.h"
 #include "crt.h"
 #include "draw.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "view.h"
 
 struct rollup {

@@ -16,7 +16,7 @@
 #include "crt.h"
 #include "draw.h"
 #include "prof/memprof.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "rewrite/jit.h"
 #include "view.h"
 

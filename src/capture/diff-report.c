@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "capture/capture.h"
 #include "capture/diff.h"
-#include "prof/report.h"
 
 static double
 sec(double ns)

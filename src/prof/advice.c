@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ops/blas.h"
-#include "prof/report.h"
+#include "base/fmt.h"
 #include "graph/tensor.h"
 #include "base/util.h"
 

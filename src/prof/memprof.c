@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/fmt.h"
 #include "base/jsonpos.h"
 #include "run/vm.h"
 

@@ -37,8 +37,4 @@ void	gp_report_all(FILE *fp, const struct gp_profile *p,
 /* The Rewriter Profile section (profile_optimizer). */
 void	gp_report_rewriters(FILE *fp, const struct gp_profile *p);
 
-/* Human-readable figures: "1.23ms", "4.5 MiB". */
-void	gp_fmt_time(char *buf, size_t n, double ns);
-void	gp_fmt_bytes(char *buf, size_t n, double bytes);
-
 #endif
