@@ -10,7 +10,7 @@
  * in about 0.45 s.
  *
  * Each function's memory profile (struct gp_memprof) is its "memory"
- * member, read by memprof.c (gp_memprof_from_json(), at the spot marked
+ * member, read by memjson.c (gp_memprof_from_json(), at the spot marked
  * MEMPROF-JSON) against the function's applies, which give the outputs it
  * refers to.
  */
@@ -27,13 +27,13 @@
 
 #include "base/jsonarena.h"
 #include "base/jsonpos.h"
+#include "capture/memjson.h"
 #include "capture/rd.h"
 #include "capture/split.h"
-#include "prof/memprof.h"
 
 /*
  * The optional "memory" member of function fn (of n_fn), for f whose
- * applies are read.  memprof.c checks it and says "PATH: what" with the
+ * applies are read.  memjson.c checks it and says "PATH: what" with the
  * path below this member's; its steps are pushed here so that the message
  * gets the line and column of the bad value like every other.
  */

@@ -11,7 +11,7 @@
  * written in about 0.45 s.  The file is written atomically (outfile.h).
  *
  * Each function's memory profile (struct gp_memprof) is its "memory"
- * member, written by memprof.c (gp_memprof_to_json(), at the spot marked
+ * member, written by memjson.c (gp_memprof_to_json(), at the spot marked
  * MEMPROF-JSON) against the function's applies, which give the outputs it
  * refers to.
  */
@@ -27,6 +27,7 @@
 #include "base/jsonarena.h"
 #include "base/jsonout.h"
 #include "base/outfile.h"
+#include "capture/memjson.h"
 #include "prof/memprof.h"
 #include "graph/op.h"
 

@@ -22,22 +22,21 @@
  *    them (every function in turn, round after round), which is what
  *    gp_alloc_get_stats() measures and gp_prof_fn.mem_peak_measured keeps.
  *
- * A struct gp_memprof is plain data: no pointer into the graph or the VM
- * (names live in its own string pool), so it can be cloned into snapshots
- * and written to captures.  All figures are bytes, as requested from the
- * allocator (the rounding to size classes is not counted).
+ * The profile's data is memdata.h's (plain data, cloned into snapshots);
+ * the replay is memreplay.c's, the search of the smallest peak
+ * memsearch.c's; the Memory Profile section of the report is memreport.h's,
+ * a capture's "memory" member capture/memjson.h's.  Here: computing the
+ * profile, and reading it against a profile's measured figures.
  */
 #ifndef GPTOP_SRC_MEMPROF_H
 #define GPTOP_SRC_MEMPROF_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "graph/graph.h"
+#include "prof/memdata.h"
 #include "prof/profile.h"
-#include "prof/report.h"
 
 struct gp_vm;
 
@@ -47,134 +46,11 @@ struct gp_memprof_opts {
 	int64_t	max_states;	/* its state budget (<= 0: 2e6) */
 };
 
-/* An output of an apply. */
-struct gp_mem_out {
-	uint64_t	bytes;
-	int64_t		shape[GP_MAX_DIMS];
-	int8_t		ndim;
-	int8_t		dtype;	/* enum gp_dtype */
-	char		alias;	/* 'c' created, 'v' view, 'i' inplace */
-	int8_t		src;	/* 'v', 'i': the input aliased; -1 */
-	uint32_t	var;	/* its variable's name (string pool) */
-};
-
-/* One apply, at its schedule position. */
-struct gp_mem_apply {
-	uint64_t	out_bytes;	/* all outputs (dense sizes) */
-	uint64_t	alloc_bytes;	/* the outputs the VM allocates */
-	uint32_t	first_out;	/* its outputs: outs[first_out ...] */
-	int		n_out;
-	/* Theano's model (intermediates, one call on its own, current
-	 * setting): bytes live after the apply, and during it (the inputs
-	 * still alive plus the new outputs) */
-	uint64_t	inter_after, inter_during;
-};
-
-/* A point of the allocator's timeline: after (or during) one apply. */
-struct gp_mem_point {
-	uint64_t	live;	/* every storage alive */
-	uint64_t	fresh;	/* of which allocated during this call */
-};
-
-enum gp_mem_kind {
-	GP_MEM_INPUT,		/* an input's value */
-	GP_MEM_SHARED,		/* a shared variable's value */
-	GP_MEM_CONSTANT,	/* a constant's value */
-	GP_MEM_HELD,		/* held by the VM from an earlier call */
-	GP_MEM_NEW		/* allocated during this call */
-};
-
-/* A storage alive at the peak. */
-struct gp_mem_buf {
-	uint64_t	bytes;
-	uint32_t	var;	/* its variable's name (string pool) */
-	int8_t		kind;	/* enum gp_mem_kind */
-	int		fn;	/* the function whose apply made it, or
-				 * -1 (a value from the start) */
-	int		step;	/* and that apply's schedule position */
-	int		n_ref;	/* references to it then */
-};
-
-/* The allocator's view of one GC setting: the session's calls replayed. */
-struct gp_mem_sim {
-	uint64_t	peak;		/* max of the two below */
-	uint64_t	peak_first;	/* the function's first call */
-	uint64_t	peak_steady;	/* every later call */
-	uint64_t	base_first;	/* live at those calls' start */
-	uint64_t	base_steady;
-	uint64_t	values;		/* of base_steady: graph values */
-	uint64_t	held;		/* of base_steady: buffers held */
-	uint64_t	fresh_peak;	/* max bytes allocated by a call and
-					 * still alive (steady call) */
-	int		peak_call;	/* peak's call: 0 first, 1 later */
-	int		peak_step;	/* its apply; -1: the call's start */
-	uint64_t	peak_fresh;	/* of peak: allocated by the call */
-	/* per apply, for the call peak_call: after it, and its high-water */
-	struct gp_mem_point *after, *during;
-	/* the storages alive at the peak, largest first */
-	struct gp_mem_buf *bufs;
-	int		n_bufs;
-};
-
-enum gp_mem_variant {
-	GP_MEM_AS_RUN,		/* aliases as declared */
-	GP_MEM_NO_INPLACE,	/* in-place outputs allocated instead */
-	GP_MEM_NO_VIEW,		/* view outputs allocated (copies) */
-	GP_MEM__VARIANTS
-};
-
-struct gp_memprof {
-	uint32_t	fn_name;	/* string pool */
-	int		fn, n_fn;	/* this function, of how many */
-	int		n_apply;
-	bool		allow_gc;	/* the VM's: sim[0] or sim[1] */
-	/* storage outside the program that the allocator also counts,
-	 * declared by the caller (see gp_memprof_graph_values) */
-	uint64_t	external;
-
-	/* graph values (every input, shared and constant storage) */
-	uint64_t	val_input, val_shared, val_const;
-	uint64_t	val_used;	/* of which this function reads */
-
-	/* Theano's figures: intermediates of one call on its own, in the
-	 * executed order; [0] GC on, [1] GC off */
-	uint64_t	inter[2][GP_MEM__VARIANTS];
-	uint64_t	sum_out;	/* every apply's outputs */
-	uint64_t	sum_view;	/* outputs declared views */
-	uint64_t	sum_inplace;	/* outputs declared in place */
-
-	/* the allocator's: [0] GC on, [1] GC off */
-	struct gp_mem_sim sim[2];
-
-	struct gp_mem_apply *ap;	/* n_apply */
-	struct gp_mem_out *outs;
-	uint32_t	n_outs;
-
-	/* the smallest peak of intermediates over valid orders (GC on) */
-	bool		min_done;	/* searched */
-	bool		min_optimal;	/* proven, else the best found */
-	uint64_t	min_peak;	/* of the order below */
-	uint64_t	min_lower;	/* no order can do better than this */
-	uint64_t	min_states;	/* states expanded */
-	double		min_ms;		/* time taken */
-	int		*min_order;	/* n_apply schedule positions */
-
-	char		*strs;		/* the string pool */
-	uint32_t	 strs_len;
-};
-
-static inline const char *
-gp_memprof_str(const struct gp_memprof *m, uint32_t off)
-{
-	return (m->strs + off);
-}
-
-/* The simulation of the setting the VM runs with. */
-static inline const struct gp_mem_sim *
-gp_memprof_sim(const struct gp_memprof *m)
-{
-	return (&m->sim[m->allow_gc ? 0 : 1]);
-}
+/* The profile of function fn of a freshly linked vm (call it before the
+ * first gp_vm_call): NULL when fn is out of range. */
+struct gp_memprof	*gp_memprof_compute(const struct gp_graph *g,
+			    const struct gp_vm *vm, int fn,
+			    const struct gp_memprof_opts *o);
 
 /*
  * The figures every frontend prints under one name each (doc/memory.md,
@@ -185,60 +61,13 @@ gp_memprof_sim(const struct gp_memprof *m)
  *  - Intermediates peak: gp_memprof_inter_peak(), Theano's "Max peak
  *    memory with current setting".
  */
-/* Which of its calls a function's measured peak covers. */
-enum gp_mem_span {
-	GP_MEM_SPAN_NONE,	/* no call was run */
-	GP_MEM_SPAN_FIRST,	/* the first call only */
-	GP_MEM_SPAN_ALL,	/* the first call and later ones */
-	GP_MEM_SPAN_LATER	/* later calls only (counted after a reset) */
-};
+/* Which of its calls function fn's measured peak covers. */
 enum gp_mem_span	 gp_memprof_span(const struct gp_profile *p, int fn);
-/* The program's peak over the calls the measured peak covers (the first
- * call's, the larger of the first and later calls', the later calls');
- * with no call run, the larger of the two.  Without m->external. */
-uint64_t		 gp_memprof_program_peak(const struct gp_memprof *m,
-			    enum gp_mem_span span);
 /* Function fn's predicted peak: its program peak for the calls run plus
  * the storage outside the program (m->external); 0 without a memory
  * profile. */
 uint64_t		 gp_memprof_predicted_peak(const struct gp_profile *p,
 			    int fn);
-/* The intermediates peak with the setting the VM runs (GC on or off). */
-static inline uint64_t
-gp_memprof_inter_peak(const struct gp_memprof *m)
-{
-	return (m->inter[m->allow_gc ? 0 : 1][GP_MEM_AS_RUN]);
-}
-
-/* The profile of function fn of a freshly linked vm (call it before the
- * first gp_vm_call): NULL when fn is out of range. */
-struct gp_memprof	*gp_memprof_compute(const struct gp_graph *g,
-			    const struct gp_vm *vm, int fn,
-			    const struct gp_memprof_opts *o);
-struct gp_memprof	*gp_memprof_clone(const struct gp_memprof *m);
-void			 gp_memprof_free(struct gp_memprof *m);
-
-/*
- * Captures (the "memory" member of a function, doc/capture-format.md).
- * The object holds only what the function's applies do not say: the
- * outputs' variables, types and alias marks are f's, so m must describe
- * f's applies.  gp_memprof_to_json returns NULL when it does not (the
- * capture then leaves "memory" out).
- *
- * gp_memprof_from_json reads one back for f, function fn of n_fn (f's
- * applies already read and checked), validating every member as untrusted
- * input: types, ranges, counts against f's applies and outputs, run
- * lengths, cross-references.  Returns NULL with err set to
- * "PATH: what is wrong", PATH being path (the JSON path of j, such as
- * "functions[0].memory"; NULL or "": none) followed by the bad member's
- * ("functions[0].memory.sim[0].after.live[3]: expected a non-negative
- * integer, got -8"; an index into a column names its entry).
- */
-json_t			*gp_memprof_to_json(const struct gp_memprof *m,
-			    const struct gp_prof_fn *f);
-struct gp_memprof	*gp_memprof_from_json(const json_t *j,
-			    const struct gp_prof_fn *f, int fn, int n_fn,
-			    const char *path, struct gp_err *err);
 
 /* Bytes of the distinct storages holding g's values. */
 uint64_t		 gp_memprof_graph_values(const struct gp_graph *g);
@@ -249,10 +78,5 @@ uint64_t		 gp_memprof_graph_values(const struct gp_graph *g);
  * m->external. */
 uint64_t		 gp_memprof_graph_values_apart(const struct gp_graph *g,
 			    const struct gp_graph *beside);
-
-/* The "Memory Profile" section of the batch report for function fn
- * (fn < 0: every function, maxed like Theano, and each one). */
-void	gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
-	    const struct gp_report_opts *o);
 
 #endif

@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "prof/profile.h"
-#include "prof/memprof.h"
+#include "prof/memdata.h"
 #include "base/radix.h"
 
 #include <math.h>

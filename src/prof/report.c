@@ -5,7 +5,7 @@
 
 #include "prof/report.h"
 #include "base/fmt.h"
-#include "prof/memprof.h"
+#include "prof/memreport.h"
 
 #include <math.h>
 #include <stdlib.h>

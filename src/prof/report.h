@@ -14,16 +14,7 @@
 
 #include "base/flags.h"
 #include "prof/profile.h"
-
-struct gp_report_opts {
-	int	n_ops;		/* rows of Class and Ops */
-	int	n_apply;	/* rows of Apply */
-	int	width;		/* line width */
-	bool	by_signature;	/* split Ops rows by input signature */
-	bool	memory;		/* the Memory Profile section */
-	int64_t	min_memory_size;	/* bytes: memory rows below are cut */
-	bool	rewriters;	/* the Rewriter Profile section */
-};
+#include "prof/report-opts.h"
 
 void	gp_report_opts_from_flags(struct gp_report_opts *o,
 	    const struct gp_flags *f);

@@ -26,7 +26,9 @@
 #include "capture/export.h"
 #include "graph/hash.h"
 #include "load/graph-json.h"
+#include "capture/memjson.h"
 #include "prof/memprof.h"
+#include "prof/memreport.h"
 #include "prof/report.h"
 #include "session/session.h"
 

@@ -20,6 +20,7 @@
 #include "base/flags.h"
 #include "load/graph-json.h"
 #include "prof/memprof.h"
+#include "prof/memreport.h"
 #include "graph/op.h"
 #include "session/session.h"
 #include "run/vm.h"
