@@ -19,6 +19,10 @@
 #include "capture/diff-impl.h"
 #include "prof/memprof.h"
 
+/* How many rows (or applies) ahead a loop over them asks for the memory
+ * it will read of one (its bins, its name: a heap block each). */
+#define PREFETCH_AHEAD 6
+
 void
 gp_diff_opts_init(struct gp_diff_opts *o)
 {
@@ -101,17 +105,33 @@ apply_ident(const struct gp_prof_apply *a)
 	return (h);
 }
 
-/* Per row of t (p's rollup): the sum of its applies' identities, which is
- * the same on both sides when the rows hold alike applies. */
+/* Per apply of p, in schedule order function by function, its identity
+ * (apply_ident): made once for both the Class and the Ops table. */
 static uint64_t *
-mix_sums(const struct gp_profile *p, const struct gp_prof_table *t)
+apply_idents(const struct gp_profile *p)
 {
-	uint64_t *sum = gp_xcalloc(t->n + 1, sizeof(*sum));
-	size_t k = 0;
+	size_t n = 0, k = 0;
+	uint64_t *id;
 
 	for (int f = 0; f < p->n_fn; f++)
-		for (int i = 0; i < p->fn[f].n_apply && k < t->n_member; i++)
-			sum[t->member[k++]] += apply_ident(&p->fn[f].ap[i]);
+		n += (size_t)p->fn[f].n_apply;
+	id = gp_xmalloc(sizeof(*id) * (n + 1));
+	for (int f = 0; f < p->n_fn; f++)
+		for (int i = 0; i < p->fn[f].n_apply; i++)
+			id[k++] = apply_ident(&p->fn[f].ap[i]);
+	return (id);
+}
+
+/* Per row of t (a rollup of every function), the sum of its applies'
+ * identities id[], which is the same on both sides when the rows hold
+ * alike applies. */
+static uint64_t *
+mix_sums(const struct gp_prof_table *t, const uint64_t *id)
+{
+	uint64_t *sum = gp_xcalloc(t->n + 1, sizeof(*sum));
+
+	for (size_t k = 0; k < t->n_member; k++)
+		sum[t->member[k]] += id[k];
 	return (sum);
 }
 
@@ -131,7 +151,8 @@ rounds_of(const struct gp_profile *p)
  * applies differ is judged by round (judge_by_round). */
 static void
 group_table(struct gp_diff *d, enum gp_prof_group grp,
-    struct gp_diff_table *out, struct gp_prof_table *keep)
+    struct gp_diff_table *out, struct gp_prof_table *keep,
+    const uint64_t *id_a, const uint64_t *id_b)
 {
 	struct gp_prof_table ta, tb;
 	struct rows rs = {0};
@@ -143,18 +164,20 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 
 	gp_prof_rollup(d->a, -1, grp, &ta);
 	gp_prof_rollup(d->b, -1, grp, &tb);
-	mix_a = mix_sums(d->a, &ta);
-	mix_b = mix_sums(d->b, &tb);
+	mix_a = mix_sums(&ta, id_a);
+	mix_b = mix_sums(&tb, id_b);
 	gp_diff_kmap_init(&m, tb.n);
 	next = gp_xmalloc(sizeof(int) * (tb.n + 1));
 	used = gp_xcalloc(tb.n + 1, sizeof(bool));
 	for (size_t j = tb.n; j-- > 0;)
-		gp_diff_kmap_push(&m, next, gp_diff_hstr(GP_HASH_INIT, tb.rows[j].name),
+		gp_diff_kmap_push(&m, next, gp_diff_hstr(GP_HASH_INIT,
+		    tb.rows[j].name),
 		    (int)j);
 	for (size_t i = 0; i < ta.n; i++) {
 		const struct gp_prof_row *x = &ta.rows[i], *y = NULL;
 		struct gp_diff_row *r = add_row(&rs);
-		size_t h = gp_diff_kmap_slot(&m, gp_diff_hstr(GP_HASH_INIT, x->name));
+		size_t h = gp_diff_kmap_slot(&m, gp_diff_hstr(GP_HASH_INIT,
+		    x->name));
 		bool mixed = false;
 
 		for (int j = m.head[h]; j >= 0; j = next[j])
@@ -295,11 +318,22 @@ judge_applies(void *arg)
 		const struct gp_prof_fn *fb = r->fn_b >= 0 ? &b->fn[r->fn_b] :
 		    NULL;
 
-		if (j->figures)
+		if (j->figures) {
+			/* the bins of a row ahead (a heap block each) */
+			if (i + PREFETCH_AHEAD < j->hi) {
+				const struct gp_diff_row *q = r +
+				    PREFETCH_AHEAD;
+
+				if (q->st_a != NULL)
+					gp_prof_stat_prefetch(q->st_a);
+				if (q->st_b != NULL)
+					gp_prof_stat_prefetch(q->st_b);
+			}
 			gp_diff_row_figures(r);
+		}
 		else
-			gp_diff_judge(j->d, r, fn_scale(j->o, fa), fn_scale(j->o, fb), 1,
-			    true);
+			gp_diff_judge(j->d, r, fn_scale(j->o, fa),
+			    fn_scale(j->o, fb), 1, true);
 	}
 	return (NULL);
 }
@@ -337,7 +371,8 @@ judge_all(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 static void
 fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 {
-	struct gp_diff_pairs *pgs = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*pgs));
+	struct gp_diff_pairs *pgs = gp_xcalloc((size_t)d->n_fn + 1,
+	    sizeof(*pgs));
 
 	for (int f = 0; f < d->n_fn; f++) {
 		struct gp_diff_fn *df = &d->fn[f];
@@ -376,7 +411,16 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		for (int i = 0; i < pg->fa->n_apply; i++) {
 			enum gp_diff_match how = pg->fb != NULL ? pg->how[i] :
 			    GP_MATCH_NONE;
+			int ahead = i + PREFETCH_AHEAD;
 
+			/* the names of a pair ahead, which apply_row
+			 * compares (a heap block each) */
+			if (ahead < pg->fa->n_apply) {
+				__builtin_prefetch(pg->fa->ap[ahead].name);
+				if (pg->fb != NULL && pg->pa[ahead] >= 0)
+					__builtin_prefetch(
+					    pg->fb->ap[pg->pa[ahead]].name);
+			}
 			apply_row(rs, &d->fn[f], d->a, i, d->b,
 			    pg->fb != NULL ? pg->pa[i] : -1, how);
 			if (pg->fb != NULL)
@@ -507,9 +551,14 @@ static void *
 group_tables(void *arg)
 {
 	struct groups_job *j = arg;
+	uint64_t *id_a = apply_idents(j->d->a), *id_b = apply_idents(j->d->b);
 
-	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0]);
-	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1]);
+	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], id_a,
+	    id_b);
+	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], id_a,
+	    id_b);
+	free(id_a);
+	free(id_b);
 	return (NULL);
 }
 
@@ -602,8 +651,8 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 
 		df->call.factor = call_factor(d, df);
 		/* a call is timed by a probe per apply, and one around it */
-		gp_diff_judge(d, &df->call, 1, 1, 1 + (df->n_apply_a > df->n_apply_b ?
-		    df->n_apply_a : df->n_apply_b), false);
+		gp_diff_judge(d, &df->call, 1, 1, 1 + (df->n_apply_a >
+		    df->n_apply_b ? df->n_apply_a : df->n_apply_b), false);
 	}
 	gp_diff_adjust_rows(&d->fn[0].call, (size_t)d->n_fn, sizeof(*d->fn), o);
 	return (d);

@@ -80,7 +80,9 @@ void	gp_diff_pair_applies(struct gp_diff_pairs *p);
  * The noise verdicts (diff-noise.c).
  */
 
-/* A row's medians and spreads, from its distributions. */
+/* A row's medians and spreads, from its distributions, and for a paired
+ * row the U test's p in p_raw (gp_diff_judge takes it from there: the
+ * test reads the bins while they are at hand). */
 void	gp_diff_row_figures(struct gp_diff_row *r);
 /* The factors (and spreads) of B's times over A's over the apply rows,
  * whose figures are made, each row's factor, and capture_scale. */

@@ -123,7 +123,7 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 
 	sd->f = f;
 	sd->base = gp_xmalloc(sizeof(uint64_t) * (n + 1));
-	sd->name = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	sd->name = NULL;	/* made when first needed (side_names) */
 	sd->leaves = gp_xmalloc(sizeof(uint64_t) * (n + 1));
 	sd->first = gp_xmalloc(sizeof(int) * (n + 1));
 	for (size_t i = 0; i < n; i++)
@@ -132,7 +132,8 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 	nin = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_prof_apply *a = &f->ap[i];
-		uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op), l = GP_HASH_INIT;
+		uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
+		uint64_t l = GP_HASH_INIT;
 
 		h = gp_diff_hu64(h, (uint64_t)a->n_in);
 		sd->first[i] = (int)nin;
@@ -146,14 +147,28 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 				h = gp_diff_hu64(h, (uint64_t)io->shape[d]);
 			h = gp_diff_hu64(h, pr < 0 ? 1 : 2);
 			if (pr < 0)
-				l = gp_diff_hstr(gp_diff_hu64(l, (uint64_t)k), io->var);
+				l = gp_diff_hstr(gp_diff_hu64(l,
+				    (uint64_t)k), io->var);
 			sd->slot[nin++] = pr < 0 ? 0 : out_slot(&f->ap[pr],
 			    io->var);
 		}
 		sd->base[i] = h;
 		sd->leaves[i] = l;
-		sd->name[i] = gp_diff_hstr(GP_HASH_INIT, a->name);
 	}
+}
+
+/* The hashes of the applies' names, made the first time a pass pairs by
+ * name (most diffs pair every apply by structure first). */
+static void
+side_names(struct side *sd)
+{
+	size_t n = (size_t)sd->f->n_apply;
+
+	if (sd->name != NULL)
+		return;
+	sd->name = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		sd->name[i] = gp_diff_hstr(GP_HASH_INIT, sd->f->ap[i].name);
 }
 
 /* B's side of a big function, on a second thread while A's is made. */
@@ -282,6 +297,16 @@ try_pair(struct pairing *pg, int i, enum tier t)
 	uint64_t k;
 	size_t h;
 
+	/* a strict tier's index is made when first needed: most diffs
+	 * pair every apply by structure and never look by name or shape
+	 * (made later, it is the same: it holds every B apply) */
+	if (t != TIER_LOOSE && pg->next[t] == NULL) {
+		if (t == TIER_NAME) {
+			side_names(&pg->a);
+			side_names(&pg->b);
+		}
+		index_b(pg, t);
+	}
 	if (!apply_key(&pg->a, i, pg->pa, NULL, t, &k))
 		return (false);
 	h = gp_diff_kmap_slot(m, k);
@@ -330,9 +355,6 @@ gp_diff_pair_applies(struct gp_diff_pairs *p)
 		pthread_join(th, NULL);
 	else
 		side_init(&pg->b, pg->b.f);
-	for (int t = 0; t < TIER__COUNT; t++)
-		if (t != TIER_LOOSE)
-			index_b(pg, t);
 	/* the strict tiers until they settle, then a loose pass */
 	for (int round = 0; round < MAX_ROUNDS; round++) {
 		bool changed = false;

@@ -302,10 +302,10 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 		    "change shown is the one left.", d->factor,
 		    d->n_factor, d->factor);
 		if (d->n_factor_blas > 0)
-			fprintf(fp, "  BLAS rows drift on their own (OpenBLAS's "
-			    "threads wait for a core): B's BLAS applies took "
-			    "%.3gx A's time (over %zu), what BLAS rows are "
-			    "judged against.", d->factor_blas,
+			fprintf(fp, "  BLAS rows drift on their own "
+			    "(OpenBLAS's threads wait for a core): B's BLAS "
+			    "applies took %.3gx A's time (over %zu), what "
+			    "BLAS rows are judged against.", d->factor_blas,
 			    d->n_factor_blas);
 		fprintf(fp, "  A row's executions share its capture's state: "
 		    "its change must also stand out from their spread (capture "
