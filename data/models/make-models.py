@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+# make-models.py: export the small ONNX models of data/models/ with torch,
+# and the outputs torch computes for fixed inputs (data/models/README.md).
+#
+# Needs Debian's python3-torch and python3-onnx; run it with /usr/bin/python3
+# from the top of the source tree:
+#
+#     /usr/bin/python3 data/models/make-models.py          # rewrite the files
+#     /usr/bin/python3 data/models/make-models.py --check  # compare, write nothing
+#
+# Every number comes from a fixed seed (torch's default init of each layer
+# after torch.manual_seed, numpy's RandomState for the inputs): nothing is
+# downloaded, and a rerun with the same torch writes the same bytes.  Each
+# model is written as NAME/model.onnx with NAME/test_data_set_0/input_K.pb
+# and output_K.pb, the layout of ONNX's backend test data (TensorProto
+# files, name set to the graph input or output).
+import argparse
+import io
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+import onnx.numpy_helper
+import torch
+
+OPSET = 13
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class MLP(torch.nn.Module):
+    """784-128-10 classifier: Gemm, Relu, Gemm, Softmax (and the logits)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(784, 128)
+        self.fc2 = torch.nn.Linear(128, 10)
+
+    def forward(self, x):
+        logits = self.fc2(torch.relu(self.fc1(x)))
+        return logits, torch.softmax(logits, dim=1)
+
+
+class CNN(torch.nn.Module):
+    """A LeNet-like net on 1x28x28: two Conv 3x3 (pad 1) + Relu + MaxPool
+    2x2, Flatten, Gemm to 10 logits."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.flatten = torch.nn.Flatten()
+        self.fc = torch.nn.Linear(16 * 7 * 7, 10)
+
+    def forward(self, x):
+        x = self.pool(torch.relu(self.conv1(x)))
+        x = self.pool(torch.relu(self.conv2(x)))
+        return self.fc(self.flatten(x))
+
+
+# name: (module, model seed, input name, input shape, input seed, input
+# distribution, output names)
+MODELS = {
+    "mlp": (MLP, 2001, "x", (8, 784), 2002, "uniform", ["logits", "probs"]),
+    "cnn": (CNN, 2011, "image", (2, 1, 28, 28), 2012, "normal", ["logits"]),
+}
+
+
+def make(name):
+    """Returns {relative path: bytes} for one model."""
+    cls, seed, in_name, shape, in_seed, dist, out_names = MODELS[name]
+    torch.manual_seed(seed)
+    model = cls().eval()
+    rs = np.random.RandomState(in_seed)
+    if dist == "uniform":
+        x = rs.uniform(0, 1, size=shape).astype(np.float32)
+    else:
+        x = rs.standard_normal(size=shape).astype(np.float32)
+    buf = io.BytesIO()
+    with torch.no_grad():
+        outs = model(torch.from_numpy(x))
+        torch.onnx.export(model, torch.from_numpy(x), buf,
+                          opset_version=OPSET, input_names=[in_name],
+                          output_names=out_names, do_constant_folding=True)
+    if isinstance(outs, torch.Tensor):
+        outs = (outs,)
+    m = onnx.load_from_string(buf.getvalue())
+    m.doc_string = ("data/models/make-models.py: %s, torch %s, seed %d"
+                    % (name, torch.__version__, seed))
+    onnx.checker.check_model(m)
+    files = {name + "/model.onnx": m.SerializeToString()}
+    t = onnx.numpy_helper.from_array(x, in_name)
+    files[name + "/test_data_set_0/input_0.pb"] = t.SerializeToString()
+    for k, (o, oname) in enumerate(zip(outs, out_names)):
+        t = onnx.numpy_helper.from_array(o.numpy(), oname)
+        files["%s/test_data_set_0/output_%d.pb" % (name, k)] = \
+            t.SerializeToString()
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--check", action="store_true",
+                    help="compare with the files in data/models, write none")
+    ap.add_argument("--out", default=HERE, help="folder to write (default: "
+                    "the folder of this script)")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    bad = 0
+    for name in MODELS:
+        for rel, data in make(name).items():
+            path = os.path.join(args.out, rel)
+            if args.check:
+                try:
+                    with open(path, "rb") as f:
+                        same = f.read() == data
+                except OSError:
+                    same = False
+                if not same:
+                    print("make-models.py: %s differs from what torch %s "
+                          "writes" % (path, torch.__version__))
+                    bad = 1
+                continue
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+            print("%s: %d bytes" % (path, len(data)))
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
