@@ -15,6 +15,7 @@
  *   sum       sum over 10,000,000 float64, against a plain C loop
  *   dot       (4) dot of two 1024x1024 float64 matrices against a direct
  *             cblas_dgemm on the same buffers
+ *   sgemm     the machine's peak float32 GFLOP/s (a long cblas_sgemm)
  *   numpy     (5) time per call of the example graphs against numpy
  *             (bench/numpy/bench.py, run as a child and interleaved), on
  *             the same .npy inputs, and both sides' output checksums
@@ -398,6 +399,66 @@ bench_dot(void)
 	    best_g / best_c <= 1.03);
 	free(C);
 	gp_session_free(s);
+}
+
+/*
+ * The machine's peak: single-precision matrix products through the BLAS
+ * gptop links (OpenBLAS here) with its default threads, long enough to
+ * reach the steady clock: 2048x2048 by 2048x2048 (17.2 GFLOP a call), one
+ * call to warm up, then calls for about 4 s (at least 5): the best call's
+ * GFLOP/s, and the median's.  Issue 21 reports each model's GFLOP/s
+ * against this figure.
+ */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+static void
+bench_sgemm(void)
+{
+	enum { n = 2048, max_calls = 200 };
+	float *A = aligned_alloc(64, (size_t)n * n * 4);
+	float *B = aligned_alloc(64, (size_t)n * n * 4);
+	float *C = aligned_alloc(64, (size_t)n * n * 4);
+	double t[max_calls], flop = 2.0 * n * n * n;
+	const char *thr = getenv("OPENBLAS_NUM_THREADS");
+	char what[96];
+	uint64_t start;
+	int calls = 0;
+
+	if (A == NULL || B == NULL || C == NULL) {
+		fprintf(stderr, "bench: sgemm: out of memory\n");
+		failures++;
+		free(A), free(B), free(C);
+		return;
+	}
+	for (size_t i = 0; i < (size_t)n * n; i++) {
+		A[i] = (float)((i * 7 + 3) % 1000) / 1000.0f;
+		B[i] = (float)((i * 13 + 5) % 1000) / 1000.0f - 0.5f;
+	}
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A,
+	    n, B, n, 0.0f, C, n);
+	start = gp_clock_ns();
+	while (calls < max_calls &&
+	    (calls < 5 || gp_clock_ns() - start < 4000000000ull)) {
+		uint64_t t0 = gp_clock_ns();
+
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
+		    1.0f, A, n, B, n, 0.0f, C, n);
+		t[calls++] = (double)(gp_clock_ns() - t0) / 1e9;
+	}
+	qsort(t, (size_t)calls, sizeof(t[0]), cmp_double);
+	snprintf(what, sizeof(what),
+	    "peak: sgemm 2048^3, best of %d, threads %s", calls,
+	    thr != NULL ? thr : "default");
+	row("sgemm", what, flop / t[0] / 1e9, "GF/s", 0, "", "", -1);
+	snprintf(what, sizeof(what), "  the median call");
+	row("sgemm", what, flop / t[calls / 2] / 1e9, "GF/s", 0, "", "", -1);
+	free(A), free(B), free(C);
 }
 
 /*
@@ -951,6 +1012,7 @@ main(int argc, char **argv)
 	RUN("fusion", bench_fusion());
 	RUN("sum", bench_sum());
 	RUN("dot", bench_dot());
+	RUN("sgemm", bench_sgemm());
 	RUN("numpy", bench_numpy());
 	RUN("tui", bench_tui());
 	RUN("capture", bench_capture());

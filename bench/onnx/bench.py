@@ -1,0 +1,370 @@
+#!/usr/bin/python3
+# bench.py: the ONNX rows of `make bench` (bench/README.md): gptop against
+# ONNX Runtime (ort-bench.js) and PyTorch eager (torch-bench.py) on the
+# models export.py wrote, and the load time of a 100 MB model against
+# reading its file.  Python 3 standard library only; run by bench/run.sh.
+#
+#     bench.py --out DIR --gptop GPTOP [--ort-dir DIR] [--ort-no-spin]
+#              [--torch] [--threads N] [--reps N] [--peak GFLOPS] [ROW...]
+#
+# ROW: load, mlp, resnet18, mobilenet_v2, squeezenet1_0, transformer
+# (default: all).  Each model row: the three runtimes on the same input
+# file (DIR/NAME/test_data_set_0/input_0.npy), the same thread count
+# (gptop's OpenBLAS threads = ORT's intra-op threads = torch's threads),
+# after a warmup, in interleaved repetitions (gptop, ORT, torch, gptop
+# profiled, then again), best of --reps; figures per inference.  gptop
+# runs through its command line (batch mode): its time per inference is
+# (t(-n K+1) - t(-n 1)) / K, so loading the model is not counted.  The
+# outputs must agree: ORT's with torch's (output_0.pb, computed at
+# export) and gptop's batch output line with ORT's output, within 1e-4 of
+# the output's max |x|.  Where gptop cannot run a model yet, its row says
+# so with gptop's reason, and no figure.  Exit status 1 when a peer failed
+# or outputs disagree; a missed target is not an error.
+import argparse
+import array
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = ["mlp", "resnet18", "mobilenet_v2", "squeezenet1_0", "transformer"]
+ROWNAME = {"mlp": "onnx-mlp", "resnet18": "onnx-rn18",
+           "mobilenet_v2": "onnx-mbv2", "squeezenet1_0": "onnx-sqz",
+           "transformer": "onnx-tfm"}
+# gptop unprofiled / ONNX Runtime, per inference (issues 20 and 21)
+TARGET = {"mlp": 1.0, "transformer": 1.0, "resnet18": 1.25,
+          "mobilenet_v2": 1.25, "squeezenet1_0": 1.25}
+failures = 0
+
+
+def row(name, what, fig, unit, peer=None, peer_name="", target="", met=None):
+    """One line in bench-core's table format."""
+    f = ("%.2e" % fig) if fig != 0 and abs(fig) < 0.01 else "%.3f" % fig
+    p = "%.3f" % peer if peer else ""
+    ratio = "%.3f" % (fig / peer) if peer else ""
+    status = "-" if met is None else ("met" if met else "MISSED")
+    print("%-9s %-48s %10s %-6s %10s %-8s %7s  %-16s %s"
+          % (name, what, f, unit, p, peer_name, ratio, target, status),
+          flush=True)
+
+
+def note(name, text):
+    print("%-9s %s" % (name, text), flush=True)
+
+
+def read_npy(path):
+    """(dtype, shape, values as a list of floats) of a float32/64 .npy."""
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:6] != b"\x93NUMPY":
+        raise ValueError(path + ": not a .npy file")
+    hl = int.from_bytes(b[8:10], "little") if b[6] == 1 else \
+        int.from_bytes(b[8:12], "little")
+    hs = 10 if b[6] == 1 else 12
+    h = b[hs:hs + hl].decode("latin1")
+    descr = re.search(r"'descr':\s*'([^']+)'", h).group(1)
+    shape = tuple(int(x) for x in re.search(r"'shape':\s*\(([^)]*)\)", h)
+                  .group(1).split(",") if x.strip())
+    code = {"<f4": "f", "<f8": "d"}.get(descr)
+    if code is None:
+        raise ValueError(path + ": dtype " + descr + " not read here")
+    a = array.array(code)
+    a.frombytes(b[hs + hl:])
+    return ({"f": "float32", "d": "float64"}[code], shape, list(a))
+
+
+def gptop_line_figures(line):
+    """sum, min, max and the first values of a batch `output NAME:` line."""
+    fig = {}
+    for k in ("sum", "min", "max"):
+        m = re.search(r" %s=(\S+)" % k, line)
+        fig[k] = float(m.group(1)) if m else None
+    m = re.search(r"first=\[([^\]]*)\]", line)
+    fig["first"] = [float(v) for v in m.group(1).split(", ")
+                    if v != "..."] if m else []
+    m = re.search(r": (\w+)\(([^)]*)\)", line)
+    fig["type"] = m.group(1) if m else None
+    fig["shape"] = tuple(int(x) for x in m.group(2).split(",")
+                         if x.strip()) if m else None
+    return fig
+
+
+def agree(line, npy):
+    """(ok, text): gptop's output line against ORT's output (.npy)."""
+    dtype, shape, v = read_npy(npy)
+    g = gptop_line_figures(line)
+    scale = max(abs(x) for x in v) or 1.0
+    if g["type"] != dtype or g["shape"] != shape:
+        return False, "gptop %s%s, ORT %s%s" % (g["type"], g["shape"],
+                                                dtype, shape)
+    worst = 0.0
+    pairs = [(g["min"], min(v)), (g["max"], max(v))] + \
+        list(zip(g["first"], v[:len(g["first"])]))
+    for a, b in pairs:
+        worst = max(worst, abs(a - b) / scale)
+    sumabs = math.fsum(abs(x) for x in v) or 1.0
+    worst_sum = abs(g["sum"] - math.fsum(v)) / sumabs
+    ok = worst <= 1e-4 and worst_sum <= 1e-4
+    return ok, ("min, max, first values within %.2g of max |x|, sum within "
+                "%.2g of sum |x|" % (worst, worst_sum))
+
+
+class Server:
+    """A peer that times batches: a line with a count in, seconds out."""
+
+    def __init__(self, argv, env=None):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, env=env,
+                                  text=True, bufsize=1)
+        line = self.p.stdout.readline()
+        if line.strip() != "ready":
+            self.p.kill()
+            raise RuntimeError("%s did not start" % argv[0])
+
+    def batch(self, n):
+        self.p.stdin.write("%d\n" % n)
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError("the peer stopped")
+        return float(line)
+
+    def close(self):
+        try:
+            self.p.stdin.write("0\n")
+            self.p.stdin.close()
+        except OSError:
+            pass
+        self.p.wait(timeout=30)
+
+
+def timed(argv, env):
+    t0 = time.perf_counter()
+    r = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return time.perf_counter() - t0, r
+
+
+class Gptop:
+    def __init__(self, gptop, model, inputs, threads):
+        self.gptop, self.model, self.inputs = gptop, model, inputs
+        self.env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+                        GPTOP_FLAGS="")
+
+    def argv(self, calls, profile):
+        a = [self.gptop, "--batch", "-n", str(calls), "--flags",
+             "profile=" + ("True" if profile else "False")]
+        for name, path in self.inputs:
+            a += ["--input", "%s=%s" % (name, path)]
+        return a + [self.model]
+
+    def why_not(self):
+        """None when gptop runs the model, else its reason."""
+        r = subprocess.run([self.gptop, "--check", self.model],
+                           env=self.env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        m = re.search(r"^  running: (not supported.*)$", r.stdout, re.M)
+        if r.returncode != 0:
+            return r.stdout.strip().splitlines()[-1]
+        if m:
+            return "running ONNX models is " + m.group(1)
+        m = re.search(r"^  not supported: (.*)$", r.stdout, re.M)
+        if m:
+            return m.group(1)
+        t, r = timed(self.argv(1, False), self.env)
+        if r.returncode != 0:
+            return (r.stderr.strip().splitlines() or
+                    ["status %d" % r.returncode])[0]
+        self.first = r.stdout
+        return None
+
+    def output_line(self, name):
+        for line in self.first.splitlines():
+            if line.startswith("  output %s: " % name):
+                return line
+        return None
+
+    def per_call(self, calls, profile):
+        """(t(-n calls+1) - t(-n 1)) / calls, seconds."""
+        t1, r1 = timed(self.argv(1, profile), self.env)
+        tn, rn = timed(self.argv(calls + 1, profile), self.env)
+        if r1.returncode or rn.returncode:
+            raise RuntimeError("gptop failed: " + (rn.stderr or r1.stderr))
+        return max(tn - t1, 1e-9) / calls
+
+
+def bench_load(a):
+    model = os.path.join(a.out, "load100mb", "model.onnx")
+    size = os.path.getsize(model)
+    g = Gptop(a.gptop, model, [], a.threads)
+    reason = g.why_not()
+    if reason is None:
+        argv, how = g.argv(0, False), "load (-n 0)"
+    else:
+        argv, how = [a.gptop, "--check", model], "--check: read + validate"
+    cat = ["cat", model]
+    best_g = best_c = 1e30
+    with open(os.devnull, "wb") as null:
+        subprocess.run(cat, stdout=null)  # in the page cache
+        for _ in range(max(a.reps, 5)):
+            t0 = time.perf_counter()
+            subprocess.run(cat, stdout=null)
+            best_c = min(best_c, time.perf_counter() - t0)
+            t, r = timed(argv, g.env)
+            if r.returncode != 0:
+                note("onnx-load", "gptop failed: " + r.stderr.strip())
+                return 1
+            best_g = min(best_g, t)
+    row("onnx-load", "%.0f MB model: gptop %s (ms; peer: cat)"
+        % (size / 1e6, how), best_g * 1e3, "ms", best_c * 1e3, "cat",
+        "<= 1.50", best_g / best_c <= 1.5)
+    if reason is not None:
+        note("onnx-load", "gptop cannot load this model for running yet: "
+             "%s (the row above is --check, which reads and validates the "
+             "whole file)" % reason)
+    return 0
+
+
+def bench_model(a, name):
+    global failures
+    d = os.path.join(a.out, name)
+    model = os.path.join(d, "model.onnx")
+    tds = os.path.join(d, "test_data_set_0")
+    info = dict(line.split(" ", 1) for line in
+                open(os.path.join(d, "info.txt")).read().splitlines())
+    gflop = float(info["gflop"])
+    rn = ROWNAME[name]
+    tmp = tempfile.mkdtemp(prefix="gptop-bench-onnx.")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(a.threads),
+               BENCH_ORT_DIR=a.ort_dir or "")
+    # ORT: the outputs against torch's, then ORT's own output for gptop's
+    ort = torch = None
+    ort_npy = os.path.join(tmp, "output.npy")
+    if a.ort_dir:
+        js = os.path.join(HERE, "ort-bench.js")
+        r = subprocess.run(["node", js, model, "--threads", str(a.threads),
+                            "--compare", tds], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        note(rn, "ORT vs torch's output: " + r.stdout.strip().replace(
+            "\n", "; "))
+        if r.returncode != 0:
+            note(rn, "ONNX RUNTIME AND TORCH DISAGREE (or ORT failed)")
+            failures += 1
+        subprocess.run(["node", js, model, "--threads", str(a.threads),
+                        "--save", tmp], env=env, check=False)
+        ort = Server(["node", js, model, "--threads", str(a.threads),
+                      "--serve"] + (["--no-spin"] if a.ort_no_spin else []),
+                     env)
+    if a.torch:
+        tenv = dict(env, OMP_WAIT_POLICY="PASSIVE")
+        torch = Server(["/usr/bin/python3", os.path.join(HERE,
+                        "torch-bench.py"), a.out, name, "--threads",
+                        str(a.threads), "--serve"], tenv)
+    g = Gptop(a.gptop, model, [("input", os.path.join(tds, "input_0.npy"))],
+              a.threads)
+    reason = g.why_not()
+    gptop_ok = reason is None
+    if gptop_ok:
+        line = g.output_line("output")
+        if line is None or not os.path.exists(ort_npy):
+            ok, text = False, ("no ORT output to compare" if line else
+                               "no `output output:` line in gptop's output")
+        else:
+            ok, text = agree(line, ort_npy)
+        note(rn, "gptop vs ORT: " + text + ("" if ok else " DISAGREE"))
+        if not ok:
+            failures += 1
+            gptop_ok = False
+    # batch size: about 0.3 s of the fastest peer
+    probe = ort or torch
+    t1 = probe.batch(1) if probe else 0.05
+    calls = max(3, min(200, int(0.3 / max(t1, 1e-6))))
+    for s in (ort, torch):
+        if s:
+            s.batch(calls)  # warmup
+    best = {"gptop": 1e30, "ort": 1e30, "torch": 1e30, "prof": 1e30}
+    for _ in range(a.reps):
+        if gptop_ok:
+            best["gptop"] = min(best["gptop"], g.per_call(calls, False))
+        if ort:
+            best["ort"] = min(best["ort"], ort.batch(calls) / calls)
+        if torch:
+            best["torch"] = min(best["torch"], torch.batch(calls) / calls)
+        if gptop_ok:
+            best["prof"] = min(best["prof"], g.per_call(calls, True))
+    for s in (ort, torch):
+        if s:
+            s.close()
+    peer = best["ort"] if ort else None
+    tgt = TARGET[name]
+
+    def perf(sec):
+        gfs = gflop / sec
+        pk = ", %.0f%% of the sgemm peak" % (100 * gfs * 1e9 / a.peak) \
+            if a.peak else ""
+        return "%.1f GFLOP/s%s" % (gfs, pk)
+
+    what = "%s (%.3g GFLOP): gptop (ms/inference; peer: ORT)" % (name, gflop)
+    if gptop_ok:
+        row(rn, what, best["gptop"] * 1e3, "ms",
+            peer * 1e3 if peer else None, "ORT", "<= %.2f" % tgt,
+            best["gptop"] / peer <= tgt if peer else None)
+        row(rn, "  gptop profiled / unprofiled", best["prof"] / best["gptop"],
+            "x", None, "", "<= 1.03", best["prof"] / best["gptop"] <= 1.03)
+        note(rn, "  gptop: %s" % perf(best["gptop"]))
+    else:
+        note(rn, "%s: gptop cannot run this model yet: %s" % (name, reason))
+    if ort:
+        row(rn, "  ONNX Runtime (ms/inference)", best["ort"] * 1e3, "ms")
+        note(rn, "  ONNX Runtime: %s" % perf(best["ort"]))
+    if torch:
+        row(rn, "  torch eager (ms/inference; peer: ORT)", best["torch"] * 1e3,
+            "ms", peer * 1e3 if peer else None, "ORT")
+        note(rn, "  torch eager: %s" % perf(best["torch"]))
+    note(rn, "  %d inferences a batch, best of %d, %d threads each"
+         % (calls, a.reps, a.threads))
+    for f in os.listdir(tmp):
+        os.unlink(os.path.join(tmp, f))
+    os.rmdir(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--gptop", required=True)
+    ap.add_argument("--ort-dir")
+    ap.add_argument("--torch", action="store_true")
+    ap.add_argument("--ort-no-spin", action="store_true",
+                    help="ORT's intra-op threads wait passively")
+    ap.add_argument("--threads", type=int,
+                    default=int(os.environ.get("OPENBLAS_NUM_THREADS", 0))
+                    or os.cpu_count())
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--peak", type=float, default=0,
+                    help="the machine's peak in FLOP/s (bench-core sgemm)")
+    ap.add_argument("rows", nargs="*")
+    a = ap.parse_args()
+    a.peak *= 1e9
+    rows = a.rows or ["load"] + MODELS
+    for r in rows:
+        try:
+            if r == "load":
+                bench_load(a)
+            elif r in MODELS:
+                bench_model(a, r)
+            else:
+                sys.exit("bench.py: no row %s" % r)
+        except (RuntimeError, OSError, ValueError) as e:
+            global failures
+            failures += 1
+            note(ROWNAME.get(r, "onnx-" + r), "FAILED: %s" % e)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
