@@ -5,15 +5,17 @@
 #
 # For each model: `gptop --check` reads it, with the inputs, outputs and
 # op types the exporting script made (the input's name and shape also as
-# the committed input_0.pb has them, decoded by tensors-stats with
-# protobuf-c, not gptop's reader); then gptop runs it once in batch mode on
+# the committed input_0.pb has them, decoded by tensor-stats with
+# protobuf-c, not gptop's reader); `gptop --conformance` runs the folder as
+# a backend test case (every element of every output against output_K.pb,
+# rtol 1e-3, atol 1e-7); then gptop runs it once in batch mode on
 # the committed inputs (--input NAME=input_K.pb) and each output's batch
 # line (dtype, shape, sum, min, max, first values) must match the one
 # tests/onnx/tensor-stats computes from output_K.pb: shape exactly, sum
 # within 1e-4 of the sum of |x|, the others within 1e-4 of max |x| (+1e-6).
 # While gptop refuses to run ONNX models, lacks an op of the model or the
-# --input option, the run is a TAP SKIP naming gptop's reason; once it
-# runs the model, it passes or fails for real.  The comparison itself is
+# --input option, the runs are TAP SKIPs naming gptop's reason; once it
+# runs the model, they pass or fail for real.  The comparison itself is
 # checked on lines made from the expected figures (equal, and one value
 # off by 1e-3 of max |x|, which it must refuse).  TAP output.
 
@@ -128,10 +130,26 @@ for spec in "mlp|Gemm 2, Relu 1, Softmax 1" \
 	ok $status "$m: the comparison accepts the expected figures, refuses one off by 1e-3"
 
 	if grep -q "^  running: not supported" "$tmp/check"; then
+		why=$(sed -n 's/^  \(op types not supported: .*\)/\1/p' \
+		    "$tmp/check")
+		[ -n "$why" ] || why=$(sed -n 's/^  running: //p' "$tmp/check")
 		n=$((n + 1))
 		echo "ok $n - $m: run against torch's outputs # SKIP gptop" \
-		    "cannot run it yet: $(sed -n 's/^  running: //p' "$tmp/check")"
+		    "cannot run it yet: $why"
 		continue
+	fi
+	# every element, by gptop's conformance runner (ONNX's tolerances)
+	"$GPTOP" --conformance "$d" >"$tmp/conf" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^pass  *$d\$" "$tmp/conf"; then
+		ok 0 "$m: gptop --conformance: every element as torch's"
+	elif grep -q "^unsupported  *$d" "$tmp/conf"; then
+		n=$((n + 1))
+		echo "ok $n - $m: gptop --conformance # SKIP $(head -n 1 \
+		    "$tmp/conf")"
+	else
+		ok 1 "$m: gptop --conformance: every element as torch's (status $rc)"
+		sed 's/^/# /' "$tmp/conf"
 	fi
 	# shellcheck disable=SC2086 # $args is a list of options
 	"$GPTOP" --batch -n 1 --flags profile=False $args "$d/model.onnx" \
