@@ -284,7 +284,7 @@ gp_prof_apply_ns(const struct gp_profile *p, const uint64_t *ticks, int i)
 }
 
 /* A profile for the functions of a compiled program; apply tables are
- * filled by the VM at link time (gp_vm_new). */
+ * filled at link time through the profile's hook (profile-hook.h). */
 struct gp_profile	*gp_profile_new(const struct gp_graph *g);
 void			 gp_profile_free(struct gp_profile *p);
 /* Deep copy. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "graph/op.h"
 
 enum out_mode {
@@ -90,81 +91,6 @@ survives_call(const struct gp_function *f, int v)
 		if (f->upd[k].src == v)
 			return (true);
 	return (false);
-}
-
-static void
-describe_io(struct gp_prof_io *io, const struct gp_var *v)
-{
-	io->var = gp_xstrdup(v->name);
-	io->dtype = v->type.dtype;
-	io->ndim = v->type.ndim;
-	memcpy(io->shape, v->type.shape, sizeof(io->shape));
-	io->nbytes = gp_type_nbytes(&v->type);
-	io->strides_known = false;
-}
-
-/* Fill the profile's tables for function fi. */
-static void
-describe(struct gp_vm *vm, int fi, struct gp_prof_fn *pf)
-{
-	const struct gp_graph *g = vm->g;
-	struct vm_fn *f = &vm->fn[fi];
-	int *step_of_node = gp_xmalloc(sizeof(int) * (g->n_nodes + 1));
-	struct gp_buf b = {0};
-
-	for (size_t i = 0; i < g->n_nodes; i++)
-		step_of_node[i] = -1;
-	for (int i = 0; i < f->n_steps; i++)
-		step_of_node[f->order[i]] = i;
-	pf->n_apply = f->n_steps;
-	pf->ap = gp_xcalloc((size_t)f->n_steps + 1, sizeof(*pf->ap));
-	pf->ticks = gp_xcalloc(2 * (size_t)f->n_steps + 2, sizeof(uint64_t));
-	for (int i = 0; i < f->n_steps; i++) {
-		const struct gp_node *n = f->steps[i].node;
-		struct gp_prof_apply *a = &pf->ap[i];
-
-		a->id = i;
-		gp_buf_clear(&b);
-		/* a front-end's node (an ONNX node) is named by its name */
-		if (n->family != NULL && n->name != NULL)
-			gp_buf_puts(&b, n->name);
-		else
-			gp_node_format_apply(g, n, &b);
-		a->name = gp_xstrdup(gp_buf_str(&b));
-		gp_buf_clear(&b);
-		gp_node_format_op(g, n, &b);
-		a->op = gp_xstrdup(gp_buf_str(&b));
-		a->cls = gp_xstrdup(n->family ? n->family : n->op->cls);
-		a->opname = gp_xstrdup(n->op->name);
-		a->node = gp_xstrdup(n->name ? n->name : "");
-		gp_buf_clear(&b);
-		if (n->op->describe != NULL)
-			n->op->describe(g, n, &b);
-		a->extra = gp_xstrdup(gp_buf_str(&b));
-		a->impl = n->impl;
-		a->flops = gp_node_flops(g, n);
-		a->link_ns = n->prep_ns + n->jit_ns;
-		a->jit_ns = n->jit_ns;
-		a->n_in = n->n_in;
-		a->n_out = n->n_out;
-		a->in = gp_xcalloc((size_t)n->n_in + 1, sizeof(*a->in));
-		a->out = gp_xcalloc((size_t)n->n_out + 1, sizeof(*a->out));
-		a->in_producer = gp_xcalloc((size_t)n->n_in + 1, sizeof(int));
-		for (int k = 0; k < n->n_in; k++) {
-			const struct gp_var *v = &g->vars[n->in[k]];
-
-			describe_io(&a->in[k], v);
-			a->in_producer[k] = v->producer >= 0 ?
-			    step_of_node[v->producer] : -1;
-		}
-		for (int k = 0; k < n->n_out; k++) {
-			describe_io(&a->out[k], &g->vars[n->out[k]]);
-			a->out[k].alias = n->destroy[k] >= 0 ? 'i' :
-			    n->view[k] >= 0 ? 'v' : 'c';
-		}
-	}
-	gp_buf_free(&b);
-	free(step_of_node);
 }
 
 /* The header of a fresh contiguous tensor of type ty (no storage yet):
@@ -291,7 +217,7 @@ plan_buffers(struct gp_vm *vm, int fi, const int *last)
 
 struct gp_vm *
 gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
-    struct gp_profile *prof, struct gp_err *err)
+    const struct gp_vm_hook *hook, struct gp_err *err)
 {
 	struct gp_vm *vm = gp_xcalloc(1, sizeof(*vm));
 	int *last = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
@@ -409,18 +335,11 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 		}
 		if (vm->allow_gc)
 			plan_buffers(vm, (int)fi, last);
-		if (prof != NULL && fi < (size_t)prof->n_fn)
-			describe(vm, (int)fi, &prof->fn[fi]);
 	}
 	free(last);
 	bind_graph_vars(vm);
-	if (prof != NULL) {
-		prof->n_nodes = 0;
-		for (size_t i = 0; i < g->n_nodes; i++)
-			if (!g->nodes[i].dead)
-				prof->n_nodes++;
-		prof->generation++;
-	}
+	if (hook != NULL)
+		hook->link(hook->ctx, vm, g);
 	return (vm);
 }
 
@@ -573,21 +492,6 @@ apply_updates(struct gp_vm *vm, int fi)
 		gp_tensor_release(vm->fn[fi].end_free[k]);
 }
 
-static void
-record_strides(struct gp_prof_apply *a, const struct step *s)
-{
-	for (int k = 0; k < a->n_in; k++) {
-		memcpy(a->in[k].strides, s->in[k]->strides,
-		    sizeof(a->in[k].strides));
-		a->in[k].strides_known = s->in[k]->storage != NULL;
-	}
-	for (int k = 0; k < a->n_out; k++) {
-		memcpy(a->out[k].strides, s->out[k]->strides,
-		    sizeof(a->out[k].strides));
-		a->out[k].strides_known = s->out[k]->storage != NULL;
-	}
-}
-
 /* Run function f's steps without timing them; observe is a constant at
  * each call site, so the loop without an observer has no test for one. */
 static inline __attribute__((always_inline)) void
@@ -617,12 +521,11 @@ run_steps(struct gp_vm *vm, struct vm_fn *f, int fi, bool observe)
  * inputs it was the last to read (half the probe cost of two stamps per
  * step). */
 static void
-run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
+run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, uint64_t *tk,
+    const struct gp_vm_hook *see)
 {
 	const struct step *steps = f->steps;
 	const int n = f->n_steps;
-	uint64_t *tk = pf->ticks;
-	bool first = pf->calls_seen == 0;
 
 	tk[0] = gp_clock_ticks();
 	for (int i = 0; i < n; i++) {
@@ -630,8 +533,8 @@ run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
 
 		prepare_outputs(f, i);
 		s->kernel(s->node, s->in, s->out);
-		if (__builtin_expect(first, 0))
-			record_strides(&pf->ap[i], s);
+		if (__builtin_expect(see != NULL, 0))
+			see->step(see->ctx, fi, i, s->in, s->out);
 		collect(s);
 		if (vm->observer != NULL)
 			vm->observer(vm->observer_ctx, fi, i);
@@ -640,14 +543,14 @@ run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, struct gp_prof_fn *pf)
 }
 
 void
-gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
+gp_vm_call(struct gp_vm *vm, int fi, const struct gp_vm_hook *hook)
 {
 	struct vm_fn *f = &vm->fn[fi];
-	uint64_t c0 = 0, v1 = 0;
-	bool timed;
+	uint64_t c0 = 0, v1 = 0, *tk;
+	bool see = false;
 
 	drop_outputs(f);
-	if (prof == NULL) {
+	if (hook == NULL) {
 		if (vm->observer == NULL)
 			run_steps(vm, f, fi, false);
 		else
@@ -657,11 +560,11 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 		return;
 	}
 	/* sampling: an untimed call is timed as a whole, its applies not */
-	timed = gp_prof_time_next(&prof->fn[fi]);
-	if (timed) {
-		run_timed(vm, f, fi, &prof->fn[fi]);
-		c0 = prof->fn[fi].ticks[0];
-		v1 = prof->fn[fi].ticks[f->n_steps];
+	tk = hook->begin(hook->ctx, fi, &see);
+	if (tk != NULL) {
+		run_timed(vm, f, fi, tk, see ? hook : NULL);
+		c0 = tk[0];
+		v1 = tk[f->n_steps];
 	} else {
 		c0 = gp_clock_ticks();
 		if (vm->observer == NULL)
@@ -675,7 +578,7 @@ gp_vm_call(struct gp_vm *vm, int fi, struct gp_profile *prof)
 	{
 		uint64_t c1 = gp_clock_ticks();
 
-		(timed ? gp_prof_fold : gp_prof_fold_untimed)(prof, fi,
+		hook->end(hook->ctx, fi, tk != NULL,
 		    gp_clock_ticks_to_ns(c1 - c0),
 		    gp_clock_ticks_to_ns(v1 - c0));
 	}

@@ -9,9 +9,9 @@
  * values).
  *
  * The VM makes no graph decisions (fusion, inplace and merging are rewrites
- * done before it) and holds no statistics: with a profile it writes one tick
- * stamp per step into the profile's scratch array and leaves the rest to
- * gp_prof_fold().
+ * done before it) and holds no statistics: given a timing hook (vm-hook.h,
+ * which the profile implements) it writes one tick stamp per step where
+ * the hook says and leaves the rest to it.
  */
 #ifndef GPTOP_SRC_VM_H
 #define GPTOP_SRC_VM_H
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 
 #include "graph/graph.h"
-#include "prof/profile.h"
+#include "run/vm-hook.h"
 
 struct gp_vm_opts {
 	bool	allow_gc;	/* free intermediates after their last use */
@@ -28,14 +28,15 @@ struct gp_vm_opts {
 struct gp_vm;
 
 /* Compile g (which must outlive the VM; the VM reads and updates its
- * shared variables).  When prof is not NULL its function and apply tables
- * are filled to match the schedule. */
+ * shared variables).  When hook is not NULL its link() sees the schedule
+ * (a profile fills its function and apply tables to match it). */
 struct gp_vm	*gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
-		    struct gp_profile *prof, struct gp_err *err);
+		    const struct gp_vm_hook *hook, struct gp_err *err);
 void		 gp_vm_free(struct gp_vm *vm);
 
-/* Run function fn once; prof NULL runs without timing. */
-void		 gp_vm_call(struct gp_vm *vm, int fn, struct gp_profile *prof);
+/* Run function fn once, timed through hook (NULL: untimed). */
+void		 gp_vm_call(struct gp_vm *vm, int fn,
+		    const struct gp_vm_hook *hook);
 
 int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
 /* Whether the VM frees intermediates after their last use. */

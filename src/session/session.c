@@ -19,6 +19,7 @@
 #include "load/graph-json.h"
 #include "load/onnx-build.h"
 #include "prof/memprof.h"
+#include "prof/profile-hook.h"
 #include "rewrite/rewrite.h"
 #include "run/vm.h"
 
@@ -104,6 +105,7 @@ build(struct gp_session *s, const struct gp_flags *f, bool keep,
 	struct gp_profile *prof;
 	struct gp_vm *vm;
 	struct gp_vm_opts vo = {.allow_gc = f->allow_gc};
+	struct gp_vm_hook hook;
 	uint64_t t0, t1, t2;
 
 	prof = gp_profile_new(g);
@@ -115,7 +117,8 @@ build(struct gp_session *s, const struct gp_flags *f, bool keep,
 		return (-1);
 	}
 	t1 = gp_clock_ns();
-	vm = gp_vm_new(g, &vo, prof, err);
+	hook = gp_profile_hook(prof);
+	vm = gp_vm_new(g, &vo, &hook, err);
 	t2 = gp_clock_ns();
 	if (vm == NULL) {
 		gp_profile_free(prof);
@@ -256,6 +259,8 @@ run_program(struct gp_session *s, const struct gp_graph *g,
     struct gp_vm *vm, struct gp_profile *prof, bool profile, int fn,
     int64_t *own, int64_t other)
 {
+	struct gp_vm_hook hook = gp_profile_hook(prof);
+
 	for (int f = 0; f < (int)g->n_fns; f++) {
 		int64_t live0, peak;
 
@@ -266,7 +271,7 @@ run_program(struct gp_session *s, const struct gp_graph *g,
 		 * same on the worker as on the thread that opened it */
 		gp_alloc_reset_peak();
 		live0 = alloc_live();
-		gp_vm_call(vm, f, profile ? prof : NULL);
+		gp_vm_call(vm, f, profile ? &hook : NULL);
 		peak = s->held_bytes - other + (gp_alloc_tls.peak - live0);
 		s->held_bytes += alloc_live() - live0;
 		*own += alloc_live() - live0;

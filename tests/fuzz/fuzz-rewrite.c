@@ -13,6 +13,7 @@
 #include "load/graph-json.h"
 #include "graph/graph.h"
 #include "prof/memprof.h"
+#include "prof/profile-hook.h"
 #include "prof/profile.h"
 #include "rewrite/rewrite.h"
 #include "run/vm.h"
@@ -27,6 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gp_vm_opts vo;
 	struct gp_graph *g, *c;
 	struct gp_profile *prof;
+	struct gp_vm_hook hook;
 	struct gp_vm *vm;
 	struct gp_err err = {{0}};
 	bool alt = size % 2 == 1;
@@ -45,9 +47,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vo.allow_gc = f.allow_gc;
 	c = gp_graph_clone(g);
 	prof = gp_profile_new(c);
+	hook = gp_profile_hook(prof);
 	if (gp_rewrite_run(c, &f, prof, &err) < 0) {
 		fz_check_msg(err.msg, NULL, 0);
-	} else if ((vm = gp_vm_new(c, &vo, prof, &err)) == NULL) {
+	} else if ((vm = gp_vm_new(c, &vo, &hook, &err)) == NULL) {
 		fz_check_msg(err.msg, NULL, 0);
 	} else {
 		for (int fi = 0; fi < prof->n_fn; fi++) {

@@ -22,6 +22,7 @@
 #include "prof/memprof.h"
 #include "prof/memreport.h"
 #include "graph/op.h"
+#include "prof/profile-hook.h"
 #include "session/session.h"
 #include "run/vm.h"
 
@@ -297,8 +298,9 @@ static struct gp_vm *
 link(struct gp_graph *g, bool gc, struct gp_profile *prof)
 {
 	struct gp_vm_opts o = {.allow_gc = gc};
+	struct gp_vm_hook hook = gp_profile_hook(prof);
 	struct gp_err err;
-	struct gp_vm *vm = gp_vm_new(g, &o, prof, &err);
+	struct gp_vm *vm = gp_vm_new(g, &o, prof != NULL ? &hook : NULL, &err);
 
 	if (vm == NULL) {
 		diag("gp_vm_new: %s", err.msg);
@@ -1025,6 +1027,7 @@ test_report(void)
 {
 	struct gp_graph *g = gp_graph_new("report");
 	struct gp_profile *prof;
+	struct gp_vm_hook hook;
 	struct gp_vm *vm;
 	struct gp_report_opts ro = {.n_apply = 20, .width = 200,
 	    .memory = true, .min_memory_size = 1024};
@@ -1041,11 +1044,12 @@ test_report(void)
 
 	add_fn(g, "f", 2, outs, 0, NULL);
 	prof = gp_profile_new(g);
+	hook = gp_profile_hook(prof);
 	vm = link(g, true, prof);
 	prof->fn[0].mem = gp_memprof_compute(g, vm, 0, NULL);
 	for (int r = 0; r < 2; r++) {
 		gp_alloc_reset_peak();
-		gp_vm_call(vm, 0, prof);
+		gp_vm_call(vm, 0, &hook);
 		gp_alloc_get_stats(&st);
 		if (st.peak > prof->fn[0].mem_peak_measured)
 			prof->fn[0].mem_peak_measured = st.peak;
