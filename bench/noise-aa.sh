@@ -1,8 +1,8 @@
 #!/bin/sh
 # noise-aa.sh: how often the diff of two captures of the same graph and
 # flags, taken one after the other, flags anything (a row marked + or -).
-# Per example graph, REPS times: `gptop --batch --save` twice, then
-# `gptop --batch --diff`.  Prints, per graph, the diffs that flagged
+# Per example graph (every graph in GRAPHS), REPS times: `gptop --batch
+# --save` twice, then `gptop --batch --diff`.  Prints, per graph, the diffs that flagged
 # something and the rows each flagged; exits 1 when a graph flagged more
 # than REPS/20 of its diffs (the target: nothing in 19 of 20).
 #
@@ -23,7 +23,8 @@ else
 	trap 'rm -rf "$tmp"' EXIT
 fi
 rc=0
-for g in add3 chain extern logreg mlp mlp32; do
+for f in "$graphs"/*.json; do
+	g=$(basename "$f" .json)
 	bad=0
 	rows=""
 	i=0
