@@ -4,6 +4,7 @@
  * contiguous inputs, copies of non-contiguous ones), alloc, zeros_like,
  * ones_like, join, subtensor (views with numpy's slice rules, negative
  * steps included), inc_subtensor and set_subtensor (copies and in place),
+ * take (ONNX's Gather),
  * in float32, float64 and integer types, with Theano's op names and every
  * prepare error.
  *
@@ -27,6 +28,13 @@
  *   M = A(6).reshape(2,3); N = A(3).reshape(1,3)*4; P = A(4).reshape(2,2)
  *   want_join0 = np.concatenate([M, N], axis=0)
  *   want_join1 = np.concatenate([M, P, M], axis=-1)
+ *
+ * take's were made with plain /usr/bin/python3 (numpy's take raises on an
+ * index out of range; gptop's gives zeros), X as nested lists:
+ *   want_take1[i][j][k] = X[i][idx[j] % 3][k] for idx = [2, -1, 0, 5],
+ *       zeros for 5;
+ *   want_take0 = XT[[[3, 0], [-4, 1]]] with XT = X.transpose() (4, 3, 2);
+ *   want_take_scalar = X[:, :, 1].
  */
 #include "config.h"
 
@@ -67,6 +75,16 @@ static const double want_join0[9] = {-0.5, 1.25, 0.25, -0.75, 1.0, 0.0, -2.0,
     5.0, 1.0};
 static const double want_join1[16] = {-0.5, 1.25, 0.25, -0.5, 1.25, -0.5,
     1.25, 0.25, -0.75, 1.0, 0.0, 0.25, -0.75, -0.75, 1.0, 0.0};
+
+static const double want_take1[32] = {-0.25, -1.25, 0.5, -0.5, -0.25,
+    -1.25, 0.5, -0.5, -0.5, 1.25, 0.25, -0.75, 0.0, 0.0, 0.0, 0.0, -1.25,
+    0.5, -0.5, 1.25, -1.25, 0.5, -0.5, 1.25, 1.25, 0.25, -0.75, 1.0, 0.0,
+    0.0, 0.0, 0.0};
+static const double want_take0[24] = {-0.75, 1.0, 0.75, -0.25, -0.5, 1.25,
+    -0.5, 1.25, 1.0, 0.0, -0.25, -1.25, -0.5, 1.25, 1.0, 0.0, -0.25, -1.25,
+    1.25, 0.25, 0.0, -1.0, -1.25, 0.5};
+static const double want_take_scalar[6] = {1.25, 0.0, -1.25, 0.25, -1.0,
+    0.5};
 
 /*
  * The tests.
@@ -367,6 +385,56 @@ test_incsubtensor(enum gp_dtype dt)
 		format_is(ni, "IncSubtensor{Set;0}");
 }
 
+static double
+idx1(int i)
+{
+	static const double v[4] = {2, -1, 0, 5};
+
+	return (v[i]);
+}
+
+static double
+idx0(int i)
+{
+	static const double v[4] = {3, 0, -4, 1};
+
+	return (v[i]);
+}
+
+/* take (ONNX's Gather): along axis 1 with a negative and an out-of-range
+ * index; along axis 0 of a transposed (strided) x with 2-d int64
+ * indices; a 0-d index that removes the axis */
+static void
+test_take(enum gp_dtype dt)
+{
+	int64_t s234[3] = {2, 3, 4}, s4[1] = {4}, s22[2] = {2, 2};
+	int x = var_fn(dt, 3, s234, fa), in[2], ni;
+
+	in[0] = x;
+	in[1] = var_fn(GP_INT32, 1, s4, idx1);
+	shp("take", "{\"axis\": 1}", 2, in, dt, "(2, 4, 4)", want_take1,
+	    COPY, "take axis 1, indices 2, -1, 0, 5 (int32)");
+	in[0] = var_reversed(x);
+	in[1] = var_fn(GP_INT64, 2, s22, idx0);
+	shp("take", NULL, 2, in, dt, "(2, 2, 3, 2)", want_take0, COPY,
+	    "take axis 0 of a transposed x, 2-d int64 indices");
+	in[0] = x;
+	in[1] = var_scalar(GP_INT8, 1);
+	shp("take", "{\"axis\": -1}", 2, in, dt, "(2, 3)", want_take_scalar,
+	    COPY, "take a 0-d index on axis -1");
+	if ((ni = node_ok("take", "{\"axis\": 2}", 2, in)) >= 0)
+		format_is(ni, "Take{axis=2}");
+	in[1] = var_scalar(GP_FLOAT32, 1);
+	expect_err("take", NULL, 2, in, "take: the indices must be integers, "
+	    "not float32", NULL, "take: float indices");
+	in[1] = var_scalar(GP_INT64, 1);
+	expect_err("take", "{\"axis\": 3}", 2, in, "param 'axis': axis 3 is "
+	    "out of range for 3 dimensions", NULL, "take: axis out of range");
+	in[0] = var_scalar(dt, 1);
+	expect_err("take", NULL, 2, in, "take: x is 0-d", NULL,
+	    "take: a 0-d x");
+}
+
 static void
 test_ints(void)
 {
@@ -507,6 +575,8 @@ main(void)
 	test_subtensor(GP_FLOAT64);
 	test_incsubtensor(GP_FLOAT32);
 	test_incsubtensor(GP_FLOAT64);
+	test_take(GP_FLOAT32);
+	test_take(GP_FLOAT64);
 	test_ints();
 	test_errors();
 	gp_graph_free(g);
