@@ -338,9 +338,11 @@ gp_onnxb_value(struct gp_onnxb *b, int v, const char *what)
 	    var->kind == GP_VAR_SHARED ||
 	    ((size_t)v < b->cap_fed && b->fed[v])))
 		return (&var->value);
-	gp_onnxb_fail(b, "%s ('%s') must be known when the model is built: "
-	    "a constant, an initializer, a value computed from those and "
-	    "the bound dims, or a graph input given with --input", what,
+	/* a shape computed from an input's values: gptop's shapes are
+	 * static */
+	gp_onnxb_unsupported(b, "%s ('%s') must be known when the model is "
+	    "built: a constant, an initializer, a value computed from those "
+	    "and the bound dims, or a graph input given with --input", what,
 	    var->name);
 	return (NULL);
 }

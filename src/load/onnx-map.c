@@ -1097,6 +1097,173 @@ b_gather(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	    a), 2, in)));
 }
 
+/* Range: its three scalars known when the model is built: a constant */
+static int
+b_range(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	const struct gp_tensor *ts = gp_onnxb_value(b, gp_onnxb_in(b, 0),
+	    "start");
+	const struct gp_tensor *tl = ts == NULL ? NULL : gp_onnxb_value(b,
+	    gp_onnxb_in(b, 1), "limit");
+	const struct gp_tensor *td = tl == NULL ? NULL : gp_onnxb_value(b,
+	    gp_onnxb_in(b, 2), "delta");
+	double st, li, de, nf;
+	int64_t n;
+	char *buf;
+	int v;
+
+	if (td == NULL)
+		return (-1);
+	if (gp_tensor_numel(ts) != 1 || gp_tensor_numel(tl) != 1 ||
+	    gp_tensor_numel(td) != 1)
+		return (gp_onnxb_fail(b, "start, limit and delta must be "
+		    "scalars"));
+	st = gp_tensor_get(ts, 0);
+	li = gp_tensor_get(tl, 0);
+	de = gp_tensor_get(td, 0);
+	if (de == 0 || !isfinite(st) || !isfinite(li) || !isfinite(de))
+		return (gp_onnxb_fail(b, "delta is 0, or a bound is not "
+		    "finite"));
+	nf = ceil((li - st) / de);
+	if (nf > 1e9)
+		return (gp_onnxb_fail(b, "%.0f elements", nf));
+	n = nf > 0 ? (int64_t)nf : 0;
+	buf = gp_xmalloc((size_t)(n + 1) * gp_dtype_size(ts->dtype));
+	for (int64_t i = 0; i < n; i++)
+		gp_dtype_store(buf + (size_t)i * gp_dtype_size(ts->dtype),
+		    ts->dtype, st + (double)i * de);
+	v = gp_onnxb_const(b, ts->dtype, 1, &n, buf);
+	free(buf);
+	return (set1(b, v));
+}
+
+/* Split: one subtensor (a view) per output along axis; the sizes from
+ * the attribute (before opset 13) or input 1, else equal parts */
+static int
+b_split(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), a, n_out = gp_onnxb_n_out(b), n;
+	int64_t sizes[GP_MAX_OUT], dim, at = 0;
+
+	if (x < 0)
+		return (-1);
+	if ((a = norm_axis(b, attr_i(b, "axis", 0), ndim_of(b, x), "axis")) < 0)
+		return (-1);
+	if (n_out < 1 || n_out > GP_MAX_OUT)
+		return (gp_onnxb_unsupported(b, "Split into %d outputs (at most "
+		    "%d)", n_out, GP_MAX_OUT));
+	dim = gp_onnxb_type(b, x)->shape[a];
+	if (gp_onnxb_opset(b) >= 13 && gp_onnxb_in(b, 1) >= 0)
+		n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the split", sizes,
+		    GP_MAX_OUT);
+	else if (gp_onnxb_opset(b) >= 13 || gp_onnxb_in(b, 1) < 0)
+		n = attr_ints(b, "split", sizes, GP_MAX_OUT);
+	else
+		n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the split", sizes,
+		    GP_MAX_OUT);
+	if (n < -1)
+		return (-1);
+	if (n < 0) {
+		if (dim % n_out != 0)
+			return (gp_onnxb_fail(b, "axis %d of size %" PRId64
+			    " does not split into %d equal parts", a, dim,
+			    n_out));
+		for (int k = 0; k < n_out; k++)
+			sizes[k] = dim / n_out;
+		n = n_out;
+	}
+	if (n != n_out)
+		return (gp_onnxb_fail(b, "%d sizes for %d outputs", n, n_out));
+	for (int k = 0; k < n; k++)
+		at += sizes[k] >= 0 ? sizes[k] : INT64_MIN / 2;
+	if (at != dim)
+		return (gp_onnxb_fail(b, "the sizes do not add up to axis %d's "
+		    "%" PRId64, a, dim));
+	at = 0;
+	for (int k = 0; k < n; k++) {
+		json_t *idx = json_array();
+		int v;
+
+		for (int d = 0; d < a; d++)
+			json_array_append_new(idx, json_object());
+		json_array_append_new(idx, json_pack("{s:I,s:I}", "start",
+		    (json_int_t)at, "stop", (json_int_t)(at + sizes[k])));
+		if ((v = apply1(b, "subtensor", json_pack("{s:o}", "idx", idx),
+		    x)) < 0)
+			return (-1);
+		gp_onnxb_set_out(b, k, v);
+		at += sizes[k];
+	}
+	return (0);
+}
+
+/* Trilu: x where the (constant) mask of the last two axes holds, else 0 */
+static int
+b_trilu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd, m;
+	int64_t k = 0, sh[2];
+	bool upper = attr_i(b, "upper", 1) != 0;
+	uint8_t *mask;
+
+	if (x < 0)
+		return (-1);
+	nd = ndim_of(b, x);
+	if (nd < 2)
+		return (gp_onnxb_fail(b, "the input must have 2 dimensions or "
+		    "more"));
+	if (gp_onnxb_in(b, 1) >= 0 && gp_onnxb_ints(b, gp_onnxb_in(b, 1),
+	    "k", &k, 1) != 1)
+		return (-1);
+	sh[0] = gp_onnxb_type(b, x)->shape[nd - 2];
+	sh[1] = gp_onnxb_type(b, x)->shape[nd - 1];
+	mask = gp_xmalloc((size_t)(sh[0] * sh[1] + 1));
+	for (int64_t i = 0; i < sh[0]; i++)
+		for (int64_t j = 0; j < sh[1]; j++)
+			mask[i * sh[1] + j] = upper ? j - i >= k : j - i <= k;
+	m = gp_onnxb_const(b, GP_BOOL, 2, sh, mask);
+	free(mask);
+	if (m < 0)
+		return (-1);
+	return (set1(b, apply3(b, "switch", m, x, like(b, x, 0))));
+}
+
+/* Tile: x reshaped to (1, d0, 1, d1, ...), broadcast by alloc to
+ * (r0, d0, r1, d1, ...), reshaped to (r0 d0, r1 d1, ...) */
+static int
+b_tile(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd, n;
+	int64_t r[GP_MAX_DIMS], s1[GP_MAX_DIMS], s2[GP_MAX_DIMS],
+	    s3[GP_MAX_DIMS];
+	const struct gp_type *t;
+
+	if (x < 0 || (n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the repeats",
+	    r, GP_MAX_DIMS)) < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	nd = t->ndim;
+	if (n != nd)
+		return (gp_onnxb_fail(b, "%d repeats for %d dimensions", n,
+		    nd));
+	if (2 * nd > GP_MAX_DIMS)
+		return (gp_onnxb_unsupported(b, "Tile of a %d-d input (gptop "
+		    "tiles up to %d-d)", nd, GP_MAX_DIMS / 2));
+	for (int d = 0; d < nd; d++) {
+		if (r[d] < 0)
+			return (gp_onnxb_fail(b, "repeat %d is negative", d));
+		s1[2 * d] = 1;
+		s1[2 * d + 1] = t->shape[d];
+		s2[2 * d] = r[d];
+		s2[2 * d + 1] = t->shape[d];
+		s3[d] = r[d] * t->shape[d];
+	}
+	x = reshape_to(b, x, s1, 2 * nd);
+	x = apply1(b, "alloc", json_pack("{s:o}", "shape", jints(s2, 2 * nd)),
+	    x);
+	return (set1(b, x < 0 ? -1 : reshape_to(b, x, s3, nd)));
+}
+
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads; each translation handles the versions in between. */
 #define EW(t, s, op, r)							\
@@ -1169,6 +1336,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Or", 1, "or", A),
 	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
 	EW("Pow", 1, "pow", S),
+	OP("Range", 11, "Shape", "(folded)", b_range, NULL, A),
 	OP("Reciprocal", 1, "Elemwise", "true_div", b_reciprocal, NULL, S),
 	OP("ReduceL1", 1, "Reduce", "abs, sum", b_reduce, sh_axes, S),
 	OP("ReduceL2", 1, "Reduce", "sqr, sum, sqrt", b_reduce, sh_axes, S),
@@ -1196,13 +1364,16 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Softsign", 1, "Elemwise", "abs, add, true_div", b_softsign, NULL,
 	    S),
 	EW("Sqrt", 1, "sqrt", S),
+	OP("Split", 1, "Shape", "subtensor", b_split, sh_axis, A),
 	OP("Squeeze", 1, "Shape", "reshape", b_squeeze, sh_sqz, A),
 	EW("Sub", 1, "sub", S),
 	EW("Sum", 1, "add", S),
 	EW("Tanh", 1, "tanh", S),
 	OP("ThresholdedRelu", 10, "Elemwise", "gt, switch", b_thresholded_relu,
 	    sh_alpha, S),
+	OP("Tile", 6, "Shape", "reshape, alloc", b_tile, NULL, A),
 	OP("Transpose", 1, "Shape", "transpose", b_transpose, sh_perm, A),
+	OP("Trilu", 14, "Elemwise", "switch", b_trilu, NULL, A),
 	OP("Unsqueeze", 1, "Shape", "reshape", b_unsqueeze, sh_sqz, A),
 	OP("Where", 9, "Elemwise", "switch", b_where, NULL, A),
 	EW("Xor", 1, "neq", A),
