@@ -1264,6 +1264,65 @@ b_tile(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	return (set1(b, x < 0 ? -1 : reshape_to(b, x, s3, nd)));
 }
 
+/* Hardmax: 1 at the first maximum along the axis (opset 13's axis, or the
+ * older flatten rule, as Softmax), 0 elsewhere: eq(argmax(x, keepdims),
+ * a constant 0 .. n-1 along the axis), cast to x's dtype */
+static int
+hardmax_axis(struct gp_onnxb *b, int x, int a)
+{
+	const struct gp_type *t = gp_onnxb_type(b, x);
+	int64_t n = t->shape[a], sh[GP_MAX_DIMS], *iota;
+	int nd = t->ndim, am, io, v;
+
+	am = apply1(b, "argmax", json_pack("{s:i,s:b}", "axis", a,
+	    "keepdims", 1), x);
+	iota = gp_xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+	for (int64_t i = 0; i < n; i++)
+		iota[i] = i;
+	sh[0] = n;
+	for (int d = a + 1; d < nd; d++)
+		sh[d - a] = 1;
+	io = gp_onnxb_const(b, GP_INT64, nd - a, sh, iota);
+	free(iota);
+	v = apply2(b, "eq", am, io);
+	return (v < 0 ? -1 : gp_onnxb_cast(b, v, t->dtype));
+}
+
+static int
+b_hardmax(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd, a;
+	const struct gp_type *t;
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	nd = t->ndim;
+	if (nd == 0)
+		return (gp_onnxb_fail(b, "a 0-d input"));
+	if (gp_onnxb_opset(b) >= 13) {
+		if ((a = norm_axis(b, attr_i(b, "axis", -1), nd, "axis")) < 0)
+			return (-1);
+		return (set1(b, hardmax_axis(b, x, a)));
+	} else {
+		int64_t two[2] = {1, 1}, back[GP_MAX_DIMS];
+
+		a = (int)attr_i(b, "axis", 1);
+		if (a < 0)
+			a += nd;
+		if (a < 0 || a > nd)
+			return (gp_onnxb_fail(b, "axis %d is out of range for "
+			    "%d dimensions", (int)attr_i(b, "axis", 1), nd));
+		for (int d = 0; d < nd; d++) {
+			two[d < a ? 0 : 1] *= t->shape[d];
+			back[d] = t->shape[d];
+		}
+		x = reshape_to(b, x, two, 2);
+		x = x < 0 ? -1 : hardmax_axis(b, x, 1);
+		return (set1(b, x < 0 ? -1 : reshape_to(b, x, back, nd)));
+	}
+}
+
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads; each translation handles the versions in between. */
 #define EW(t, s, op, r)							\
@@ -1314,6 +1373,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	    S),
 	EW("Greater", 1, "gt", A),
 	EW("GreaterOrEqual", 12, "ge", A),
+	OP("Hardmax", 1, "Softmax", "argmax, eq, cast", b_hardmax, sh_axis, A),
 	OP("HardSigmoid", 1, "Elemwise", "mul, add, clip", b_hard_sigmoid,
 	    sh_alphabeta, S),
 	OP("HardSwish", 14, "Elemwise", "mul, add, clip", b_hard_swish, NULL,
