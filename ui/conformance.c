@@ -370,6 +370,14 @@ walk(struct runner *r, const char *dir, int depth)
 	return (found);
 }
 
+static void
+runner_free(struct runner *r)
+{
+	for (size_t i = 0; i < r->n_ops; i++)
+		free(r->ops[i].name);
+	free(r->ops);
+}
+
 static int
 by_op(const void *a, const void *b)
 {
@@ -392,12 +400,14 @@ ui_conformance_main(int n, char **dirs, const struct gp_flags *flags)
 		if (!is_dir(dirs[i])) {
 			fprintf(stderr, "gptop: --conformance: %s: not a "
 			    "folder\n", dirs[i]);
+			runner_free(&r);
 			return (2);
 		}
 		if (walk(&r, dirs[i], 3) == 0) {
 			fprintf(stderr, "gptop: --conformance: %s: no test "
 			    "case (a folder with model.onnx and "
 			    "test_data_set_N/) found\n", dirs[i]);
+			runner_free(&r);
 			return (2);
 		}
 	}
@@ -410,9 +420,8 @@ ui_conformance_main(int n, char **dirs, const struct gp_flags *flags)
 		printf("  %-28s %6d %6d %12d\n", r.ops[i].name,
 		    r.ops[i].n[V_PASS], r.ops[i].n[V_FAIL],
 		    r.ops[i].n[V_UNSUP]);
-		free(r.ops[i].name);
 	}
-	free(r.ops);
+	runner_free(&r);
 	total = r.n[V_PASS] + r.n[V_FAIL] + r.n[V_UNSUP];
 	printf("conformance: %d case%s: %d pass, %d FAIL, %d unsupported\n",
 	    total, total == 1 ? "" : "s", r.n[V_PASS], r.n[V_FAIL],

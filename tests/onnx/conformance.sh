@@ -49,10 +49,16 @@ for flags in "" "optimizer=None"; do
 done
 sed -n '/^by op type/,$p' "$tmp/out" | sed 's/^/# /'
 
-# the runner's own errors
+# the runner's own errors (after cases ran: the sanitizer build checks
+# that nothing leaks on the way out)
 "$GPTOP" --conformance "$tmp" >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] && grep -qF "no test case" "$tmp/e"
 ok $? "a folder with no case: status 2"
+"$GPTOP" --conformance "$data/node/test_add" "$tmp/none" >"$tmp/o" 2>"$tmp/e"
+[ $? -eq 2 ] && grep -qF "$tmp/none: not a folder" "$tmp/e" &&
+    [ "$(wc -l <"$tmp/e")" -eq 1 ]
+ok $? "a case, then a path that is no folder: status 2, one line"
+sed 's/^/# /' "$tmp/e"
 mkdir -p "$tmp/c/test_data_set_0"
 cp "$data/node/test_add/model.onnx" "$tmp/c/"
 cp "$data/node/test_add/test_data_set_0/"*.pb "$tmp/c/test_data_set_0/"
