@@ -433,6 +433,10 @@ tensor_type(struct gp_onnxb *b, const Onnx__TensorProto *t, const char *what,
 	ty->ndim = (int)t->n_dims;
 	for (size_t d = 0; d < t->n_dims; d++)
 		ty->shape[d] = t->dims[d];
+	if (!gp_shape_nbytes(ty->ndim, ty->shape, ty->dtype, &(size_t){0}))
+		return (gp_err_set(b->err, "%s: %s '%s': its dimensions "
+		    "overflow (numpy's rule: the non-zero ones multiply past "
+		    "2^63 bytes)", b->m->path, what, str(t->name)));
 	return (0);
 }
 
@@ -696,6 +700,11 @@ add_inputs(struct gp_onnxb *b)
 			    io->name, io->ndim, GP_MAX_DIMS));
 		for (int d = 0; d < io->ndim; d++)
 			t.shape[d] = io->shape[d];
+		if (!gp_shape_nbytes(t.ndim, t.shape, t.dtype, &(size_t){0}))
+			return (gp_err_set(b->err, "%s: input '%s': its "
+			    "dimensions overflow (numpy's rule: the non-zero "
+			    "ones multiply past 2^63 bytes)", m->path,
+			    io->name));
 		v = add_named(b, io->name, GP_VAR_INPUT, &t);
 		if (f >= 0) {
 			const struct gp_tensor *fv = &o->feeds[f].value;
