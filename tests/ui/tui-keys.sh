@@ -51,7 +51,7 @@ check "NO_COLOR, 80 columns: the function bar's items read apart" \
     tui_wait "$FBAR"
 tui_keys '?'
 help_page() {
-	tui_wait 'Essential keys' && tui_has 'Enter +drill down' \
+	tui_wait_all 'Essential keys' 'Enter +drill down' \
 	    'Left Right +scroll the names' 'r F9 +recompile' 'w +write a capture'
 }
 check "help: the first page at 80x24 lists the essential keys" help_page

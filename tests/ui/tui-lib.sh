@@ -97,6 +97,21 @@ tui_has() {
 	return 0
 }
 
+# Wait until the screen matches every extended regex given at once: a
+# screen of several lines may be caught half drawn when the machine is
+# busy, so a first line seen says nothing yet of the ones below it.
+tui_wait_all() {
+	tries=$((TUI_TIMEOUT * 10))
+	while [ "$tries" -gt 0 ]; do
+		if tui_has "$@"; then
+			return 0
+		fi
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
 # Wait until the first row under the header matching HRE matches RE.
 tui_wait_first() {
 	hre=$1 re=$2 tries=$(( ${3:-$TUI_TIMEOUT} * 10 ))
