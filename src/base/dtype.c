@@ -252,3 +252,37 @@ gp_dtype_store(void *p, enum gp_dtype t, double v)
 {
 	gp_dtype_convert(p, t, &v, GP_FLOAT64, 0, 1);
 }
+
+void
+gp_dtype_int_range(enum gp_dtype t, int64_t *lo, int64_t *hi)
+{
+	switch (t) {
+	case GP_BOOL:
+		*lo = 0, *hi = 1;
+		break;
+	case GP_INT8:
+		*lo = INT8_MIN, *hi = INT8_MAX;
+		break;
+	case GP_INT16:
+		*lo = INT16_MIN, *hi = INT16_MAX;
+		break;
+	case GP_INT32:
+		*lo = INT32_MIN, *hi = INT32_MAX;
+		break;
+	case GP_UINT8:
+		*lo = 0, *hi = UINT8_MAX;
+		break;
+	case GP_UINT16:
+		*lo = 0, *hi = UINT16_MAX;
+		break;
+	case GP_UINT32:
+		*lo = 0, *hi = UINT32_MAX;
+		break;
+	case GP_UINT64:
+		*lo = 0, *hi = INT64_MAX;	/* all an int64 can say */
+		break;
+	default:
+		*lo = INT64_MIN, *hi = INT64_MAX;
+		break;
+	}
+}

@@ -85,5 +85,8 @@ void		gp_dtype_convert(void *dst, enum gp_dtype dt, const void *src,
 /* One element as a double, and a double stored as an element. */
 double		gp_dtype_load(const void *p, enum gp_dtype t);
 void		gp_dtype_store(void *p, enum gp_dtype t, double v);
+/* The integers an element of t holds exactly, as far as int64 reaches
+ * (bool: 0..1; uint64: 0..INT64_MAX; float: all of int64). */
+void		gp_dtype_int_range(enum gp_dtype t, int64_t *lo, int64_t *hi);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const gp_impl_names[GP_IMPL__COUNT] = {
 	[GP_IMPL_C] = "C",
@@ -195,6 +196,16 @@ gp_graph_new(const char *name)
 	return (g);
 }
 
+uint64_t
+gp_graph_default_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psz <= 0)
+		return ((uint64_t)1 << 30);
+	return ((uint64_t)pages * (uint64_t)psz / 2);
+}
+
 static void
 node_free(struct gp_node *n)
 {
@@ -229,6 +240,11 @@ gp_graph_free(struct gp_graph *g)
 		free(g->fns[i].upd);
 	}
 	free(g->fns);
+	for (size_t i = 0; i < g->n_lits; i++) {
+		free((char *)g->lits[i].lit.name);
+		free((char *)g->lits[i].lit.text);
+	}
+	free(g->lits);
 	free(g->map->slot);
 	free(g->map);
 	free(g->name);

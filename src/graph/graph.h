@@ -10,6 +10,9 @@
  * place (marking nodes dead, appending new ones, redirecting uses);
  * gp_graph_compact() then drops what is dead.  gp_graph_clone() gives an
  * independent copy (the pristine graph a rewrite toggle recompiles from).
+ *
+ * Front-ends (the JSON loader, ONNX) build a graph through graph/build.h:
+ * variables, nodes and functions added, then one gp_graph_prepare().
  */
 #ifndef GPTOP_SRC_GRAPH_H
 #define GPTOP_SRC_GRAPH_H
@@ -99,6 +102,22 @@ struct gp_update {
 	int	src;	/* its new value */
 };
 
+/* A scalar literal as a file wrote it (a node input like 2, 0.5 or true),
+ * see gp_graph_set_literal. */
+struct gp_literal {
+	enum gp_dtype	 as;	/* GP_BOOL, GP_INT64 or GP_FLOAT64 */
+	int64_t		 i;	/* the value of a bool or an integer */
+	double		 d;	/* the value of a real */
+	const char	*name;	/* its variable's name ("2"); NULL: none */
+	const char	*text;	/* how messages show it */
+};
+
+/* A literal input waiting for its type (graph/build.c). */
+struct gp_graph_lit {
+	int			 node, k, var;	/* input k of node, var */
+	struct gp_literal	 lit;	/* its strings are owned */
+};
+
 struct gp_function {
 	char			*name;
 	int			 n_out, n_upd;
@@ -119,11 +138,18 @@ struct gp_graph {
 	struct gp_varmap	*map;	/* name -> var index */
 	uint64_t		 limit_bytes;	/* largest tensor allowed */
 	bool			 allow_extern;	/* extern ops may load code */
+	/* while a front-end builds it: the literal inputs gp_graph_prepare
+	 * types (graph/build.c); none after */
+	struct gp_graph_lit	*lits;
+	size_t			 n_lits, cap_lits;
 };
 
 struct gp_graph	*gp_graph_new(const char *name);
 void		 gp_graph_free(struct gp_graph *g);
 struct gp_graph	*gp_graph_clone(const struct gp_graph *g);
+/* The default memory limit (the largest tensor a front-end accepts): half
+ * of the physical memory, 1 GiB when sysconf cannot tell. */
+uint64_t	 gp_graph_default_limit(void);
 
 /* Add a variable; its name must be new (NULL: a fresh "_tN" name).
  * Returns its index. */

@@ -4,9 +4,11 @@
  * JSON), parsed by jansson with duplicate keys rejected, then read in
  * passes: variables and their initial values; nodes, whose outputs are
  * named before any input is resolved (a node may use a later node's
- * output); functions; then every node prepared in a topological order,
- * which also finds cycles; last, the updates' types.  The first problem
- * stops the load with one message placed by jsonpos.c.
+ * output); functions.  The graph is made through the builder API
+ * (graph/build.h), whose gp_graph_prepare then prepares every node in a
+ * topological order, finds cycles and checks the updates' types.  The
+ * first problem stops the load with one message placed by jsonpos.c (for
+ * preparation's messages, through the locator this file gives).
  */
 #include "config.h"
 
@@ -30,8 +32,9 @@
 
 #include "base/jsonarena.h"
 #include "base/jsonpos.h"
-#include "load/npy.h"
+#include "graph/build.h"
 #include "graph/op.h"
+#include "load/npy.h"
 #include "base/rng.h"
 
 #define FORMAT		"gptop-graph/1"
@@ -41,13 +44,6 @@
 struct where {
 	struct gp_jsonpos_step	s[MAX_STEPS];
 	int			n;
-};
-
-/* A literal node input: an anonymous 0-d constant typed at prepare. */
-struct lit {
-	int		 var;
-	int		 k;	/* input position */
-	json_t		*val;	/* borrowed from the document */
 };
 
 /* One parse: the whole text, or a piece of it (see parse_split). */
@@ -90,9 +86,10 @@ struct loader {
 	struct gp_buf		 shown[2];
 	unsigned		 nshown;
 	struct gp_buf		 label;
-	struct lit		*lits;
-	size_t			 n_lits, cap_lits;
-	size_t			*lit_start;	/* per node, into lits */
+	/* the node being read (not yet in the graph), for its label */
+	size_t			 cur;
+	const char		*cur_name;
+	const struct gp_op	*cur_op;
 	json_t			**inputs;	/* per node: "inputs" */
 	json_t			*node_names;	/* a set */
 	json_t			*no_params;	/* {}, shared by the nodes
@@ -111,16 +108,6 @@ void
 gp_graph_load_set_test_ops(const struct gp_op *const *ops)
 {
 	test_ops = ops;
-}
-
-uint64_t
-gp_graph_default_limit(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || psz <= 0)
-		return ((uint64_t)1 << 30);
-	return ((uint64_t)pages * (uint64_t)psz / 2);
 }
 
 static const struct gp_op *
@@ -225,19 +212,28 @@ shape_str(struct gp_buf *b, int ndim, const int64_t *shape)
 	return (gp_buf_str(b));
 }
 
-/* "node 3 (op 'add')" or "node 'double' (op 'mul')". */
+/* "node 3 (op 'add')" or "node 'double' (op 'mul')": a node of the
+ * graph, or the one being read. */
 static const char *
 node_label(struct loader *L, size_t i)
 {
-	const struct gp_node *n = i < L->g->n_nodes ? &L->g->nodes[i] : NULL;
+	const char *name = NULL;
+	const struct gp_op *op = NULL;
 
+	if (i < L->g->n_nodes) {
+		name = L->g->nodes[i].name;
+		op = L->g->nodes[i].op;
+	} else if (i == L->cur) {
+		name = L->cur_name;
+		op = L->cur_op;
+	}
 	gp_buf_clear(&L->label);
-	if (n != NULL && n->name != NULL)
-		gp_buf_printf(&L->label, "node '%s'", n->name);
+	if (name != NULL)
+		gp_buf_printf(&L->label, "node '%s'", name);
 	else
 		gp_buf_printf(&L->label, "node %zu", i);
-	if (n != NULL && n->op != NULL)
-		gp_buf_printf(&L->label, " (op '%s')", n->op->name);
+	if (op != NULL)
+		gp_buf_printf(&L->label, " (op '%s')", op->name);
 	return (gp_buf_str(&L->label));
 }
 
@@ -349,43 +345,27 @@ bad_type(struct loader *L, struct where w, const char *ctx, const char *field,
 /* Elements. */
 
 static void
-int_range(enum gp_dtype dt, int64_t *lo, int64_t *hi)
-{
-	switch (dt) {
-	case GP_BOOL:
-		*lo = 0, *hi = 1;
-		break;
-	case GP_INT8:
-		*lo = INT8_MIN, *hi = INT8_MAX;
-		break;
-	case GP_INT16:
-		*lo = INT16_MIN, *hi = INT16_MAX;
-		break;
-	case GP_INT32:
-		*lo = INT32_MIN, *hi = INT32_MAX;
-		break;
-	case GP_UINT8:
-		*lo = 0, *hi = UINT8_MAX;
-		break;
-	case GP_UINT16:
-		*lo = 0, *hi = UINT16_MAX;
-		break;
-	case GP_UINT32:
-		*lo = 0, *hi = UINT32_MAX;
-		break;
-	case GP_UINT64:
-		*lo = 0, *hi = INT64_MAX;	/* all JSON can say */
-		break;
-	default:
-		*lo = INT64_MIN, *hi = INT64_MAX;
-		break;
-	}
-}
-
-static void
 store_int(void *p, enum gp_dtype dt, int64_t v)
 {
 	gp_dtype_convert(p, dt, &v, GP_INT64, 0, 1);
+}
+
+/* A JSON scalar (number or boolean) as a literal, false if it is none. */
+static bool
+json_literal(const json_t *v, struct gp_literal *lit)
+{
+	*lit = (struct gp_literal){.as = GP_FLOAT64};
+	if (json_is_boolean(v)) {
+		lit->as = GP_BOOL;
+		lit->i = json_is_true(v);
+	} else if (json_is_integer(v)) {
+		lit->as = GP_INT64;
+		lit->i = json_integer_value(v);
+	} else if (json_is_real(v))
+		lit->d = json_real_value(v);
+	else
+		return (false);
+	return (true);
 }
 
 /* Store the JSON scalar v as one element of dtype dt at p.  A problem is
@@ -394,57 +374,14 @@ static int
 store_scalar(void *p, enum gp_dtype dt, const json_t *v, char *why,
     size_t cap)
 {
-	int64_t lo, hi;
+	struct gp_literal lit;
 
-	if (json_is_boolean(v)) {
-		store_int(p, dt, json_is_true(v));
-		return (0);
+	if (!json_literal(v, &lit)) {
+		snprintf(why, cap, "a number%s", dt == GP_BOOL ?
+		    " or a boolean" : "");
+		return (-1);
 	}
-	if (json_is_integer(v)) {
-		int64_t x = json_integer_value(v);
-
-		if (gp_dtype_is_float(dt)) {
-			store_int(p, dt, x);
-			return (0);
-		}
-		int_range(dt, &lo, &hi);
-		if (x < lo || x > hi) {
-			snprintf(why, cap, "a value in %" PRId64 "..%" PRId64
-			    " for %s", lo, hi, gp_dtype_name(dt));
-			return (-1);
-		}
-		store_int(p, dt, x);
-		return (0);
-	}
-	if (json_is_real(v)) {
-		double x = json_real_value(v);
-
-		if (dt == GP_FLOAT64) {
-			*(double *)p = x;
-			return (0);
-		}
-		if (dt == GP_FLOAT32) {
-			if (fabs(x) > FLT_MAX) {
-				snprintf(why, cap, "a value within float32's "
-				    "range (+-%g)", (double)FLT_MAX);
-				return (-1);
-			}
-			*(float *)p = (float)x;
-			return (0);
-		}
-		int_range(dt, &lo, &hi);
-		if (x != floor(x) || x < (double)lo ||
-		    x >= -(double)INT64_MIN || x > (double)hi) {
-			snprintf(why, cap, "%s for %s", dt == GP_BOOL ?
-			    "true, false, 0 or 1" : "an integer",
-			    gp_dtype_name(dt));
-			return (-1);
-		}
-		store_int(p, dt, (int64_t)x);
-		return (0);
-	}
-	snprintf(why, cap, "a number%s", dt == GP_BOOL ? " or a boolean" : "");
-	return (-1);
+	return (gp_literal_store(&lit, dt, p, why, cap));
 }
 
 /* Variables. */
@@ -527,8 +464,8 @@ load_pair(struct loader *L, const json_t *v, struct where w, const char *ctx,
 
 /* "values": nested arrays matching the shape exactly. */
 static int
-fill_values(struct loader *L, struct gp_var *var, const json_t *v, int dim,
-    struct where w, const char *ctx, char **p)
+fill_values(struct loader *L, const struct gp_var *var, const json_t *v,
+    int dim, struct where w, const char *ctx, char **p)
 {
 	const struct gp_type *t = &var->type;
 	struct gp_buf b = {0};
@@ -572,9 +509,10 @@ fill_values(struct loader *L, struct gp_var *var, const json_t *v, int dim,
 }
 
 static int
-init_npy(struct loader *L, struct gp_var *var, const json_t *v,
-    struct where w, const char *ctx)
+init_npy(struct loader *L, int vi, const json_t *v, struct where w,
+    const char *ctx)
 {
+	const struct gp_var *var = &L->g->vars[vi];
 	struct gp_npy_info info;
 	struct gp_tensor t = {0};
 	struct gp_type ft;
@@ -606,9 +544,10 @@ init_npy(struct loader *L, struct gp_var *var, const json_t *v,
 	} else if (gp_npy_read_limit(path, L->limit, &t, L->err) < 0) {
 		rc = fail(L, w, false, "%s: init \"npy\": %s", ctx,
 		    L->err->msg);
-	} else {
-		gp_tensor_release(&var->value);
-		var->value = t;
+	} else if (gp_graph_set_value(L->g, vi, &t, L->err) < 0) {
+		gp_tensor_release(&t);	/* cannot be: the types match */
+		rc = fail(L, w, false, "%s: init \"npy\": %s", ctx,
+		    L->err->msg);
 	}
 	free(path);
 	gp_buf_free(&a);
@@ -620,7 +559,7 @@ static int
 load_init(struct loader *L, int vi, const json_t *ji, struct where w,
     const char *ctx)
 {
-	struct gp_var *var = &L->g->vars[vi];
+	const struct gp_var *var = &L->g->vars[vi];
 	enum gp_dtype dt = var->type.dtype;
 	const char *method = NULL, *key;
 	json_t *v, *mv = NULL, *seed;
@@ -633,8 +572,7 @@ load_init(struct loader *L, int vi, const json_t *ji, struct where w,
 	int64_t ia, ib;
 
 	if (ji == NULL) {
-		gp_tensor_alloc_zero(&var->value, dt, var->type.ndim,
-		    var->type.shape);
+		(void)gp_graph_alloc_value(L->g, vi, true);
 		return (0);
 	}
 	if (!json_is_object(ji))
@@ -693,9 +631,8 @@ load_init(struct loader *L, int vi, const json_t *ji, struct where w,
 
 	w = w_key(w, method);
 	if (strcmp(method, "npy") == 0)
-		return (init_npy(L, var, mv, w, ctx));
-	gp_tensor_alloc(&var->value, dt, var->type.ndim, var->type.shape);
-	p = gp_tensor_data(&var->value);
+		return (init_npy(L, vi, mv, w, ctx));
+	p = gp_tensor_data(gp_graph_alloc_value(L->g, vi, false));
 
 	if (strcmp(method, "fill") == 0) {
 		char elem[16];
@@ -730,7 +667,7 @@ load_init(struct loader *L, int vi, const json_t *ji, struct where w,
 		} else {
 			int64_t lo, hi, last = ia;
 
-			int_range(dt, &lo, &hi);
+			gp_dtype_int_range(dt, &lo, &hi);
 			if (n > 0 && (__builtin_mul_overflow(ib, n - 1,
 			    &last) || __builtin_add_overflow(last, ia, &last) ||
 			    ia < lo || ia > hi || last < lo || last > hi))
@@ -776,7 +713,7 @@ load_init(struct loader *L, int vi, const json_t *ji, struct where w,
 			    "lo < hi (hi is excluded), got %s", ctx,
 			    show(L, mv)));
 		if (!gp_dtype_is_float(dt)) {
-			int_range(dt, &lo, &hi);
+			gp_dtype_int_range(dt, &lo, &hi);
 			if (ia < lo || ib - 1 > hi)
 				return (fail(L, w, false, "%s: init "
 				    "\"integers\" %s leaves %s's range %"
@@ -796,10 +733,8 @@ var_pos(void *vg, size_t i, const struct gp_jsonpos_elem *e)
 {
 	struct gp_graph *g = vg;
 
-	if (i < g->n_vars) {
-		g->vars[i].line = e->line;
-		g->vars[i].col = e->col;
-	}
+	if (i < g->n_vars)
+		gp_graph_place_var(g, (int)i, e->line, e->col);
 }
 
 static int
@@ -1011,22 +946,21 @@ seen_op(struct loader *L, const char *name)
 #define FIELD_W(i, f)	w_key(NODE_W(i), (f))
 #define ELEM_W(i, f, k)	w_idx(FIELD_W(i, f), (k))
 
-/* First pass over one node: its fields, op and named outputs. */
+/* First pass over one node: its fields, op and named outputs; it joins
+ * the graph with its inputs still to resolve. */
 static int
 load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 {
 	struct gp_graph *g = L->g;
 	struct node_fields f;
-	struct gp_node *n;
+	const char *outs[GP_MAX_OUT];
 	json_t *e, *prev;
-	size_t k;
+	struct gp_err err;
+	size_t k, n_out;
 
-	n = &g->nodes[g->n_nodes++];
-	memset(n, 0, sizeof(*n));
-	for (int d = 0; d < GP_MAX_OUT; d++)
-		n->destroy[d] = n->view[d] = -1;
-	n->line = pos[0];
-	n->col = pos[1];
+	L->cur = i;
+	L->cur_name = NULL;
+	L->cur_op = NULL;
 	if (!json_is_object(jn))
 		return (fail(L, NODE_W(i), false, "%s: expected an object like "
 		    "{\"op\": \"add\", \"inputs\": [\"x\", \"y\"], "
@@ -1035,7 +969,7 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 	get_node_fields(jn, &f);
 	/* the op first, for the label of later messages */
 	if (json_is_string(f.op))
-		n->op = seen_op(L, json_string_value(f.op));
+		L->cur_op = seen_op(L, json_string_value(f.op));
 
 	if ((e = f.name) != NULL) {
 		if (!json_is_string(e))
@@ -1053,7 +987,7 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 			    (long long)json_integer_value(prev)));
 		json_object_set_new(L->node_names, json_string_value(e),
 		    json_integer((json_int_t)i));
-		n->name = gp_xstrdup(json_string_value(e));
+		L->cur_name = json_string_value(e);
 	}
 	if (f.unknown && check_keys(L, jn, node_keys, NODE_W(i), NULL, i) < 0)
 		return (-1);
@@ -1065,7 +999,7 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 	if (!json_is_string(e))
 		return (bad_type(L, FIELD_W(i, "op"), node_label(L, i), "op",
 		    "a string naming an op", e));
-	if (n->op == NULL)
+	if (L->cur_op == NULL)
 		return (unknown_op(L, FIELD_W(i, "op"), i,
 		    json_string_value(e)));
 	if ((e = f.doc) != NULL && !json_is_string(e))
@@ -1074,8 +1008,6 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 	if ((e = f.params) != NULL && !json_is_object(e))
 		return (bad_type(L, FIELD_W(i, "params"), node_label(L, i),
 		    "params", "an object", e));
-	/* a copy: the document goes with its arena */
-	n->params = e != NULL ? json_deep_copy(e) : json_incref(L->no_params);
 
 	if ((e = f.inputs) == NULL)
 		return (fail(L, NODE_W(i), false, "%s: missing \"inputs\": "
@@ -1099,8 +1031,6 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 			    show(L, in)));
 	}
 	L->inputs[i] = e;
-	n->n_in = (int)json_array_size(e);
-	n->in = gp_xmalloc(sizeof(int) * (size_t)(n->n_in ? n->n_in : 1));
 
 	if ((e = f.outputs) == NULL)
 		return (fail(L, NODE_W(i), false, "%s: missing \"outputs\": "
@@ -1109,11 +1039,12 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 	    json_array_size(e) > GP_MAX_OUT)
 		return (bad_type(L, FIELD_W(i, "outputs"), node_label(L, i),
 		    "outputs", "an array of 1 to 8 new names", e));
-	n->out = gp_xmalloc(sizeof(int) * json_array_size(e));
-	for (k = 0; k < json_array_size(e); k++) {
+	n_out = json_array_size(e);
+	for (k = 0; k < n_out; k++) {
 		json_t *out = json_array_get(e, k);
 		const char *name;
-		int v;
+		int v, line = pos[0], col = pos[1];
+		bool dup;
 
 		if (!json_is_string(out))
 			return (fail(L, ELEM_W(i, "outputs", k), false, "%s: "
@@ -1123,21 +1054,35 @@ load_node(struct loader *L, const json_t *jn, size_t i, const int *pos)
 		if (!name_ok(name) && check_name(L, name,
 		    ELEM_W(i, "outputs", k), false, "output name") < 0)
 			return (-1);
-		if ((v = gp_graph_find_var(g, name)) >= 0)
+		/* a variable's or an output's, of this node (placed here) or
+		 * of another */
+		dup = false;
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = strcmp(outs[j], name) == 0;
+		if (!dup && (v = gp_graph_find_var(g, name)) >= 0) {
+			dup = true;
+			line = g->vars[v].line;
+			col = g->vars[v].col;
+		}
+		if (dup)
 			return (fail(L, ELEM_W(i, "outputs", k), false, "%s: "
 			    "duplicate name '%s', already defined at %d:%d: "
 			    "expected a new name (each variable and output "
-			    "name is unique)", node_label(L, i), name,
-			    g->vars[v].line, g->vars[v].col));
-		v = gp_graph_add_var(g, name, GP_VAR_TEMP, NULL);
-		n = &g->nodes[i];
-		n->out[k] = v;
-		n->n_out = (int)k + 1;
-		g->vars[v].producer = (int)i;
-		g->vars[v].producer_out = (int)k;
-		g->vars[v].line = n->line;
-		g->vars[v].col = n->col;
+			    "name is unique)", node_label(L, i), name, line,
+			    col));
+		outs[k] = name;
 	}
+	/* params: a copy, as the document goes with its arena */
+	e = f.params;
+	if (gp_graph_declare_node(g, &(struct gp_node_decl){
+	    .op = L->cur_op, .name = L->cur_name,
+	    .params = e != NULL ? json_deep_copy(e) :
+	    json_incref(L->no_params),
+	    .n_in = (int)json_array_size(L->inputs[i]), .in = NULL,
+	    .n_out = (int)n_out, .out_names = outs,
+	    .line = pos[0], .col = pos[1]}, &err) < 0)
+		return (fail(L, NODE_W(i), false, "%s: %s", node_label(L, i),
+		    err.msg));
 	return (0);
 }
 
@@ -1149,8 +1094,9 @@ resolve_inputs(struct loader *L, size_t i)
 	json_t *jin = L->inputs[i], *e;
 	size_t k;
 
-	L->lit_start[i] = L->n_lits;
 	json_array_foreach(jin, k, e) {
+		struct gp_literal lit;
+		char *name;
 		int v;
 
 		if (json_is_string(e)) {
@@ -1161,20 +1107,18 @@ resolve_inputs(struct loader *L, size_t i)
 				    "the name of a variable or of a node's "
 				    "output", node_label(L, i),
 				    json_string_value(e)));
-		} else {
-			struct gp_type t = {.dtype = GP_FLOAT64, .ndim = 0};
-
-			v = gp_graph_add_var(g, NULL, GP_VAR_CONSTANT, &t);
-			g->vars[v].line = g->nodes[i].line;
-			g->vars[v].col = g->nodes[i].col;
-			gp_grow(&L->lits, &L->cap_lits, L->n_lits + 1,
-			    sizeof(*L->lits));
-			L->lits[L->n_lits++] = (struct lit){v, (int)k,
-			    (json_t *)e};
+			gp_graph_set_input(g, (int)i, (int)k, v);
+			continue;
 		}
-		g->nodes[i].in[k] = v;
+		/* a literal: named by its value, as Theano's
+		 * TensorConstant{2} */
+		(void)json_literal(e, &lit);
+		name = json_dumps(e, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+		lit.name = name;
+		lit.text = show(L, e);
+		(void)gp_graph_set_literal(g, (int)i, (int)k, &lit);
+		free(name);
 	}
-	L->lit_start[i + 1] = L->n_lits;
 	return (0);
 }
 
@@ -1189,12 +1133,11 @@ load_nodes(struct loader *L)
 	if (nn > GP_LOAD_MAX_NODES)
 		return (fail(L, w_key(w_root, "nodes"), false, "the graph has "
 		    "%zu nodes: expected at most %d", nn, GP_LOAD_MAX_NODES));
-	gp_grow(&g->nodes, &g->cap_nodes, nn, sizeof(*g->nodes));
+	gp_graph_reserve_nodes(g, nn);
 	/* room for one output per node at once: growing by doubling would
 	 * copy the variables and rebuild the name map several times */
 	gp_graph_reserve_vars(g, nn + nn / 8);
 	L->inputs = gp_xcalloc(nn + 1, sizeof(*L->inputs));
-	L->lit_start = gp_xcalloc(nn + 1, sizeof(*L->lit_start));
 	for (size_t i = 0; i < nn && rc == 0; i++) {
 		int pos[2] = {0, 0};
 
@@ -1211,353 +1154,136 @@ load_nodes(struct loader *L)
 	return (rc);
 }
 
-/* Prepare, in a topological order. */
-
-/* Type node i's literal inputs the way numpy treats Python scalars. */
-static int
-type_literals(struct loader *L, size_t i)
-{
-	struct gp_graph *g = L->g;
-	struct gp_node *n = &g->nodes[i];
-	size_t a = L->lit_start[i], b = L->lit_start[i + 1];
-	enum gp_dtype common = GP_BOOL;
-	bool any = false;
-
-	if (a == b)
-		return (0);
-	for (int k = 0; k < n->n_in; k++) {
-		bool lit = false;
-
-		for (size_t j = a; j < b; j++)
-			if (L->lits[j].k == k)
-				lit = true;
-		if (lit)
-			continue;
-		common = any ? gp_dtype_promote(common,
-		    g->vars[n->in[k]].type.dtype) :
-		    g->vars[n->in[k]].type.dtype;
-		any = true;
-	}
-	for (size_t j = a; j < b; j++) {
-		struct gp_var *v = &g->vars[L->lits[j].var];
-		const json_t *e = L->lits[j].val;
-		enum gp_dtype dt;
-		char why[128];
-
-		if (json_is_boolean(e))
-			dt = GP_BOOL;
-		else if (json_is_integer(e))
-			dt = !any || common == GP_BOOL ? GP_INT64 : common;
-		else
-			dt = any && gp_dtype_is_float(common) ? common :
-			    GP_FLOAT64;
-		v->type.dtype = dt;
-		v->type.ndim = 0;
-		gp_tensor_release(&v->value);
-		gp_tensor_alloc(&v->value, dt, 0, NULL);
-		{
-			/* named by its value, as Theano's TensorConstant{2} */
-			char *txt = json_dumps(e, JSON_ENCODE_ANY |
-			    JSON_REAL_PRECISION(15));
-
-			if (txt != NULL) {
-				gp_graph_rename_var(g, L->lits[j].var, txt);
-				free(txt);
-			}
-			v = &g->vars[L->lits[j].var];
-		}
-		if (store_scalar(gp_tensor_data(&v->value), dt, e, why,
-		    sizeof(why)) < 0)
-			return (fail(L, w_idx(w_key(w_idx(w_key(w_root,
-			    "nodes"), i), "inputs"), (size_t)L->lits[j].k),
-			    false, "%s: literal %s does not fit the node's "
-			    "%s inputs: expected %s (or a variable of a wider "
-			    "type)", node_label(L, i), show(L, e),
-			    gp_dtype_name(dt), why));
-	}
-	return (0);
-}
-
-static int
-report_cycle(struct loader *L, const int *pending)
-{
-	struct gp_graph *g = L->g;
-	size_t nn = g->n_nodes, start = 0, m, first, c0;
-	int *mark = gp_xmalloc(sizeof(int) * nn);
-	int *seq = gp_xmalloc(sizeof(int) * nn), *cyc, x, steps = 0;
-	struct gp_buf b = {0};
-	int rc;
-
-	for (size_t i = 0; i < nn; i++)
-		mark[i] = -1;
-	while (pending[start] == 0)
-		start++;
-	/* walk to unfinished producers (each unfinished node has one)
-	 * until a node repeats */
-	x = (int)start;
-	while (mark[x] < 0) {
-		const struct gp_node *n = &g->nodes[x];
-		int next = -1;
-
-		mark[x] = steps;
-		seq[steps++] = x;
-		for (int k = 0; k < n->n_in && next < 0; k++) {
-			int p = g->vars[n->in[k]].producer;
-
-			if (p >= 0 && pending[p] > 0)
-				next = p;
-		}
-		x = next;
-	}
-	/* seq[mark[x]..steps) is the cycle against the data flow: reverse
-	 * it, then start at the node that comes first in the file */
-	c0 = (size_t)mark[x];
-	cyc = seq + c0;
-	m = (size_t)steps - c0;
-	for (size_t j = 0; j < m / 2; j++) {
-		int t = cyc[j];
-
-		cyc[j] = cyc[m - 1 - j];
-		cyc[m - 1 - j] = t;
-	}
-	first = 0;
-	for (size_t j = 1; j < m; j++)
-		if (cyc[j] < cyc[first])
-			first = j;
-	for (size_t j = 0; j <= m; j++) {
-		int a = cyc[(first + j) % m], c = cyc[(first + j + 1) % m];
-		const struct gp_node *na = &g->nodes[a], *nc = &g->nodes[c];
-		int v = na->out[0];
-
-		if (j == 8 && m > 8) {
-			gp_buf_puts(&b, " -> ...");
-			break;
-		}
-		/* the output of a that c reads */
-		for (int k = 0; k < nc->n_in; k++)
-			if (g->vars[nc->in[k]].producer == a)
-				v = nc->in[k];
-		gp_buf_printf(&b, "%s'%s'", j ? " -> " : "", g->vars[v].name);
-	}
-	x = cyc[first];
-	rc = fail(L, w_idx(w_key(w_root, "nodes"), (size_t)x), false,
-	    "%s: the graph has a cycle (%s, each computed from the one "
-	    "before): expected no node to depend on its own output",
-	    node_label(L, (size_t)x), gp_buf_str(&b));
-	gp_buf_free(&b);
-	free(mark);
-	free(seq);
-	return (rc);
-}
-
-static int
-prepare_all(struct loader *L)
-{
-	struct gp_graph *g = L->g;
-	size_t nn = g->n_nodes, nv = g->n_vars, head = 0, tail = 0;
-	int *pending, *cstart, *clist, *queue;
-	struct gp_err e;
-	int rc = -1;
-
-	pending = gp_xcalloc(nn + 1, sizeof(int));
-	cstart = gp_xcalloc(nv + 2, sizeof(int));
-	queue = gp_xmalloc(sizeof(int) * (nn + 1));
-	for (size_t i = 0; i < nn; i++) {
-		const struct gp_node *n = &g->nodes[i];
-
-		for (int k = 0; k < n->n_in; k++)
-			if (g->vars[n->in[k]].producer >= 0) {
-				pending[i]++;
-				cstart[n->in[k] + 1]++;
-			}
-	}
-	for (size_t v = 0; v < nv; v++)
-		cstart[v + 1] += cstart[v];
-	clist = gp_xmalloc(sizeof(int) * ((size_t)cstart[nv] + 1));
-	{
-		int *fill = gp_xmalloc(sizeof(int) * (nv + 1));
-
-		memcpy(fill, cstart, sizeof(int) * nv);
-		for (size_t i = 0; i < nn; i++) {
-			const struct gp_node *n = &g->nodes[i];
-
-			for (int k = 0; k < n->n_in; k++)
-				if (g->vars[n->in[k]].producer >= 0)
-					clist[fill[n->in[k]]++] = (int)i;
-		}
-		free(fill);
-	}
-	for (size_t i = 0; i < nn; i++)
-		if (pending[i] == 0)
-			queue[tail++] = (int)i;
-	while (head < tail) {
-		int x = queue[head++];
-		const struct gp_node *n;
-
-		if (type_literals(L, (size_t)x) < 0)
-			goto out;
-		if (gp_graph_prepare_node(g, x, &e) < 0) {
-			fail(L, w_idx(w_key(w_root, "nodes"), (size_t)x),
-			    false, "%s: %s", node_label(L, (size_t)x), e.msg);
-			goto out;
-		}
-		n = &g->nodes[x];
-		for (int k = 0; k < n->n_out; k++) {
-			int v = n->out[k];
-
-			for (int c = cstart[v]; c < cstart[v + 1]; c++)
-				if (--pending[clist[c]] == 0)
-					queue[tail++] = clist[c];
-		}
-	}
-	if (tail < nn)
-		report_cycle(L, pending);
-	else
-		rc = 0;
-out:
-	free(pending);
-	free(cstart);
-	free(clist);
-	free(queue);
-	return (rc);
-}
-
 /* Functions. */
 
 static const char *const fn_keys[] = {"outputs", "updates", "doc", NULL};
 
+/* One function; out and upd are the caller's, to free. */
+static int
+load_function(struct loader *L, const char *fname, const json_t *jf,
+    int *out, struct gp_update *upd)
+{
+	struct gp_graph *g = L->g;
+	struct where w = w_key(w_key(w_root, "functions"), fname);
+	json_t *jo, *ju, *e;
+	const char *tname;
+	char ctx[GP_LOAD_MAX_NAME + 16];
+	struct gp_err err;
+	int n_out = 0, n_upd = 0;
+	size_t k;
+
+	snprintf(ctx, sizeof(ctx), "function '%s'", fname);
+	if (!json_is_object(jf))
+		return (fail(L, w, false, "%s: expected an object like "
+		    "{\"outputs\": [\"y\"], \"updates\": {\"w\": "
+		    "\"w_new\"}}, got %s", ctx, show(L, jf)));
+	if (check_keys(L, jf, fn_keys, w, ctx, 0) < 0)
+		return (-1);
+	if ((e = json_object_get(jf, "doc")) != NULL && !json_is_string(e))
+		return (bad_type(L, w_key(w, "doc"), ctx, "doc", "a string",
+		    e));
+	jo = json_object_get(jf, "outputs");
+	if (jo != NULL && !json_is_array(jo))
+		return (bad_type(L, w_key(w, "outputs"), ctx, "outputs",
+		    "an array of variable names", jo));
+	json_array_foreach(jo, k, e) {
+		struct where wo = w_idx(w_key(w, "outputs"), k);
+		int v;
+
+		if (!json_is_string(e))
+			return (fail(L, wo, false, "%s: output %zu is %s: "
+			    "expected a variable name", ctx, k, show(L, e)));
+		if ((v = gp_graph_find_var(g, json_string_value(e))) < 0)
+			return (fail(L, wo, false, "%s: output '%s' is not "
+			    "defined: expected the name of a variable or of a "
+			    "node's output", ctx, json_string_value(e)));
+		out[n_out++] = v;
+	}
+	ju = json_object_get(jf, "updates");
+	if (ju != NULL && !json_is_object(ju))
+		return (bad_type(L, w_key(w, "updates"), ctx, "updates",
+		    "an object {\"shared variable\": \"new value\"}", ju));
+	json_object_foreach(ju, tname, e) {
+		struct where wu = w_key(w_key(w, "updates"), tname);
+		int dst, src;
+
+		if ((dst = gp_graph_find_var(g, tname)) < 0)
+			return (fail(L, wu, true, "%s: update target '%s' is "
+			    "not defined: expected a shared variable", ctx,
+			    tname));
+		if (gp_graph_check_update(g, dst, -1, &err) < 0)
+			return (fail(L, wu, true, "%s: %s", ctx, err.msg));
+		if (!json_is_string(e))
+			return (fail(L, wu, false, "%s: the update of '%s' is "
+			    "%s: expected the name of its new value", ctx,
+			    tname, show(L, e)));
+		if ((src = gp_graph_find_var(g, json_string_value(e))) < 0)
+			return (fail(L, wu, false, "%s: update source '%s' is "
+			    "not defined: expected the name of a variable or of "
+			    "a node's output", ctx, json_string_value(e)));
+		if (gp_graph_check_update(g, dst, src, &err) < 0)
+			return (fail(L, wu, false, "%s: %s", ctx, err.msg));
+		upd[n_upd++] = (struct gp_update){dst, src};
+	}
+	if (gp_graph_add_function(g, fname, n_out, out, n_upd, upd, &err) < 0)
+		return (fail(L, w, true, "%s: %s", ctx, err.msg));
+	return (0);
+}
+
 static int
 load_functions(struct loader *L, const json_t *jfns)
 {
-	struct gp_graph *g = L->g;
-	struct where wf = w_key(w_root, "functions");
 	const char *fname;
 	json_t *jf;
-	size_t fi = 0;
 
-	g->fns = gp_xcalloc(json_object_size(jfns) + 1, sizeof(*g->fns));
 	json_object_foreach((json_t *)jfns, fname, jf) {
-		struct where w = w_key(wf, fname);
-		struct gp_function *fn = &g->fns[fi];
-		json_t *jo, *ju, *e;
-		const char *tname;
-		char ctx[GP_LOAD_MAX_NAME + 16];
-		size_t k;
+		json_t *jo = json_object_get(jf, "outputs");
+		json_t *ju = json_object_get(jf, "updates");
+		int *out;
+		struct gp_update *upd;
+		int rc;
 
-		if (check_name(L, fname, w, true, "function name") < 0)
+		if (check_name(L, fname, w_key(w_key(w_root, "functions"),
+		    fname), true, "function name") < 0)
 			return (-1);
-		snprintf(ctx, sizeof(ctx), "function '%s'", fname);
-		fn->name = gp_xstrdup(fname);
-		g->n_fns = ++fi;
-		if (!json_is_object(jf))
-			return (fail(L, w, false, "%s: expected an object like "
-			    "{\"outputs\": [\"y\"], \"updates\": {\"w\": "
-			    "\"w_new\"}}, got %s", ctx, show(L, jf)));
-		if (check_keys(L, jf, fn_keys, w, ctx, 0) < 0)
+		out = gp_xmalloc(sizeof(int) * (json_array_size(jo) + 1));
+		upd = gp_xmalloc(sizeof(*upd) * (json_object_size(ju) + 1));
+		rc = load_function(L, fname, jf, out, upd);
+		free(out);
+		free(upd);
+		if (rc < 0)
 			return (-1);
-		if ((e = json_object_get(jf, "doc")) != NULL &&
-		    !json_is_string(e))
-			return (bad_type(L, w_key(w, "doc"), ctx, "doc",
-			    "a string", e));
-		jo = json_object_get(jf, "outputs");
-		if (jo != NULL && !json_is_array(jo))
-			return (bad_type(L, w_key(w, "outputs"), ctx, "outputs",
-			    "an array of variable names", jo));
-		fn->out = gp_xmalloc(sizeof(int) * (json_array_size(jo) + 1));
-		json_array_foreach(jo, k, e) {
-			struct where wo = w_idx(w_key(w, "outputs"), k);
-			int v;
-
-			if (!json_is_string(e))
-				return (fail(L, wo, false, "%s: output %zu is "
-				    "%s: expected a variable name", ctx, k,
-				    show(L, e)));
-			if ((v = gp_graph_find_var(g, json_string_value(e))) <
-			    0)
-				return (fail(L, wo, false, "%s: output '%s' is "
-				    "not defined: expected the name of a "
-				    "variable or of a node's output", ctx,
-				    json_string_value(e)));
-			fn->out[fn->n_out++] = v;
-		}
-		ju = json_object_get(jf, "updates");
-		if (ju != NULL && !json_is_object(ju))
-			return (bad_type(L, w_key(w, "updates"), ctx, "updates",
-			    "an object {\"shared variable\": \"new value\"}",
-			    ju));
-		fn->upd = gp_xmalloc(sizeof(*fn->upd) *
-		    (json_object_size(ju) + 1));
-		json_object_foreach(ju, tname, e) {
-			struct where wu = w_key(w_key(w, "updates"), tname);
-			static const char *const kinds[] = {
-				"an input", "a shared", "a constant",
-				"a computed"
-			};
-			int dst, src;
-
-			if ((dst = gp_graph_find_var(g, tname)) < 0)
-				return (fail(L, wu, true, "%s: update target "
-				    "'%s' is not defined: expected a shared "
-				    "variable", ctx, tname));
-			if (g->vars[dst].kind != GP_VAR_SHARED)
-				return (fail(L, wu, true, "%s: cannot update "
-				    "'%s', %s variable: expected a shared "
-				    "variable (only those keep state)", ctx,
-				    tname, kinds[g->vars[dst].kind]));
-			if (!json_is_string(e))
-				return (fail(L, wu, false, "%s: the update of "
-				    "'%s' is %s: expected the name of its new "
-				    "value", ctx, tname, show(L, e)));
-			if ((src = gp_graph_find_var(g, json_string_value(e)))
-			    < 0)
-				return (fail(L, wu, false, "%s: update source "
-				    "'%s' is not defined: expected the name of "
-				    "a variable or of a node's output", ctx,
-				    json_string_value(e)));
-			if (src == dst)
-				return (fail(L, wu, false, "%s: update of '%s' "
-				    "to itself: expected a new value computed "
-				    "by a node", ctx, tname));
-			fn->upd[fn->n_upd++] = (struct gp_update){dst, src};
-		}
 	}
 	return (0);
 }
 
-/* After prepare: each update's source has its target's type. */
-static int
-check_updates(struct loader *L, const json_t *jfns)
+/* Preparation (graph/build.c), its messages placed in the document. */
+
+/* "FILE:LINE:COL: node 'h' (op 'dot')", "FILE:LINE:COL: function 'f'". */
+static void
+locate(void *vl, const struct gp_graph *g, const struct gp_graph_site *site,
+    struct gp_buf *b)
 {
-	struct gp_graph *g = L->g;
-	const char *fname, *tname;
-	json_t *jf, *e;
-	size_t fi = 0;
+	struct loader *L = vl;
+	struct where w;
+	bool at_key = false;
+	int line, col;
 
-	json_object_foreach((json_t *)jfns, fname, jf) {
-		const struct gp_function *fn = &g->fns[fi++];
-		int k = 0;
+	if (site->kind == GP_SITE_UPDATE) {
+		const struct gp_function *fn = &g->fns[site->fn];
 
-		json_object_foreach(json_object_get(jf, "updates"), tname, e) {
-			const struct gp_update *u = &fn->upd[k++];
-			struct gp_buf a = {0}, b = {0};
-
-			if (gp_type_equal(&g->vars[u->dst].type,
-			    &g->vars[u->src].type))
-				continue;
-			gp_type_format(&a, &g->vars[u->dst].type);
-			gp_type_format(&b, &g->vars[u->src].type);
-			fail(L, w_key(w_key(w_key(w_key(w_root, "functions"),
-			    fname), "updates"), tname), false, "function '%s': "
-			    "update of '%s' (%s) from '%s' (%s): expected the "
-			    "same dtype and shape", fname, tname,
-			    gp_buf_str(&a), json_string_value(e),
-			    gp_buf_str(&b));
-			gp_buf_free(&a);
-			gp_buf_free(&b);
-			return (-1);
-		}
-	}
-	return (0);
+		w = w_key(w_key(w_key(w_key(w_root, "functions"), fn->name),
+		    "updates"), g->vars[fn->upd[site->k].dst].name);
+	} else if (site->kind == GP_SITE_INPUT)
+		w = ELEM_W((size_t)site->node, "inputs", (size_t)site->k);
+	else
+		w = NODE_W((size_t)site->node);
+	(void)gp_jsonpos_find(L->text, L->len, w.s, w.n, at_key, &line, &col);
+	gp_buf_printf(b, "%s:%d:%d: ", L->file, line, col);
+	if (site->kind == GP_SITE_UPDATE)
+		gp_graph_site_label(g, site, b);
+	else
+		gp_buf_puts(b, node_label(L, (size_t)site->node));
 }
 
 /* The text, before jansson. */
@@ -2077,8 +1803,8 @@ load_root(struct loader *L)
 	} else
 		name = default_name(L->g->path[0] != '\0' ? L->g->path :
 		    "graph");
-	free(L->g->name);
-	L->g->name = name;
+	gp_graph_set_name(L->g, name);
+	free(name);
 	if ((e = json_object_get(root, "doc")) != NULL && !json_is_string(e))
 		return (bad_type(L, w_key(w_root, "doc"), "", "doc",
 		    "a string", e));
@@ -2116,9 +1842,8 @@ load_root(struct loader *L)
 		return (-1);
 	if (load_functions(L, jfns) < 0)
 		return (-1);
-	if (prepare_all(L) < 0)
-		return (-1);
-	return (check_updates(L, jfns));
+	return (gp_graph_prepare(L->g, &(struct gp_graph_locator){
+	    .where = locate, .ctx = L}, L->err));
 }
 
 /* One load of L's text, split or not: the graph, or NULL with the error
@@ -2133,12 +1858,9 @@ load_text(struct loader *L, const struct gp_load_opts *o)
 		return (NULL);
 	}
 	L->g = gp_graph_new(NULL);
-	free(L->g->path);
-	free(L->g->dir);
-	L->g->path = gp_xstrdup(L->path);
-	L->g->dir = gp_xstrdup(L->dir);
-	L->g->limit_bytes = L->limit;
-	L->g->allow_extern = o != NULL && o->allow_extern;
+	gp_graph_set_source(L->g, &(struct gp_graph_source){.path = L->path,
+	    .dir = L->dir, .limit_bytes = L->limit,
+	    .allow_extern = o != NULL && o->allow_extern});
 	L->node_names = json_object();
 	L->no_params = json_object();
 	if (load_root(L) == 0) {
@@ -2156,8 +1878,6 @@ load_text(struct loader *L, const struct gp_load_opts *o)
 	gp_buf_free(&L->shown[0]);
 	gp_buf_free(&L->shown[1]);
 	gp_buf_free(&L->label);
-	free(L->lits);
-	free(L->lit_start);
 	free(L->inputs);
 	return (g);
 }

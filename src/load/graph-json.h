@@ -35,7 +35,8 @@ struct gp_load_opts {
 	bool		allow_extern;	/* copied to graph->allow_extern */
 };
 
-/* Load the graph file at path (o may be NULL for the defaults).  Returns
+/* Load the graph file at path (o may be NULL for the defaults; the memory
+ * limit's default is gp_graph_default_limit(), graph.h).  Returns
  * the graph, fully prepared, or NULL with err set. */
 struct gp_graph	*gp_graph_load(const char *path,
 		    const struct gp_load_opts *o, struct gp_err *err);
@@ -45,8 +46,6 @@ struct gp_graph	*gp_graph_load(const char *path,
 struct gp_graph	*gp_graph_load_buf(const char *text, size_t len,
 		    const char *path_for_messages, const char *dir,
 		    const struct gp_load_opts *o, struct gp_err *err);
-/* Half of the physical memory (1 GiB when sysconf cannot tell). */
-uint64_t	 gp_graph_default_limit(void);
 
 /* Tests only: a NULL-terminated table of ops the loader also knows, looked
  * up when the registry has no op of that name (NULL: none).  Set it before

@@ -41,7 +41,7 @@ int	gp_npy_read_info(const char *path, struct gp_npy_info *info,
 	    struct gp_err *err);
 /* Read a whole file into *out, a new C-contiguous tensor the caller
  * releases; data larger than limit bytes is refused before it is read
- * (0: gp_graph_default_limit()).  On error *out is left untouched. */
+ * (0: gp_graph_default_limit(), graph.h).  On error *out is left untouched. */
 int	gp_npy_read_limit(const char *path, uint64_t limit,
 	    struct gp_tensor *out, struct gp_err *err);
 /* gp_npy_read_limit with the default limit. */
