@@ -391,10 +391,13 @@ type_literals(struct prep *P, int x)
 		any = true;
 	}
 	for (size_t j = a; j < b; j++) {
-		const struct gp_graph_lit *l = &g->lits[P->lit[j]];
+		struct gp_graph_lit *l = &g->lits[P->lit[j]];
 		struct gp_var *v = &g->vars[l->var];
 		enum gp_dtype dt;
 		char why[128];
+
+		if (l->typed)
+			continue;	/* once: its name is taken */
 
 		if (l->lit.as == GP_BOOL)
 			dt = GP_BOOL;
@@ -419,6 +422,7 @@ type_literals(struct prep *P, int x)
 			    "literal %s does not fit the node's %s inputs: "
 			    "expected %s (or a variable of a wider type)",
 			    l->lit.text, gp_dtype_name(dt), why));
+		l->typed = true;
 	}
 	return (0);
 }
@@ -604,6 +608,36 @@ check_update_types(struct prep *P)
 		}
 	}
 	return (0);
+}
+
+int
+gp_graph_prepare_at(struct gp_graph *g, int node,
+    const struct gp_graph_locator *loc, struct gp_err *err)
+{
+	struct prep P = {.g = g, .loc = loc, .err = err};
+	struct gp_err e;
+	size_t n = 0;
+	int rc = 0;
+
+	for (int k = 0; k < g->nodes[node].n_in; k++)
+		if (g->nodes[node].in[k] < 0 ||
+		    (size_t)g->nodes[node].in[k] >= g->n_vars)
+			return (fail(&P, (struct gp_graph_site){
+			    .kind = GP_SITE_INPUT, .node = node, .k = k},
+			    "input %d was never set", k));
+	/* node's literals only: a range of its own */
+	P.lit_start = gp_xcalloc((size_t)node + 2, sizeof(size_t));
+	P.lit = gp_xmalloc(sizeof(int) * (g->n_lits + 1));
+	for (size_t j = 0; j < g->n_lits; j++)
+		if (g->lits[j].node == node)
+			P.lit[n++] = (int)j;
+	P.lit_start[node + 1] = n;
+	rc = type_literals(&P, node);
+	if (rc == 0 && gp_graph_prepare_node(g, node, &e) < 0)
+		rc = fail(&P, at_node(node), "%s", e.msg);
+	free(P.lit_start);
+	free(P.lit);
+	return (rc);
 }
 
 int

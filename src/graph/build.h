@@ -37,8 +37,9 @@
  *	    err) < 0)
  *		... err->msg: "m.onnx: node fc1 (#0, MatMul): ..."
  *
- * Nothing is prepared before gp_graph_prepare (a node's output types are
- * unknown until then), and a graph is prepared once; the rewrites'
+ * A node's output types are unknown until it is prepared: by
+ * gp_graph_prepare, or earlier by gp_graph_prepare_at for a front-end that
+ * needs them while it builds (ONNX's shape arithmetic).  The rewrites'
  * gp_graph_add_node (graph.h) is for prepared graphs.
  */
 #ifndef GPTOP_SRC_GRAPH_BUILD_H
@@ -167,5 +168,12 @@ void	gp_graph_site_label(const struct gp_graph *g,
  */
 int	gp_graph_prepare(struct gp_graph *g, const struct gp_graph_locator *loc,
 	    struct gp_err *err);
+/* Prepare node now, its inputs' producers prepared already: for a
+ * front-end that meets nodes in a topological order and needs their output
+ * types (or folds their values) while it builds.  Its literals are typed;
+ * errors as gp_graph_prepare's, through loc.  gp_graph_prepare prepares it
+ * again with the rest (preparing is idempotent). */
+int	gp_graph_prepare_at(struct gp_graph *g, int node,
+	    const struct gp_graph_locator *loc, struct gp_err *err);
 
 #endif

@@ -116,6 +116,7 @@ struct gp_literal {
 struct gp_graph_lit {
 	int			 node, k, var;	/* input k of node, var */
 	struct gp_literal	 lit;	/* its strings are owned */
+	bool			 typed;	/* by gp_graph_prepare_at */
 };
 
 struct gp_function {

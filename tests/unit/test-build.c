@@ -94,7 +94,7 @@ test_build(void)
 	    "declared nodes own their named outputs");
 	ok(g->vars[w].line == 4 && g->vars[w].col == 7, "a variable placed");
 
-	p = gp_tensor_data(gp_graph_alloc_value(g, w, false));
+	p = (double *)gp_tensor_data(gp_graph_alloc_value(g, w, false));
 	p[0] = 1, p[1] = 2, p[2] = 3;
 	gp_tensor_alloc(&val, GP_FLOAT64, 1, (int64_t[]){4});
 	ok(gp_graph_set_value(g, x, &val, &err) < 0 && val.storage != NULL &&
@@ -186,6 +186,49 @@ test_literals(void)
 	gp_graph_free(g);	/* with its literals still pending */
 }
 
+/* A front-end that needs output types while it builds prepares each node
+ * as it meets it; the final gp_graph_prepare leaves names and types. */
+static void
+test_prepare_at(void)
+{
+	struct gp_graph *g = graph();
+	struct gp_type t8 = vec(GP_INT8, 2);
+	struct gp_err err;
+	int a, n0, n1, l0, p;
+
+	a = gp_graph_add_var(g, "a", GP_VAR_INPUT, &t8);
+	gp_graph_add_var(g, "2", GP_VAR_CONSTANT,
+	    &(struct gp_type){.dtype = GP_INT64});
+	n0 = node(g, "mul", "m0", 2, (int[]){a, -1}, "p");
+	l0 = gp_graph_set_literal(g, n0, 1, &(struct gp_literal){
+	    .as = GP_INT64, .i = 2, .name = "2", .text = "2"});
+	p = g->nodes[n0].out[0];
+	ok(gp_graph_prepare_at(g, n0, &loc, &err) == 0 &&
+	    gp_type_equal(&g->vars[p].type, &t8) &&
+	    g->vars[l0].type.dtype == GP_INT8 &&
+	    strcmp(g->vars[l0].name, "2#2") == 0,
+	    "a node prepared as it is met: its type known at once, its "
+	    "literal typed and named (%s)", g->vars[l0].name);
+	n1 = node(g, "neg", "n1", 1, &p, "q");
+	ok(gp_graph_prepare_at(g, n1, &loc, &err) == 0 &&
+	    gp_type_equal(&g->vars[g->nodes[n1].out[0]].type, &t8),
+	    "the next node sees it");
+	gp_graph_add_function(g, "f", 1, &g->nodes[n1].out[0], 0, NULL, &err);
+	ok(gp_graph_prepare(g, &loc, &err) == 0 &&
+	    strcmp(g->vars[l0].name, "2#2") == 0 &&
+	    *(int8_t *)gp_tensor_data(&g->vars[l0].value) == 2,
+	    "gp_graph_prepare after it changes nothing (%s)", g->vars[l0].name);
+	gp_graph_free(g);
+
+	g = graph();
+	a = gp_graph_add_var(g, "a", GP_VAR_INPUT, &t8);
+	n0 = node(g, "neg", "bad", 2, (int[]){a, a}, "p");
+	ok(gp_graph_prepare_at(g, n0, &loc, &err) < 0 && strcmp(err.msg,
+	    "m.onnx: node bad (#0, neg): op 'neg' takes 1 input, got 2") == 0,
+	    "its error placed by the locator: %s", err.msg);
+	gp_graph_free(g);
+}
+
 /* The other messages of gp_graph_prepare, through the locator. */
 static void
 test_errors(void)
@@ -256,6 +299,7 @@ main(void)
 {
 	test_build();
 	test_literals();
+	test_prepare_at();
 	test_errors();
 	return (done_testing());
 }
