@@ -1,7 +1,7 @@
 /*
- * op.h: the op interface and registry.  Every op, built-in or extern, is a
- * const struct gp_op in a family table (one file per family in src/ops/); the registry looks
- * ops up by name.  An op owns: its name and class (Theano's Op and Class
+ * op.h: the op interface and the registry's lookup.  Every op, built-in or
+ * extern, is a const struct gp_op in a family table (one file per family
+ * in src/ops/); the registry (ops/table.c) looks ops up by name.  An op owns: its name and class (Theano's Op and Class
  * columns), its arity and params, dtype and shape inference (prepare), its
  * kernel(s), its flop count, and which outputs view or may overwrite which
  * inputs (view_map / destroy_map).
@@ -9,8 +9,17 @@
 #ifndef GPTOP_SRC_OP_H
 #define GPTOP_SRC_OP_H
 
-#include "graph/graph.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
+#include "base/util.h"
+
+/* An op works on graphs (graph/graph.h), which know ops only by pointer:
+ * this header does not include graph.h, so graph.c may include it. */
+struct gp_graph;
+struct gp_node;
 struct gp_scalar_op;
 
 enum gp_op_flags {
@@ -55,7 +64,7 @@ struct gp_op {
 	const struct gp_scalar_op *scalar;
 };
 
-/* The op called name, or NULL. */
+/* The op called name, or NULL (ops/table.c). */
 const struct gp_op	*gp_op_find(const char *name);
 /* Every op, for listings: *n gets the count. */
 const struct gp_op *const *gp_op_all(size_t *n);

@@ -1,11 +1,12 @@
 /*
  * ops/ops.h: what the op families share: their registration tables (one
- * NULL-terminated array per family file, gathered by op.c) and the helpers
- * several families use.
+ * NULL-terminated array per family file, gathered by ops/table.c) and the
+ * helpers several families use.
  */
 #ifndef GPTOP_SRC_OPS_OPS_H
 #define GPTOP_SRC_OPS_OPS_H
 
+#include "graph/graph.h"
 #include "graph/op.h"
 
 extern const struct gp_op *const gp_ops_elemwise[];
