@@ -1323,6 +1323,206 @@ b_hardmax(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	}
 }
 
+/*
+ * The CNN ops (ops/conv.c, pool.c, norm.c) take ONNX's attributes as
+ * params under the same names, so their entries copy the attributes
+ * listed (INT, INTS, FLOAT or STRING) and check only what the gptop ops
+ * cannot: the dtypes and ranks they do not compute are 'unsupported'.
+ */
+static json_t *
+attrs_json(struct gp_onnxb *b, const char *const *names)
+{
+	json_t *p = json_object();
+
+	for (int i = 0; names[i] != NULL; i++) {
+		const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b),
+		    names[i]);
+
+		if (a == NULL)
+			continue;
+		switch (a->type) {
+		case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+			json_object_set_new(p, names[i], json_integer(a->i));
+			break;
+		case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+			json_object_set_new(p, names[i], jints(a->ints,
+			    (int)a->n_ints));
+			break;
+		case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+			json_object_set_new(p, names[i],
+			    json_real((double)a->f));
+			break;
+		case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+			json_object_set_new(p, names[i], json_stringn(
+			    (const char *)a->s.data, a->s.len));
+			break;
+		default:
+			break;
+		}
+	}
+	return (p);
+}
+
+/* X float32 or float64 with at least min_nd and (max_sp >= 0) at most
+ * 2 + max_sp dimensions; only output 0 (extra outputs named: refused) */
+static int
+cnn_check(struct gp_onnxb *b, const struct gp_onnx_map *e, int x, int min_nd, int max_sp,
+    const char *outs)
+{
+	const struct gp_type *t;
+	const Onnx__NodeProto *np = gp_onnxb_node(b);
+
+	if (x < 0)
+		return (-1);
+	t = gp_onnxb_type(b, x);
+	if (t->dtype != GP_FLOAT32 && t->dtype != GP_FLOAT64)
+		return (gp_onnxb_unsupported(b, "%s of %s (gptop's %s computes "
+		    "in float32 and float64)", str(np->op_type),
+		    gp_dtype_name(t->dtype), e->gp));
+	if (t->ndim < min_nd)
+		return (gp_onnxb_fail(b, "X has %d dimensions: expected at "
+		    "least %d", t->ndim, min_nd));
+	if (max_sp >= 0 && t->ndim - 2 > max_sp)
+		return (gp_onnxb_unsupported(b, "%s over %d spatial dimensions "
+		    "(gptop's %s handles 1 to %d)", str(np->op_type),
+		    t->ndim - 2, e->gp, max_sp));
+	for (size_t k = 1; k < np->n_output; k++)
+		if (str(np->output[k])[0] != '\0')
+			return (gp_onnxb_unsupported(b, "output %zu ('%s'): "
+			    "gptop computes only %s's output 0 (%s)", k,
+			    np->output[k], str(np->op_type), outs));
+	return (0);
+}
+
+static const char *const a_conv[] = {"kernel_shape", "strides",
+	"dilations", "pads", "auto_pad", "group", NULL};
+static const char *const a_convt[] = {"kernel_shape", "strides",
+	"dilations", "pads", "auto_pad", "group", "output_padding",
+	"output_shape", NULL};
+static const char *const a_maxpool[] = {"kernel_shape", "strides",
+	"dilations", "pads", "auto_pad", "ceil_mode", "storage_order", NULL};
+static const char *const a_avgpool[] = {"kernel_shape", "strides",
+	"dilations", "pads", "auto_pad", "ceil_mode", "count_include_pad",
+	NULL};
+static const char *const a_none[] = {NULL};
+static const char *const a_bn[] = {"epsilon", "momentum",
+	"training_mode", "spatial", NULL};
+static const char *const a_ln[] = {"axis", "epsilon", "stash_type", NULL};
+static const char *const a_in[] = {"epsilon", NULL};
+
+/* ConvTranspose whose output_shape is larger than its full output (a
+ * negative total padding, which ONNX fills with zeros at the end): not
+ * a form conv_transpose computes.  Returns -1 (refused) or 0. */
+static int
+convt_grows(struct gp_onnxb *b, int x, int w)
+{
+	int64_t os[GP_MAX_DIMS], s[3], d[3], op[3];
+	const struct gp_type *tx = gp_onnxb_type(b, x), *tw;
+	int nsp = tx->ndim - 2, n, off, ns, nd, no;
+
+	if ((n = attr_ints(b, "output_shape", os, GP_MAX_DIMS)) < 0)
+		return (n < -1 ? -1 : 0);
+	tw = gp_onnxb_type(b, w);
+	off = n - nsp;
+	if ((ns = attr_ints(b, "strides", s, 3)) < -1 ||
+	    (nd = attr_ints(b, "dilations", d, 3)) < -1 ||
+	    (no = attr_ints(b, "output_padding", op, 3)) < -1)
+		return (-1);
+	/* a form the op refuses: it says what is wrong */
+	if (off < 0 || tw->ndim != tx->ndim || (ns >= 0 && ns != nsp) ||
+	    (nd >= 0 && nd != nsp) || (no >= 0 && no != nsp))
+		return (0);
+	for (int i = 0; i < 3; i++) {
+		s[i] = ns < 0 ? 1 : s[i];
+		d[i] = nd < 0 ? 1 : d[i];
+		op[i] = no < 0 ? 0 : op[i];
+	}
+	for (int i = 0; i < nsp; i++) {
+		int64_t full = s[i] * (tx->shape[2 + i] - 1) + op[i] +
+		    d[i] * (tw->shape[2 + i] - 1) + 1;
+
+		if (os[off + i] > full)
+			return (gp_onnxb_unsupported(b, "output_shape %" PRId64
+			    " along spatial dimension %d is larger than the "
+			    "full output %" PRId64 " (a negative padding)",
+			    os[off + i], i, full));
+	}
+	return (0);
+}
+
+/* Conv, ConvTranspose: X, W, B (optional) */
+static int
+b_conv(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int in[3], n = 0, x = in0(b);
+	bool tr = strcmp(e->gp, "conv_transpose") == 0;
+
+	if (cnn_check(b, e, x, 3, 3, "") < 0)
+		return (-1);
+	in[n++] = x;
+	if ((in[n++] = gp_onnxb_in(b, 1)) < 0)
+		return (gp_onnxb_fail(b, "input 1 (W) is missing"));
+	if (gp_onnxb_in(b, 2) >= 0)
+		in[n++] = gp_onnxb_in(b, 2);
+	if (tr && convt_grows(b, in[0], in[1]))
+		return (-1);
+	return (set1(b, gp_onnxb_apply(b, e->gp, attrs_json(b, tr ? a_convt :
+	    a_conv), n, in)));
+}
+
+static int
+b_pool(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+	const char *const *names = a_none;
+	bool global = strncmp(e->gp, "global", 6) == 0;
+
+	if (strcmp(e->gp, "max_pool") == 0)
+		names = a_maxpool;
+	else if (strcmp(e->gp, "average_pool") == 0)
+		names = a_avgpool;
+	if (cnn_check(b, e, x, 3, global ? -1 : 3, "Y; the Indices output is not "
+	    "supported") < 0)
+		return (-1);
+	return (set1(b, apply1(b, e->gp, attrs_json(b, names), x)));
+}
+
+/* BatchNormalization (inference), LayerNormalization,
+ * InstanceNormalization: X and their parameter inputs as they are */
+static int
+b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int in[5], n = 0, x = in0(b), want;
+	const char *const *names;
+
+	if (strcmp(e->gp, "batch_norm") == 0) {
+		names = a_bn;
+		want = 5;
+	} else if (strcmp(e->gp, "layer_norm") == 0) {
+		names = a_ln;
+		want = 3;
+	} else {
+		names = a_in;
+		want = 3;
+	}
+	if (cnn_check(b, e, x, want == 5 || names == a_in ? 2 : 1, -1, names ==
+	    a_bn ? "Y; the training outputs are not supported" : names ==
+	    a_ln ? "Y; Mean and InvStdDev are not supported" : "Y") < 0)
+		return (-1);
+	for (int k = 0; k < gp_onnxb_n_in(b) && k < want; k++) {
+		if (gp_onnxb_in(b, k) < 0) {
+			if (names == a_ln && k == 2)
+				continue;
+			return (gp_onnxb_fail(b, "input %d is missing", k));
+		}
+		in[n++] = gp_onnxb_in(b, k);
+	}
+	if (n < want - (names == a_ln))
+		return (gp_onnxb_fail(b, "%d inputs: expected %d", n, want));
+	return (set1(b, gp_onnxb_apply(b, e->gp, attrs_json(b, names), n,
+	    in)));
+}
+
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads; each translation handles the versions in between. */
 #define EW(t, s, op, r)							\
@@ -1345,6 +1545,8 @@ static const char *const sh_alphagamma[] = {"alpha", "gamma", NULL};
 static const char *const sh_clip[] = {"min", "max", NULL};
 static const char *const sh_sqz[] = {"axes", NULL};
 static const char *const sh_fmod[] = {"fmod", NULL};
+static const char *const sh_eps[] = {"epsilon", NULL};
+static const char *const sh_lnorm[] = {"axis", "epsilon", NULL};
 
 const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Abs", 1, "abs", S),
@@ -1352,6 +1554,8 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("And", 1, "and", A),
 	OP("ArgMax", 1, "Reduce", "argmax", b_argmax, sh_arg, A),
 	OP("ArgMin", 1, "Reduce", "argmin", b_argmax, sh_arg, A),
+	OP("AveragePool", 1, "Pool", "average_pool", b_pool, NULL, A),
+	OP("BatchNormalization", 1, "Norm", "batch_norm", b_norm, sh_eps, A),
 	OP("Cast", 1, "Elemwise", "cast", b_cast, NULL, A),
 	OP("CastLike", 15, "Elemwise", "cast", b_cast_like, NULL, A),
 	OP("Clip", 1, "Elemwise", "clip, maximum, minimum", b_clip, sh_clip,
@@ -1359,6 +1563,8 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Concat", 1, "Shape", "join", b_concat, sh_axis, A),
 	OP("ConstantOfShape", 9, "Shape", "alloc (folded)",
 	    b_constant_of_shape, NULL, A),
+	OP("Conv", 1, "Conv", "conv", b_conv, NULL, A),
+	OP("ConvTranspose", 1, "Conv", "conv_transpose", b_conv, NULL, A),
 	EW("Cos", 7, "cos", S),
 	EW("Div", 1, "true_div", S),
 	OP("Dropout", 1, "Elemwise", "identity", b_dropout, NULL, A),
@@ -1371,6 +1577,9 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Gather", 1, "Shape", "take", b_gather, sh_axis, A),
 	OP("Gemm", 1, "BLAS", "gemm, dot22, transpose, alloc", b_gemm, NULL,
 	    S),
+	OP("GlobalAveragePool", 1, "Pool", "global_average_pool", b_pool,
+	    NULL, A),
+	OP("GlobalMaxPool", 1, "Pool", "global_max_pool", b_pool, NULL, A),
 	EW("Greater", 1, "gt", A),
 	EW("GreaterOrEqual", 12, "ge", A),
 	OP("Hardmax", 1, "Softmax", "argmax, eq, cast", b_hardmax, sh_axis, A),
@@ -1379,6 +1588,10 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("HardSwish", 14, "Elemwise", "mul, add, clip", b_hard_swish, NULL,
 	    S),
 	OP("Identity", 1, "Elemwise", "identity", b_identity, NULL, A),
+	OP("InstanceNormalization", 1, "Norm", "instance_norm", b_norm,
+	    sh_eps, A),
+	OP("LayerNormalization", 17, "Norm", "layer_norm", b_norm, sh_lnorm,
+	    A),
 	OP("LeakyRelu", 1, "Elemwise", "lt, mul, switch", b_leaky_relu,
 	    sh_alpha, S),
 	EW("Less", 1, "lt", A),
@@ -1387,6 +1600,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("LogSoftmax", 1, "Softmax", "log_softmax", b_softmax, sh_axis, A),
 	OP("MatMul", 1, "BLAS", "dot", b_matmul, NULL, S),
 	EW("Max", 1, "maximum", S),
+	OP("MaxPool", 1, "Pool", "max_pool", b_pool, NULL, A),
 	OP("Mean", 1, "Elemwise", "add, true_div", b_mean, NULL, S),
 	EW("Min", 1, "minimum", S),
 	OP("Mod", 10, "Elemwise", "mod", b_mod, sh_fmod, S),
@@ -1483,6 +1697,72 @@ attr_value(struct gp_buf *b, const Onnx__AttributeProto *a)
 	}
 }
 
+/* ints joined by 'x' ("3x3"), or one value when all are equal and
+ * `one` ("s2") */
+static void
+label_ints(struct gp_buf *b, const Onnx__AttributeProto *a, bool one)
+{
+	bool same = true;
+
+	for (size_t i = 1; i < a->n_ints; i++)
+		same = same && a->ints[i] == a->ints[0];
+	for (size_t i = 0; i < (one && same ? 1 : a->n_ints); i++)
+		gp_buf_printf(b, "%s%" PRId64, i ? "x" : "", a->ints[i]);
+}
+
+/* The windowed CNN ops: "Conv{3x3,s2,g32}": the kernel, then what is not
+ * the default: s(trides), d(ilations), p(ads: one value when all equal,
+ * else begins then ends), the auto_pad mode, g(roup), ceil(_mode),
+ * cip (count_include_pad) */
+static bool
+label_window(const Onnx__NodeProto *np, struct gp_buf *b)
+{
+	static const struct {
+		const char *attr, *tag;
+	} f[] = {
+		{.attr = "kernel_shape", .tag = ""},
+		{.attr = "strides", .tag = "s"},
+		{.attr = "dilations", .tag = "d"},
+		{.attr = "pads", .tag = "p"},
+	};
+	const Onnx__AttributeProto *a;
+	bool any = false;
+
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		bool dflt = true;
+
+		if ((a = gp_onnx_attr(np, f[k].attr)) == NULL ||
+		    a->n_ints == 0)
+			continue;
+		for (size_t i = 0; i < a->n_ints; i++)
+			dflt = dflt && a->ints[i] == (k == 3 ? 0 : 1);
+		if (dflt && k > 0)
+			continue;
+		gp_buf_printf(b, "%s%s", any ? "," : "{", f[k].tag);
+		label_ints(b, a, k > 0);
+		any = true;
+	}
+	if ((a = gp_onnx_attr(np, "auto_pad")) != NULL && a->s.len > 0 &&
+	    !(a->s.len == 6 && memcmp(a->s.data, "NOTSET", 6) == 0)) {
+		gp_buf_printf(b, "%s%.*s", any ? "," : "{", (int)a->s.len,
+		    (const char *)a->s.data);
+		any = true;
+	}
+	if ((a = gp_onnx_attr(np, "group")) != NULL && a->i != 1) {
+		gp_buf_printf(b, "%sg%" PRId64, any ? "," : "{", a->i);
+		any = true;
+	}
+	if ((a = gp_onnx_attr(np, "ceil_mode")) != NULL && a->i != 0) {
+		gp_buf_puts(b, any ? ",ceil" : "{ceil");
+		any = true;
+	}
+	if ((a = gp_onnx_attr(np, "count_include_pad")) != NULL && a->i != 0) {
+		gp_buf_puts(b, any ? ",cip" : "{cip");
+		any = true;
+	}
+	return (any);
+}
+
 void
 gp_onnx_map_label(const struct gp_onnx_map *e, const Onnx__NodeProto *np,
     struct gp_buf *b)
@@ -1512,6 +1792,9 @@ gp_onnx_map_label(const struct gp_onnx_map *e, const Onnx__NodeProto *np,
 			    (double)a->f);
 			any = true;
 		}
+	} else if (e->build == b_conv || (e->build == b_pool &&
+	    strncmp(t, "Global", 6) != 0)) {
+		any = label_window(np, b);
 	} else if (strcmp(t, "Cast") == 0) {
 		const Onnx__AttributeProto *a = gp_onnx_attr(np, "to");
 		enum gp_dtype dt;
