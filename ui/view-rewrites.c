@@ -145,7 +145,7 @@ engine_rows(struct rewrites *w, struct ui_ctx *c, struct ui_rw_row *rows,
 		r->key = key_of(r->name, r->tags);
 		r->running_on = !ui_rewriters_listed(c->running_excl, r->name);
 		for (int k = 0; k < p->n_rw; k++) {
-			const struct gp_prof_rewriter *pr = &p->rw[k];
+			const struct gp_rewrite_stat *pr = &p->rw[k];
 
 			if (strcmp(pr->name, r->name) != 0)
 				continue;

@@ -339,7 +339,7 @@ rd_profile(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 		return (gp_rd_fail(r, "too many phases"));
 	p->phase = gp_xcalloc(json_array_size(o) + 1, sizeof(*p->phase));
 	json_array_foreach(o, i, e) {
-		struct gp_prof_phase *ph = &p->phase[i];
+		struct gp_rewrite_phase_stat *ph = &p->phase[i];
 
 		gp_rd_index(r, i);
 		p->n_phase++;
@@ -363,7 +363,7 @@ rd_profile(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 		return (gp_rd_fail(r, "too many rewriters"));
 	p->rw = gp_xcalloc(json_array_size(o) + 1, sizeof(*p->rw));
 	json_array_foreach(o, i, e) {
-		struct gp_prof_rewriter *rw = &p->rw[i];
+		struct gp_rewrite_stat *rw = &p->rw[i];
 
 		gp_rd_index(r, i);
 		p->n_rw++;

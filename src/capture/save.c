@@ -654,7 +654,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	member(&w, "compile", o, false);
 	o = json_array();
 	for (int i = 0; i < p->n_phase; i++) {
-		const struct gp_prof_phase *ph = &p->phase[i];
+		const struct gp_rewrite_phase_stat *ph = &p->phase[i];
 		json_t *e = json_object();
 
 		set(e, "name", gp_jsonout_str(ph->name));
@@ -667,7 +667,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	member(&w, "phases", o, false);
 	o = json_array();
 	for (int i = 0; i < p->n_rw; i++) {
-		const struct gp_prof_rewriter *rw = &p->rw[i];
+		const struct gp_rewrite_stat *rw = &p->rw[i];
 		json_t *e = json_object();
 
 		set(e, "name", gp_jsonout_str(rw->name));

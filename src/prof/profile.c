@@ -415,6 +415,19 @@ gp_profile_free(struct gp_profile *p)
 	free(p);
 }
 
+void
+gp_profile_take_rewrites(struct gp_profile *p, struct gp_rewrite_stats *st)
+{
+	p->rw = st->rw;
+	p->n_rw = st->n_rw;
+	p->phase = st->phase;
+	p->n_phase = st->n_phase;
+	free(p->rewrites);
+	p->rewrites = st->active;
+	p->link_ns += st->jit_ns;
+	*st = (struct gp_rewrite_stats){0};
+}
+
 static char *
 dup_or_null(const char *s)
 {

@@ -25,6 +25,7 @@
 
 #include "base/clock.h"
 #include "graph/graph.h"
+#include "rewrite/stats.h"
 
 struct gp_memprof;	/* memprof.h */
 
@@ -222,24 +223,6 @@ struct gp_prof_fn {
 	uint64_t		 ap_gen;
 };
 
-/* The rewriter profile (profile_optimizer). */
-struct gp_prof_rewriter {
-	char		*name;
-	char		*tags;
-	char		*phase;
-	bool		 enabled;
-	double		 time_ns;
-	int		 applied, tried;
-	int		 nodes_before, nodes_after;
-};
-
-struct gp_prof_phase {
-	char		*name;
-	double		 time_ns;
-	int		 passes;
-	int		 nodes_before, nodes_after;
-};
-
 struct gp_profile;
 
 /* Sees every timed call's raw stamps before they are folded (trace
@@ -260,8 +243,8 @@ struct gp_profile {
 	struct gp_prof_fn	*fn;
 	double			 load_ns, rewrite_ns, link_ns;
 	int			 n_rw, n_phase;
-	struct gp_prof_rewriter	*rw;
-	struct gp_prof_phase	*phase;
+	struct gp_rewrite_stat	*rw;	/* taken from the rewrite driver */
+	struct gp_rewrite_phase_stat *phase;
 	int			 n_nodes;	/* apply nodes after rewriting */
 	struct gp_clock_info	 clock;
 	bool			 ignore_first;
@@ -294,6 +277,10 @@ void			 gp_profile_copy_counters(struct gp_profile *dst,
 			    const struct gp_profile *src);
 /* Zero every counter. */
 void			 gp_profile_reset(struct gp_profile *p);
+/* Take what the rewrite driver measured (its tables, its active set and the
+ * JIT's time, added to link_ns); *st is left empty. */
+void			 gp_profile_take_rewrites(struct gp_profile *p,
+			    struct gp_rewrite_stats *st);
 
 /* After a call: fold the VM's tick stamps into the counters. */
 void	gp_prof_fold(struct gp_profile *p, int fn, uint64_t call_ns,

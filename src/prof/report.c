@@ -310,9 +310,9 @@ gp_report_all(FILE *fp, const struct gp_profile *p,
 static int
 cmp_rw_time(const void *a, const void *b)
 {
-	const struct gp_prof_rewriter *x = *(const struct gp_prof_rewriter
+	const struct gp_rewrite_stat *x = *(const struct gp_rewrite_stat
 	    *const *)a;
-	const struct gp_prof_rewriter *y = *(const struct gp_prof_rewriter
+	const struct gp_rewrite_stat *y = *(const struct gp_rewrite_stat
 	    *const *)b;
 
 	if (x->time_ns != y->time_ns)
@@ -335,13 +335,13 @@ gp_report_rewriters(FILE *fp, const struct gp_profile *p)
 	fprintf(fp, "  <phase> <time> <passes> <nodes before> <nodes after>"
 	    "\n");
 	for (int i = 0; i < p->n_phase; i++) {
-		const struct gp_prof_phase *ph = &p->phase[i];
+		const struct gp_rewrite_phase_stat *ph = &p->phase[i];
 
 		fprintf(fp, "    %-14s %10.3es  %3d  %6d  %6d\n", ph->name,
 		    sec(ph->time_ns), ph->passes, ph->nodes_before,
 		    ph->nodes_after);
 		{
-			const struct gp_prof_rewriter **v = gp_xcalloc(
+			const struct gp_rewrite_stat **v = gp_xcalloc(
 			    (size_t)p->n_rw + 1, sizeof(*v));
 			int nv = 0;
 

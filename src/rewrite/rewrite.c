@@ -1,6 +1,6 @@
 /*
  * rewrite.c: the selection of rewriters by flags, and the phase driver
- * with its profile (see rewrite.h).  The registry is table.c.
+ * with its measurements (see rewrite.h, stats.h).  The registry is table.c.
  */
 #include "config.h"
 
@@ -137,17 +137,20 @@ live_nodes(const struct gp_graph *g)
 
 int
 gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
-    struct gp_profile *prof, struct gp_err *err)
+    struct gp_rewrite_stats *st, struct gp_err *err)
 {
 	size_t n;
 	const struct gp_rewriter *const *rs = gp_rewrite_all(&n);
 	bool *sel = gp_xcalloc(n + 1, sizeof(bool));
-	struct gp_prof_rewriter *rw = gp_xcalloc(n + 1, sizeof(*rw));
-	struct gp_prof_phase *ph = gp_xcalloc(GP_PHASE__COUNT, sizeof(*ph));
+	struct gp_rewrite_stat *rw = gp_xcalloc(n + 1, sizeof(*rw));
+	struct gp_rewrite_phase_stat *ph = gp_xcalloc(GP_PHASE__COUNT,
+	    sizeof(*ph));
 	struct gp_rewrite_ctx ctx = {.g = g, .flags = f};
 	struct gp_buf active = {0};
 	int rc = 0;
 
+	if (st != NULL)
+		*st = (struct gp_rewrite_stats){0};
 	if (gp_rewrite_select(f, sel, err) < 0) {
 		free(sel);
 		free(rw);
@@ -208,27 +211,39 @@ gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
 	}
 	if (rc == 0)
 		gp_graph_compact(g);
-	if (prof != NULL) {
-		prof->rw = rw;
-		prof->n_rw = (int)n;
-		prof->phase = ph;
-		prof->n_phase = GP_PHASE__COUNT;
-		free(prof->rewrites);
-		prof->rewrites = gp_xstrdup(active.len ? gp_buf_str(&active) :
-		    "(none)");
-		prof->link_ns += ctx.jit_ns;
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			free(rw[i].name);
-			free(rw[i].tags);
-			free(rw[i].phase);
-		}
-		free(rw);
-		for (int p = 0; p < GP_PHASE__COUNT; p++)
-			free(ph[p].name);
-		free(ph);
+	{
+		struct gp_rewrite_stats got = {
+			.n_rw = (int)n,
+			.n_phase = GP_PHASE__COUNT,
+			.rw = rw,
+			.phase = ph,
+			.active = gp_xstrdup(active.len ? gp_buf_str(&active) :
+			    "(none)"),
+			.jit_ns = ctx.jit_ns,
+		};
+
+		if (st != NULL)
+			*st = got;
+		else
+			gp_rewrite_stats_free(&got);
 	}
 	gp_buf_free(&active);
 	free(sel);
 	return (rc);
+}
+
+void
+gp_rewrite_stats_free(struct gp_rewrite_stats *st)
+{
+	for (int i = 0; i < st->n_rw; i++) {
+		free(st->rw[i].name);
+		free(st->rw[i].tags);
+		free(st->rw[i].phase);
+	}
+	free(st->rw);
+	for (int p = 0; p < st->n_phase; p++)
+		free(st->phase[p].name);
+	free(st->phase);
+	free(st->active);
+	*st = (struct gp_rewrite_stats){0};
 }

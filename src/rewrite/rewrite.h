@@ -12,7 +12,9 @@
  * `optimizer_requiring` insists (an unknown or excluded name is an error).
  *
  * Each rewriter's time, tries, applications and node counts, and each
- * phase's, go into the profile's rewriter tables (profile_optimizer).
+ * phase's, go into the driver's own tables (struct gp_rewrite_stats,
+ * stats.h), which the profile takes (profile_optimizer); the rewrite layer
+ * knows nothing of the profiler above it.
  */
 #ifndef GPTOP_SRC_REWRITE_H
 #define GPTOP_SRC_REWRITE_H
@@ -22,8 +24,8 @@
 
 #include "base/flags.h"
 #include "graph/graph.h"
-#include "prof/profile.h"
 #include "rewrite/rw.h"
+#include "rewrite/stats.h"
 
 #define GP_REWRITE_MAX_PASSES 16
 
@@ -36,9 +38,14 @@ const char	*gp_rewrite_phase_name(enum gp_phase ph);
  * Returns -1 with err set for an unknown or contradictory name/tag. */
 int	gp_rewrite_select(const struct gp_flags *f, bool *sel,
 	    struct gp_err *err);
-/* Run the selected rewriters on g, then compact it.  prof (may be NULL)
- * gets the rewriter and phase tables and the active set string. */
+/* Run the selected rewriters on g, then compact it.  st (may be NULL)
+ * gets the rewriter and phase tables, the active set string and the JIT's
+ * time, also when a rewriter fails (-1 with err set; a selection error
+ * leaves it empty); its owner frees them
+ * with gp_rewrite_stats_free or hands them on (gp_profile_take_rewrites). */
 int	gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
-	    struct gp_profile *prof, struct gp_err *err);
+	    struct gp_rewrite_stats *st, struct gp_err *err);
+/* Free what st holds and empty it. */
+void	gp_rewrite_stats_free(struct gp_rewrite_stats *st);
 
 #endif

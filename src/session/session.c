@@ -106,11 +106,15 @@ build(struct gp_session *s, const struct gp_flags *f, bool keep,
 	struct gp_vm *vm;
 	struct gp_vm_opts vo = {.allow_gc = f->allow_gc};
 	struct gp_vm_hook hook;
+	struct gp_rewrite_stats rws;
 	uint64_t t0, t1, t2;
+	int rc;
 
 	prof = gp_profile_new(g);
 	t0 = gp_clock_ns();
-	if (gp_rewrite_run(g, f, prof, err) < 0) {
+	rc = gp_rewrite_run(g, f, &rws, err);
+	gp_profile_take_rewrites(prof, &rws);
+	if (rc < 0) {
 		gp_profile_free(prof);
 		gp_graph_free(g);
 		s->held_bytes += alloc_live() - live0;

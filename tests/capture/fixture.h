@@ -38,12 +38,12 @@ fx_profile(const char *graph, uint64_t hash, const char *rewrites)
 	p->clock.probe_ns = 15;
 	p->n_phase = 1;
 	p->phase = gp_xcalloc(2, sizeof(*p->phase));
-	p->phase[0] = (struct gp_prof_phase){.name = gp_xstrdup("fusion"),
-	    .time_ns = 1234.5, .passes = 2, .nodes_before = 5,
-	    .nodes_after = 4};
+	p->phase[0] = (struct gp_rewrite_phase_stat){
+	    .name = gp_xstrdup("fusion"), .time_ns = 1234.5, .passes = 2,
+	    .nodes_before = 5, .nodes_after = 4};
 	p->n_rw = 1;
 	p->rw = gp_xcalloc(2, sizeof(*p->rw));
-	p->rw[0] = (struct gp_prof_rewriter){.name = gp_xstrdup("fuse"),
+	p->rw[0] = (struct gp_rewrite_stat){.name = gp_xstrdup("fuse"),
 	    .tags = gp_xstrdup("fusion:fast_run"),
 	    .phase = gp_xstrdup("fusion"), .enabled = true, .time_ns = 999.25,
 	    .applied = 1, .tried = 5, .nodes_before = 5, .nodes_after = 4};
@@ -249,7 +249,8 @@ fx_profile_equal(const struct gp_profile *a, const struct gp_profile *b,
 	if (a->n_phase != b->n_phase || a->n_rw != b->n_rw)
 		return (fx_fail(why, n, "rewriter tables"));
 	for (int i = 0; i < a->n_phase; i++) {
-		const struct gp_prof_phase *x = &a->phase[i], *y = &b->phase[i];
+		const struct gp_rewrite_phase_stat *x = &a->phase[i];
+		const struct gp_rewrite_phase_stat *y = &b->phase[i];
 
 		if (!fx_streq(x->name, y->name) || x->time_ns != y->time_ns ||
 		    x->passes != y->passes || x->nodes_before !=
@@ -257,7 +258,7 @@ fx_profile_equal(const struct gp_profile *a, const struct gp_profile *b,
 			return (fx_fail(why, n, "phase %d", i));
 	}
 	for (int i = 0; i < a->n_rw; i++) {
-		const struct gp_prof_rewriter *x = &a->rw[i], *y = &b->rw[i];
+		const struct gp_rewrite_stat *x = &a->rw[i], *y = &b->rw[i];
 
 		if (!fx_streq(x->name, y->name) || !fx_streq(x->tags,
 		    y->tags) || !fx_streq(x->phase, y->phase) ||

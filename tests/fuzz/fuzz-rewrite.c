@@ -29,9 +29,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gp_graph *g, *c;
 	struct gp_profile *prof;
 	struct gp_vm_hook hook;
+	struct gp_rewrite_stats rws;
 	struct gp_vm *vm;
 	struct gp_err err = {{0}};
 	bool alt = size % 2 == 1;
+	int rc;
 
 	g = gp_graph_load_buf((const char *)data, size, "fuzz.json",
 	    "/nonexistent-gptop-fuzz", &lo, &err);
@@ -48,7 +50,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c = gp_graph_clone(g);
 	prof = gp_profile_new(c);
 	hook = gp_profile_hook(prof);
-	if (gp_rewrite_run(c, &f, prof, &err) < 0) {
+	rc = gp_rewrite_run(c, &f, &rws, &err);
+	gp_profile_take_rewrites(prof, &rws);
+	if (rc < 0) {
 		fz_check_msg(err.msg, NULL, 0);
 	} else if ((vm = gp_vm_new(c, &vo, &hook, &err)) == NULL) {
 		fz_check_msg(err.msg, NULL, 0);
