@@ -90,4 +90,14 @@ uint64_t gp_hash_bytes(uint64_t h, const void *p, size_t n);
  * "ab" then "c" hashes apart from "a" then "bc". */
 uint64_t gp_hash_str(uint64_t h, const char *s);
 
+/* Fold a 64-bit value into a hash (a multiply-xorshift mix): what the
+ * capture's apply index and the diff's pairing keys are built with. */
+static inline uint64_t
+gp_hash_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdULL;
+	return (h ^ (h >> 32));
+}
+
 #endif

@@ -97,10 +97,10 @@ apply_ident(const struct gp_prof_apply *a)
 	uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
 
 	for (int k = 0; k < a->n_in; k++) {
-		h = gp_diff_hu64(h, (uint64_t)a->in[k].dtype);
-		h = gp_diff_hu64(h, (uint64_t)a->in[k].ndim);
+		h = gp_hash_mix(h, (uint64_t)a->in[k].dtype);
+		h = gp_hash_mix(h, (uint64_t)a->in[k].ndim);
 		for (int d = 0; d < a->in[k].ndim; d++)
-			h = gp_diff_hu64(h, (uint64_t)a->in[k].shape[d]);
+			h = gp_hash_mix(h, (uint64_t)a->in[k].shape[d]);
 	}
 	return (h);
 }

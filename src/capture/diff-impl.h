@@ -14,20 +14,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "capture/diff.h"
 
 /* Functions of this many applies pair their two sides on two threads, and
  * tables of this many apply rows are judged on two threads. */
 #define GP_DIFF_THREAD_MIN 4096
-
-/* Fold a 64-bit value into a hash (a multiply-xorshift mix). */
-static inline uint64_t
-gp_diff_hu64(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdULL;
-	return (h ^ (h >> 32));
-}
 
 /* A string, eight bytes at a time, then its length. */
 static inline uint64_t
@@ -38,11 +30,11 @@ gp_diff_hstr(uint64_t h, const char *s)
 
 	for (i = 0; i + 8 <= n; i += 8) {
 		memcpy(&w, s + i, 8);
-		h = gp_diff_hu64(h, w);
+		h = gp_hash_mix(h, w);
 	}
 	w = 0;
 	memcpy(&w, s + i, n - i);
-	return (gp_diff_hu64(gp_diff_hu64(h, w), n));
+	return (gp_hash_mix(gp_hash_mix(h, w), n));
 }
 
 /*

@@ -135,20 +135,20 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 		uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
 		uint64_t l = GP_HASH_INIT;
 
-		h = gp_diff_hu64(h, (uint64_t)a->n_in);
+		h = gp_hash_mix(h, (uint64_t)a->n_in);
 		sd->first[i] = (int)nin;
 		for (int k = 0; k < a->n_in; k++) {
 			const struct gp_prof_io *io = &a->in[k];
 			int pr = a->in_producer[k];
 
-			h = gp_diff_hu64(h, (uint64_t)io->dtype);
-			h = gp_diff_hu64(h, (uint64_t)io->ndim);
+			h = gp_hash_mix(h, (uint64_t)io->dtype);
+			h = gp_hash_mix(h, (uint64_t)io->ndim);
 			for (int d = 0; d < io->ndim; d++)
-				h = gp_diff_hu64(h, (uint64_t)io->shape[d]);
-			h = gp_diff_hu64(h, pr < 0 ? 1 : 2);
+				h = gp_hash_mix(h, (uint64_t)io->shape[d]);
+			h = gp_hash_mix(h, pr < 0 ? 1 : 2);
 			if (pr < 0)
-				l = gp_diff_hstr(gp_diff_hu64(l,
-				    (uint64_t)k), io->var);
+				l = gp_diff_hstr(gp_hash_mix(l, (uint64_t)k),
+				    io->var);
 			sd->slot[nin++] = pr < 0 ? 0 : out_slot(&f->ap[pr],
 			    io->var);
 		}
@@ -208,7 +208,7 @@ apply_key(const struct side *sd, int i, const int *map, const int *own,
 	}
 	h = sd->base[i];
 	if (t == TIER_STRUCTURE)
-		h = gp_diff_hu64(h, sd->leaves[i]);
+		h = gp_hash_mix(h, sd->leaves[i]);
 	for (int k = 0; k < a->n_in; k++) {
 		int pr = a->in_producer[k];
 
@@ -220,21 +220,10 @@ apply_key(const struct side *sd, int i, const int *map, const int *own,
 			pr = -1;
 		if (pr < 0 && t != TIER_LOOSE)
 			return (false);
-		h = gp_diff_hu64(h, (uint64_t)sd->slot[sd->first[i] + k]);
-		h = gp_diff_hu64(h, (uint64_t)(int64_t)pr);
+		h = gp_hash_mix(h, (uint64_t)sd->slot[sd->first[i] + k]);
+		h = gp_hash_mix(h, (uint64_t)(int64_t)pr);
 	}
 	*out = h;
-	return (true);
-}
-
-static bool
-io_same(const struct gp_prof_io *a, const struct gp_prof_io *b)
-{
-	if (a->dtype != b->dtype || a->ndim != b->ndim)
-		return (false);
-	for (int d = 0; d < a->ndim; d++)
-		if (a->shape[d] != b->shape[d])
-			return (false);
 	return (true);
 }
 
@@ -252,7 +241,7 @@ verify(const struct pairing *pg, int i, int j, enum tier t)
 	for (int k = 0; k < x->n_in; k++) {
 		int px = x->in_producer[k], py = y->in_producer[k];
 
-		if (!io_same(&x->in[k], &y->in[k]))
+		if (!gp_prof_io_same_shape(&x->in[k], &y->in[k]))
 			return (false);
 		if ((px < 0) != (py < 0))
 			return (false);

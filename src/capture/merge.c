@@ -11,17 +11,6 @@
 
 #include "prof/memprof.h"
 
-static bool
-io_same(const struct gp_prof_io *a, const struct gp_prof_io *b)
-{
-	if (a->dtype != b->dtype || a->ndim != b->ndim)
-		return (false);
-	for (int d = 0; d < a->ndim; d++)
-		if (a->shape[d] != b->shape[d])
-			return (false);
-	return (true);
-}
-
 /* The strides of n inputs or outputs that d does not know and s does. */
 static void
 take_strides(struct gp_prof_io *d, const struct gp_prof_io *s, int n)
@@ -66,10 +55,12 @@ gp_capture_compatible(const struct gp_profile *a, const struct gp_profile *b,
 			    x->n_in == y->n_in && x->n_out == y->n_out;
 
 			for (int k = 0; same && k < x->n_in; k++)
-				same = io_same(&x->in[k], &y->in[k]) &&
+				same = gp_prof_io_same_shape(&x->in[k],
+				    &y->in[k]) &&
 				    x->in_producer[k] == y->in_producer[k];
 			for (int k = 0; same && k < x->n_out; k++)
-				same = io_same(&x->out[k], &y->out[k]);
+				same = gp_prof_io_same_shape(&x->out[k],
+				    &y->out[k]);
 			if (!same)
 				return (gp_err_set(err, "different apply "
 				    "structure: function %s, apply %d is %s, "

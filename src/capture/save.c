@@ -27,6 +27,7 @@
 #include "base/jsonarena.h"
 #include "base/jsonout.h"
 #include "base/outfile.h"
+#include "base/util.h"
 #include "capture/memjson.h"
 #include "prof/memprof.h"
 #include "graph/op.h"
@@ -84,18 +85,11 @@ struct table {
 };
 
 static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdULL;
-	return (h ^ (h >> 32));
-}
-
-static uint64_t
 op_hash(const struct gp_prof_apply *a)
 {
-	return (mix(gp_hash_str(gp_hash_str(gp_hash_str(GP_HASH_INIT, a->op),
-	    a->cls), a->opname), (uint64_t)a->impl));
+	uint64_t h = gp_hash_str(gp_hash_str(GP_HASH_INIT, a->op), a->cls);
+
+	return (gp_hash_mix(gp_hash_str(h, a->opname), (uint64_t)a->impl));
 }
 
 static bool
@@ -109,15 +103,15 @@ op_same(const struct gp_prof_apply *x, const struct gp_prof_apply *y)
 static uint64_t
 type_hash(const struct gp_prof_io *io)
 {
-	uint64_t h = mix(mix(GP_HASH_INIT, (uint64_t)io->dtype),
-	    (uint64_t)io->ndim);
+	uint64_t h = gp_hash_mix(gp_hash_mix(GP_HASH_INIT,
+	    (uint64_t)io->dtype), (uint64_t)io->ndim);
 
 	for (int d = 0; d < io->ndim; d++)
-		h = mix(h, (uint64_t)io->shape[d]);
-	h = mix(h, io->strides_known);
+		h = gp_hash_mix(h, (uint64_t)io->shape[d]);
+	h = gp_hash_mix(h, io->strides_known);
 	for (int d = 0; io->strides_known && d < io->ndim; d++)
-		h = mix(h, (uint64_t)io->strides[d]);
-	return (mix(h, io->nbytes));
+		h = gp_hash_mix(h, (uint64_t)io->strides[d]);
+	return (gp_hash_mix(h, io->nbytes));
 }
 
 static bool

@@ -173,6 +173,19 @@ struct gp_prof_io {
 	char		 alias;	/* outputs: 'c' created, 'v' view, 'i' inplace */
 };
 
+/* Same dtype and shape (strides, size and alias aside): how a diff pairs
+ * applies and a merge tells that two captures ran the same types. */
+static inline bool
+gp_prof_io_same_shape(const struct gp_prof_io *a, const struct gp_prof_io *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim)
+		return (false);
+	for (int d = 0; d < a->ndim; d++)
+		if (a->shape[d] != b->shape[d])
+			return (false);
+	return (true);
+}
+
 struct gp_prof_apply {
 	int			 id;	/* position in the schedule */
 	char			*name;	/* "Elemwise{add}(x, y)" */
