@@ -7,7 +7,8 @@
 
 HDR='Apply name'
 details_of_exp() {
-	tui_wait 'Apply details' && tui_has 'Elemwise\{exp\}' 'Histogram' \
+	# all at once, polled: a screen read half drawn lacks the last lines
+	tui_wait_all 'Apply details' 'Elemwise\{exp\}' 'Histogram' \
 	    'Inputs' 'Outputs' 'median'
 }
 # The %time column of the rows shown is sorted: "desc" or "asc".
