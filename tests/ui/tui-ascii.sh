@@ -23,7 +23,7 @@ tui_run -d 2 "$GRAPHS/add3.json"
 check "in the C locale: a sparkline of ASCII levels" \
     tui_wait 'recent [_.:=+*#-]{8,}'
 check "... share bars of '|' and a 'v' sort arrow" \
-    tui_has '^%timev ' '^100\.0% +100\.0% \|{8} '
+    tui_wait_all '^%timev ' '^100\.0% +100\.0% \|{8} '
 check "... and nothing but ASCII on the screen" ascii_only
 check "colors by default" has_colors
 tui_keys q

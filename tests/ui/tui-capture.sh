@@ -10,7 +10,7 @@ nofuse=$TUI_TMP/chain-nofusion.json
 fuse=$TUI_TMP/chain.json
 
 added_removed() {
-	tui_wait '^added ' && tui_has '^removed '
+	tui_wait_all '^added ' '^removed '
 }
 diff_opened() {
 	tui_wait 'Diff of ops' && added_removed

@@ -73,18 +73,18 @@ tui_shell 160 40
 tui_run -d 2 "$T/c10.json"
 tui_wait 'Class name' >/dev/null
 check "the interface on the capture: the header's measured peak" \
-    tui_has "measured peak $m( |\$)"
+    tui_wait_all "measured peak $m( |\$)"
 tui_keys 4
 check "its Memory view: measured, predicted and intermediates peaks" \
     tui_wait "^Measured peak: f $m\$"
 check "... the same numbers as the report" \
-    tui_has "^Predicted peak: $p \(program: first call 15.3MiB, later calls $p; outside it 0B" \
+    tui_wait_all "^Predicted peak: $p \(program: first call 15.3MiB, later calls $p; outside it 0B" \
     "^Intermediates peak: $i as run" \
     "^Live bytes, a later call: highest $p at apply 0 "
 tui_keys 7
 check "its Summary view: the same measured and predicted peaks" \
     tui_wait "^  Measured peak: $m\$"
-check "... and predicted" tui_has "^  Predicted peak: $p\$"
+check "... and predicted" tui_wait_all "^  Predicted peak: $p\$"
 tui_keys q
 tui_exited 0 >/dev/null
 
@@ -92,11 +92,11 @@ tui_exited 0 >/dev/null
 tui_run -d 2 -n 10 "$FL" "$GRAPHS/chain.json"
 tui_wait 'done *$' >/dev/null
 check "run live (on the worker): the header measures the batch run's peak" \
-    tui_has "measured peak $m( |\$)"
+    tui_wait_all "measured peak $m( |\$)"
 tui_keys 4
 tui_wait '^Predicted peak: ' >/dev/null
 check "... and the Memory view predicts it" \
-    tui_has "^Predicted peak: $p " "^Measured peak: f $m\$"
+    tui_wait_all "^Predicted peak: $p " "^Measured peak: f $m\$"
 tui_keys q
 tui_exited 0 >/dev/null
 
@@ -137,7 +137,7 @@ tui_exited 0 >/dev/null
 tui_run -d 2 -n 5 "$FL" "$GRAPHS/mlp.json"
 tui_wait 'done *$' >/dev/null
 check "mlp run live: the header measures the batch run's peak" \
-    tui_has "measured peak $(human "$mm")( |\$)"
+    tui_wait_all "measured peak $(human "$mm")( |\$)"
 tui_keys q
 tui_exited 0 >/dev/null
 check "no error on stderr" test ! -s "$T/err"

@@ -14,13 +14,13 @@ tui_keys 4
 check "4 shows the Memory view with the chart's peak label" \
     tui_wait "$PEAK"
 check "the chart has a bytes scale and block bars" \
-    tui_has '^ *[0-9.]+[KMG]?i?B │' '[▁▂▃▄▅▆▇█]' \
+    tui_wait_all '^ *[0-9.]+[KMG]?i?B │' '[▁▂▃▄▅▆▇█]' \
     'Apply outputs \(c created'
 tui_keys Enter
 check "Enter on the peak's row lists the buffers live at the peak" \
     tui_wait 'Buffers live at the memory peak'
 check "... with a known buffer, its bytes, kind and how it was made" \
-    tui_has '^  a1 +[0-9.]+[KMG]?i?B +new +created' '^  x +.*input' \
+    tui_wait_all '^  a1 +[0-9.]+[KMG]?i?B +new +created' '^  x +.*input' \
 	'^  W1 +[0-9.]+[KMG]?i?B +shared'
 tui_keys Enter
 check "Enter there opens the peak apply's details" \

@@ -10,7 +10,7 @@ tui_run -d 2 "$GRAPHS/chain.json"
 check "starts on the Class view with data" \
     tui_wait '^100\.0%.*Elemwise'
 check "the header shows the graph, calls and compile times" \
-    tui_has 'graph chain' '^calls [0-9]+' 'compile: load'
+    tui_wait_all 'graph chain' '^calls [0-9]+' 'compile: load'
 tui_keys 2
 check "2 shows the Ops view" tui_wait 'Op name'
 tui_keys 3
