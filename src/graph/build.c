@@ -128,6 +128,8 @@ gp_graph_declare_node(struct gp_graph *g, const struct gp_node_decl *d,
 	n->op = d->op;
 	n->params = d->params != NULL ? d->params : json_object();
 	n->name = d->name != NULL ? gp_xstrdup(d->name) : NULL;
+	n->label = d->label != NULL ? gp_xstrdup(d->label) : NULL;
+	n->family = d->family != NULL ? gp_xstrdup(d->family) : NULL;
 	n->line = d->line;
 	n->col = d->col;
 	n->n_in = d->n_in;
@@ -149,6 +151,18 @@ gp_graph_declare_node(struct gp_graph *g, const struct gp_node_decl *d,
 		g->vars[v].col = d->col;
 	}
 	return (idx);
+}
+
+void
+gp_graph_label_node(struct gp_graph *g, int node, const char *name,
+    const char *label)
+{
+	struct gp_node *n = &g->nodes[node];
+
+	free(n->name);
+	free(n->label);
+	n->name = name != NULL ? gp_xstrdup(name) : NULL;
+	n->label = label != NULL ? gp_xstrdup(label) : NULL;
 }
 
 void
@@ -664,4 +678,48 @@ gp_graph_prepare(struct gp_graph *g, const struct gp_graph_locator *loc,
 		g->n_lits = g->cap_lits = 0;
 	}
 	return (rc);
+}
+
+/* Folding while building. */
+
+bool
+gp_graph_fold_node(struct gp_graph *g, int node,
+    bool (*known)(const struct gp_graph *g, int v, void *ctx), void *ctx)
+{
+	struct gp_node *n = &g->nodes[node];
+	struct gp_tensor *in[64], *out[GP_MAX_OUT], ot[GP_MAX_OUT];
+
+	if ((n->op->flags & (GP_OPF_NONDET | GP_OPF_EXTERN)) || n->dead ||
+	    n->kernel == NULL || n->n_in > 64 || n->n_out > GP_MAX_OUT)
+		return (false);
+	for (int k = 0; k < n->n_in; k++) {
+		const struct gp_var *v = &g->vars[n->in[k]];
+
+		if (v->value.storage == NULL || (v->kind != GP_VAR_CONSTANT &&
+		    (known == NULL || !known(g, n->in[k], ctx))))
+			return (false);
+		in[k] = (struct gp_tensor *)&v->value;
+	}
+	memset(ot, 0, sizeof(ot));
+	for (int k = 0; k < n->n_out; k++) {
+		const struct gp_type *t = &g->vars[n->out[k]].type;
+
+		if (n->view[k] < 0)
+			gp_tensor_alloc(&ot[k], t->dtype, t->ndim, t->shape);
+		out[k] = &ot[k];
+	}
+	n->kernel(n, in, out);
+	for (int k = 0; k < n->n_out; k++) {
+		struct gp_var *v = &g->vars[n->out[k]];
+
+		v->kind = GP_VAR_CONSTANT;
+		v->producer = -1;
+		if (n->view[k] >= 0 || !gp_tensor_is_contiguous(&ot[k])) {
+			gp_tensor_copy(&v->value, &ot[k]);
+			gp_tensor_release(&ot[k]);
+		} else
+			v->value = ot[k];
+	}
+	n->dead = true;
+	return (true);
 }

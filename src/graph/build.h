@@ -39,8 +39,11 @@
  *
  * A node's output types are unknown until it is prepared: by
  * gp_graph_prepare, or earlier by gp_graph_prepare_at for a front-end that
- * needs them while it builds (ONNX's shape arithmetic).  The rewrites'
- * gp_graph_add_node (graph.h) is for prepared graphs.
+ * needs them while it builds (ONNX's shape arithmetic), which may then
+ * fold a node whose inputs are all constants (gp_graph_fold_node).  A
+ * front-end that prepared every node that way, in a topological order,
+ * with no function updates, has a prepared graph without gp_graph_prepare.
+ * The rewrites' gp_graph_add_node (graph.h) is for prepared graphs.
  */
 #ifndef GPTOP_SRC_GRAPH_BUILD_H
 #define GPTOP_SRC_GRAPH_BUILD_H
@@ -91,6 +94,10 @@ struct gp_node_decl {
 						 * outputs; NULL, or a NULL
 						 * entry: a fresh "_tN" */
 	int			 line, col;	/* its place; 0: unknown */
+	/* what the profile shows instead of the op's own Op and Class
+	 * (an ONNX node: label "Gemm{tB}", family "BLAS"; see struct
+	 * gp_node), or NULL */
+	const char		*label, *family;
 };
 
 /* Add a node; its outputs are new temporaries it produces, placed where
@@ -98,6 +105,11 @@ struct gp_node_decl {
  * outputs, an output name taken; params is released). */
 int	gp_graph_declare_node(struct gp_graph *g, const struct gp_node_decl *d,
 	    struct gp_err *err);
+/* Node's name and label become name and label (copied; NULL: none):
+ * for a front-end that learns which of the nodes it made shows as its
+ * source's node only after it made them all. */
+void	gp_graph_label_node(struct gp_graph *g, int node, const char *name,
+	    const char *label);
 /* Input k of node reads variable var. */
 void	gp_graph_set_input(struct gp_graph *g, int node, int k, int var);
 /* Input k of node is the literal lit: a new 0-d constant, placed at the
@@ -175,5 +187,15 @@ int	gp_graph_prepare(struct gp_graph *g, const struct gp_graph_locator *loc,
  * again with the rest (preparing is idempotent). */
 int	gp_graph_prepare_at(struct gp_graph *g, int node,
 	    const struct gp_graph_locator *loc, struct gp_err *err);
+
+/* Compute prepared node now if every input has a value and is a constant
+ * (or known(g, v, ctx) says variable v may be read as one; known NULL:
+ * constants only), and its op is deterministic and loads no code: its
+ * outputs become constants holding the results, the node is dead (gone
+ * after gp_graph_compact).  For a front-end that folds while it builds
+ * (ONNX's shape arithmetic).  Returns whether it folded. */
+bool	gp_graph_fold_node(struct gp_graph *g, int node,
+	    bool (*known)(const struct gp_graph *g, int v, void *ctx),
+	    void *ctx);
 
 #endif

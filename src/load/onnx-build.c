@@ -20,6 +20,7 @@
 #include "load/graph-json.h"
 #include "load/npy.h"
 #include "load/onnx-map.h"
+#include "graph/build.h"
 #include "graph/op.h"
 #include "base/rng.h"
 
@@ -220,47 +221,26 @@ shape_like(const struct gp_var *v)
 	    gp_shape_numel(v->type.ndim, v->type.shape) <= 64);
 }
 
-/* Compute node i now when every input is a constant (or a shape-like
- * initializer): its output becomes a constant and the node is dropped. */
-static void
-fold(struct gp_onnxb *b, int i)
+/* An initializer that is a shape, axes or indices (integers, at most 64
+ * of them) is read once when the model is built, like a constant: a node
+ * whose inputs are all constants or such is computed then
+ * (gp_graph_fold_node), its outputs constants. */
+static bool
+known_value(const struct gp_graph *g, int v, void *ctx)
 {
-	struct gp_graph *g = b->g;
-	struct gp_node *n = &g->nodes[i];
-	struct gp_tensor *in[64], *out[GP_MAX_OUT], ot[GP_MAX_OUT];
+	(void)ctx;
+	return (shape_like(&g->vars[v]));
+}
 
-	if ((n->op->flags & (GP_OPF_NONDET | GP_OPF_EXTERN)) ||
-	    n->kernel == NULL || n->n_in > 64 || n->n_out > GP_MAX_OUT)
-		return;
-	for (int k = 0; k < n->n_in; k++) {
-		const struct gp_var *v = &g->vars[n->in[k]];
-
-		if (v->value.storage == NULL || (v->kind != GP_VAR_CONSTANT &&
-		    !shape_like(v)))
-			return;
-		in[k] = (struct gp_tensor *)&v->value;
-	}
-	memset(ot, 0, sizeof(ot));
-	for (int k = 0; k < n->n_out; k++) {
-		const struct gp_type *t = &g->vars[n->out[k]].type;
-
-		if (n->view[k] < 0)
-			gp_tensor_alloc(&ot[k], t->dtype, t->ndim, t->shape);
-		out[k] = &ot[k];
-	}
-	n->kernel(n, in, out);
-	for (int k = 0; k < n->n_out; k++) {
-		struct gp_var *v = &g->vars[n->out[k]];
-
-		v->kind = GP_VAR_CONSTANT;
-		v->producer = -1;
-		if (n->view[k] >= 0 || !gp_tensor_is_contiguous(&ot[k])) {
-			gp_tensor_copy(&v->value, &ot[k]);
-			gp_tensor_release(&ot[k]);
-		} else
-			v->value = ot[k];
-	}
-	n->dead = true;
+/* The locator of a gptop node the table makes: its op's name (the
+ * message is then "OP: WHAT", under the ONNX node's place). */
+static void
+apply_where(void *ctx, const struct gp_graph *g,
+    const struct gp_graph_site *site, struct gp_buf *w)
+{
+	(void)g;
+	(void)site;
+	gp_buf_puts(w, (const char *)ctx);
 }
 
 int
@@ -268,20 +248,26 @@ gp_onnxb_apply(struct gp_onnxb *b, const char *opname, json_t *params,
     int n, const int *in)
 {
 	const struct gp_op *op = gp_op_find(opname);
+	const struct gp_graph_locator loc = {apply_where, (void *)opname};
 	struct gp_err e;
+	char *name;
 	int i;
 
 	if (op == NULL) {
 		json_decref(params);
 		return (gp_onnxb_fail(b, "gptop has no op '%s'", opname));
 	}
-	i = gp_graph_add_node(b->g, op, params, n, in, 1, &e);
+	name = gp_xasprintf("%s/%s", b->base, opname);
+	i = gp_graph_declare_node(b->g, &(struct gp_node_decl){.op = op,
+	    .params = params, .name = name, .n_in = n, .in = in, .n_out = 1,
+	    .family = b->e->family}, &e);
+	free(name);
 	if (i < 0)
 		return (gp_onnxb_fail(b, "%s: %s", opname, e.msg));
-	b->g->nodes[i].name = gp_xasprintf("%s/%s", b->base, opname);
-	b->g->nodes[i].family = gp_xstrdup(b->e->family);
+	if (gp_graph_prepare_at(b->g, i, &loc, &e) < 0)
+		return (gp_onnxb_fail(b, "%s", e.msg));
 	b->n_made++;
-	fold(b, i);
+	gp_graph_fold_node(b->g, i, known_value, NULL);
 	return (b->g->nodes[i].out[0]);
 }
 
@@ -290,19 +276,19 @@ gp_onnxb_const(struct gp_onnxb *b, enum gp_dtype dt, int ndim,
     const int64_t *shape, const void *data)
 {
 	struct gp_type t = {.dtype = dt, .ndim = ndim};
+	struct gp_tensor *x;
 	int v;
 
 	for (int d = 0; d < ndim; d++)
 		t.shape[d] = shape[d];
-	if (gp_type_nbytes(&t) > b->g->limit_bytes)
+	if (gp_type_nbytes(&t) > b->m->limit)
 		return (gp_onnxb_fail(b, "a constant of %zu bytes is over the "
 		    "memory limit of %" PRIu64 " bytes (flag memory_limit)",
-		    gp_type_nbytes(&t), b->g->limit_bytes));
+		    gp_type_nbytes(&t), b->m->limit));
 	v = gp_graph_add_var(b->g, NULL, GP_VAR_CONSTANT, &t);
-	gp_tensor_alloc(&b->g->vars[v].value, dt, ndim, shape);
+	x = gp_graph_alloc_value(b->g, v, false);
 	if (gp_type_nbytes(&t) > 0)
-		memcpy(gp_tensor_data(&b->g->vars[v].value), data,
-		    gp_type_nbytes(&t));
+		memcpy(gp_tensor_data(x), data, gp_type_nbytes(&t));
 	return (v);
 }
 
@@ -446,6 +432,7 @@ tensor_var(struct gp_onnxb *b, const Onnx__TensorProto *t, const char *name,
     enum gp_var_kind kind, const char *what)
 {
 	struct gp_storage *st;
+	struct gp_tensor *x;
 	struct gp_type ty;
 	int v;
 
@@ -456,20 +443,21 @@ tensor_var(struct gp_onnxb *b, const Onnx__TensorProto *t, const char *name,
 	if (t->raw_data.len == gp_type_nbytes(&ty) &&
 	    (st = gp_onnx_tensor_storage(b->m, t)) != NULL) {
 		/* the reader decoded the bytes into a storage: adopt it */
-		struct gp_tensor *x = &b->g->vars[v].value;
+		struct gp_tensor a = {.storage = st, .dtype = ty.dtype,
+		    .ndim = ty.ndim};
 
-		x->storage = st;
-		x->offset = 0;
-		x->dtype = ty.dtype;
-		x->ndim = ty.ndim;
-		memcpy(x->shape, ty.shape, sizeof(int64_t) * (size_t)ty.ndim);
+		memcpy(a.shape, ty.shape, sizeof(int64_t) * (size_t)ty.ndim);
 		gp_shape_strides(ty.ndim, ty.shape, gp_dtype_size(ty.dtype),
-		    x->strides);
+		    a.strides);
+		if (gp_graph_set_value(b->g, v, &a, b->err) < 0) {
+			gp_tensor_release(&a);
+			return (-1);
+		}
 		return (v);
 	}
-	gp_tensor_alloc(&b->g->vars[v].value, ty.dtype, ty.ndim, ty.shape);
+	x = gp_graph_alloc_value(b->g, v, false);
 	if (gp_type_nbytes(&ty) > 0 && gp_onnx_tensor_read(b->m, t,
-	    gp_tensor_data(&b->g->vars[v].value), b->err) < 0)
+	    gp_tensor_data(x), b->err) < 0)
 		return (-1);
 	return (v);
 }
@@ -495,10 +483,7 @@ build_constant(struct gp_onnxb *b)
 		} else if (strcmp(str(a->name), "value_float") == 0) {
 			v = gp_onnxb_scalar(b, GP_FLOAT32, a->f);
 		} else if (strcmp(str(a->name), "value_int") == 0) {
-			v = gp_onnxb_scalar(b, GP_INT64, (double)a->i);
-			if (v >= 0)
-				memcpy(gp_tensor_data(&b->g->vars[v].value),
-				    &a->i, 8);
+			v = gp_onnxb_const(b, GP_INT64, 0, NULL, &a->i);
 		} else if (strcmp(str(a->name), "value_floats") == 0) {
 			int64_t n = (int64_t)a->n_floats;
 
@@ -602,13 +587,8 @@ build_node(struct gp_onnxb *b)
 	if (main_node < 0 && b->res[0] >= 0)
 		main_node = b->g->vars[b->res[0]].producer;
 	if (main_node >= 0 && (size_t)main_node >= b->first_node) {
-		struct gp_node *n = &b->g->nodes[main_node];
-
-		free(n->name);
-		n->name = gp_xstrdup(b->base);
 		gp_onnx_map_label(b->e, np, &lb);
-		free(n->label);
-		n->label = gp_xstrdup(gp_buf_str(&lb));
+		gp_graph_label_node(b->g, main_node, b->base, gp_buf_str(&lb));
 		gp_buf_free(&lb);
 	}
 	return (0);
@@ -688,6 +668,7 @@ add_inputs(struct gp_onnxb *b)
 	for (int i = 0; i < m->n_inputs; i++) {
 		const struct gp_onnx_io *io = &m->inputs[i];
 		struct gp_type t = {.ndim = io->ndim};
+		struct gp_tensor x = {0};
 		int f = find_feed(o, io->name), v;
 
 		if (!gp_onnx_dtype_to_gp(io->elem_type, &t.dtype))
@@ -713,23 +694,27 @@ add_inputs(struct gp_onnxb *b)
 			for (int d = 0; same && d < t.ndim; d++)
 				same = fv->shape[d] == t.shape[d];
 			if (!same) {
-				struct gp_buf x = {0}, y = {0};
+				struct gp_buf hb = {0}, wb = {0};
 
-				type_str(&x, fv->dtype, fv->ndim, fv->shape);
-				type_str(&y, t.dtype, t.ndim, t.shape);
+				type_str(&hb, fv->dtype, fv->ndim, fv->shape);
+				type_str(&wb, t.dtype, t.ndim, t.shape);
 				gp_err_set(b->err, "%s: input '%s': %s holds "
 				    "%s, but the model's input is %s",
 				    m->path, io->name, o->feeds[f].from,
-				    gp_buf_str(&x), gp_buf_str(&y));
-				gp_buf_free(&x);
-				gp_buf_free(&y);
+				    gp_buf_str(&hb), gp_buf_str(&wb));
+				gp_buf_free(&hb);
+				gp_buf_free(&wb);
 				return (-1);
 			}
-			gp_tensor_copy(&b->g->vars[v].value, fv);
+			gp_tensor_copy(&x, fv);
 			mark_fed(b, v, true);
 		} else
-			gp_onnx_random_input(&b->g->vars[v].value, t.dtype,
-			    t.ndim, t.shape, (uint64_t)i + 1);
+			gp_onnx_random_input(&x, t.dtype, t.ndim, t.shape,
+			    (uint64_t)i + 1);
+		if (gp_graph_set_value(b->g, v, &x, b->err) < 0) {
+			gp_tensor_release(&x);
+			return (-1);
+		}
 	}
 	return (0);
 }
@@ -740,8 +725,7 @@ gp_onnx_build(struct gp_onnx_model *m, const struct gp_onnx_build_opts *o,
 {
 	const Onnx__GraphProto *gr = m->graph;
 	struct gp_onnxb b = {.m = m, .o = o, .err = err, .why = why};
-	struct gp_function *fn;
-	int rc = 0;
+	int rc = 0, *outs = NULL;
 
 	if (why != NULL)
 		why->unsupported[0] = '\0';
@@ -762,12 +746,9 @@ gp_onnx_build(struct gp_onnx_model *m, const struct gp_onnx_build_opts *o,
 	if (bind_dims(m, o, err) < 0)
 		return (NULL);
 	b.g = gp_graph_new(str(gr->name)[0] != '\0' ? gr->name : "onnx");
-	free(b.g->path);
-	free(b.g->dir);
-	b.g->path = gp_xstrdup(m->path);
-	b.g->dir = gp_xstrdup(m->dir);
-	b.g->limit_bytes = m->limit;
-	b.g->allow_extern = o->allow_extern;
+	gp_graph_set_source(b.g, &(struct gp_graph_source){.path = m->path,
+	    .dir = m->dir, .limit_bytes = m->limit,
+	    .allow_extern = o->allow_extern});
 	gp_graph_reserve_vars(b.g, gr->n_initializer + gr->n_node * 2 +
 	    (size_t)m->n_inputs + 8);
 	if (add_inputs(&b) < 0)
@@ -795,12 +776,7 @@ gp_onnx_build(struct gp_onnx_model *m, const struct gp_onnx_build_opts *o,
 	}
 	if (rc < 0)
 		goto fail;
-	b.g->fns = gp_xcalloc(1, sizeof(*b.g->fns));
-	b.g->n_fns = 1;
-	fn = &b.g->fns[0];
-	fn->name = gp_xstrdup("run");
-	fn->out = gp_xcalloc((size_t)m->n_outputs + 1, sizeof(int));
-	fn->upd = gp_xcalloc(1, sizeof(*fn->upd));
+	outs = gp_xcalloc((size_t)m->n_outputs + 1, sizeof(int));
 	for (int i = 0; i < m->n_outputs; i++) {
 		int v = names_get(&b.names, m->outputs[i].name);
 
@@ -809,8 +785,12 @@ gp_onnx_build(struct gp_onnx_model *m, const struct gp_onnx_build_opts *o,
 			    "computed", m->path, m->outputs[i].name);
 			goto fail;
 		}
-		fn->out[fn->n_out++] = v;
+		outs[i] = v;
 	}
+	if (gp_graph_add_function(b.g, "run", m->n_outputs, outs, 0, NULL,
+	    err) < 0)
+		goto fail;
+	free(outs);
 	gp_graph_compact(b.g);
 	free(b.base);
 	free(b.names.key);
@@ -818,6 +798,7 @@ gp_onnx_build(struct gp_onnx_model *m, const struct gp_onnx_build_opts *o,
 	free(b.fed);
 	return (b.g);
 fail:
+	free(outs);
 	gp_graph_free(b.g);
 	free(b.base);
 	free(b.names.key);

@@ -231,6 +231,95 @@ test_prepare_at(void)
 	gp_graph_free(g);
 }
 
+/* Variable v may be read as a constant: the front-end's own rule (here:
+ * the shared variable named "k"). */
+static bool
+known_k(const struct gp_graph *g, int v, void *ctx)
+{
+	(void)ctx;
+	return (strcmp(g->vars[v].name, "k") == 0);
+}
+
+/* A front-end's labels (the profile's Op and Class of its node) and the
+ * folding of a node whose inputs are all known, as ONNX's shape arithmetic
+ * uses them. */
+static void
+test_label_fold(void)
+{
+	struct gp_graph *g = graph();
+	struct gp_type t = vec(GP_INT64, 2);
+	struct gp_err err;
+	int c, k, x, n0, n1, n2, n3, o0, o2, rc;
+	int64_t *p;
+
+	c = gp_graph_add_var(g, NULL, GP_VAR_CONSTANT, &t);
+	p = (int64_t *)gp_tensor_data(gp_graph_alloc_value(g, c, false));
+	p[0] = 3, p[1] = -4;
+	k = gp_graph_add_var(g, "k", GP_VAR_SHARED, &t);
+	p = (int64_t *)gp_tensor_data(gp_graph_alloc_value(g, k, false));
+	p[0] = 10, p[1] = 20;
+	x = gp_graph_add_var(g, "x", GP_VAR_INPUT, &t);
+	gp_graph_alloc_value(g, x, true);
+
+	n0 = gp_graph_declare_node(g, &(struct gp_node_decl){
+	    .op = gp_op_find("neg"), .name = "Neg_0/neg", .n_in = 1,
+	    .in = &c, .n_out = 1, .label = "Neg", .family = "Elemwise"},
+	    &err);
+	ok(n0 >= 0 && strcmp(g->nodes[n0].label, "Neg") == 0 &&
+	    strcmp(g->nodes[n0].family, "Elemwise") == 0 &&
+	    strcmp(g->nodes[n0].name, "Neg_0/neg") == 0,
+	    "a declared node carries its label and family");
+	gp_graph_label_node(g, n0, "Neg_0", "Neg{x}");
+	ok(strcmp(g->nodes[n0].name, "Neg_0") == 0 &&
+	    strcmp(g->nodes[n0].label, "Neg{x}") == 0 &&
+	    strcmp(g->nodes[n0].family, "Elemwise") == 0,
+	    "relabelled after: name and label, the family kept");
+	gp_graph_label_node(g, n0, NULL, NULL);
+	ok(g->nodes[n0].name == NULL && g->nodes[n0].label == NULL,
+	    "and cleared");
+
+	/* neg(constant): folded; its output a constant holding -c */
+	o0 = g->nodes[n0].out[0];
+	ok(!gp_graph_fold_node(g, n0, NULL, NULL) && !g->nodes[n0].dead,
+	    "an unprepared node is not folded");
+	gp_graph_prepare_at(g, n0, &loc, &err);
+	ok(gp_graph_fold_node(g, n0, NULL, NULL) && g->nodes[n0].dead &&
+	    g->vars[o0].kind == GP_VAR_CONSTANT &&
+	    g->vars[o0].producer == -1 &&
+	    ((int64_t *)gp_tensor_data(&g->vars[o0].value))[0] == -3 &&
+	    ((int64_t *)gp_tensor_data(&g->vars[o0].value))[1] == 4,
+	    "a node of constants folded: its output the constant -c");
+	/* add(-c, k): k is known only through the callback */
+	n1 = node(g, "add", "sum", 2, (int[]){o0, k}, "s");
+	gp_graph_prepare_at(g, n1, &loc, &err);
+	ok(!gp_graph_fold_node(g, n1, NULL, NULL) && !g->nodes[n1].dead,
+	    "a shared input is no constant by default");
+	rc = gp_graph_fold_node(g, n1, known_k, NULL);
+	ok(rc &&
+	    ((int64_t *)gp_tensor_data(&g->vars[g->nodes[n1].out[0]].value))[0]
+	    == 7 && ((int64_t *)gp_tensor_data(
+	    &g->vars[g->nodes[n1].out[0]].value))[1] == 24,
+	    "with the front-end's rule it is: -c + k = (7, 24)");
+	/* add(x, k): an input is never folded */
+	n2 = node(g, "add", "live", 2, (int[]){x, k}, "u");
+	gp_graph_prepare_at(g, n2, &loc, &err);
+	o2 = g->nodes[n2].out[0];
+	ok(!gp_graph_fold_node(g, n2, known_k, NULL) &&
+	    g->vars[o2].kind == GP_VAR_TEMP && g->vars[o2].producer == n2,
+	    "a node reading a graph input stays");
+	/* a view: the folded constant owns its bytes */
+	n3 = node(g, "transpose", "view", 1, &o0, "r");
+	ok(gp_graph_prepare_at(g, n3, &loc, &err) == 0 &&
+	    gp_graph_fold_node(g, n3, NULL, NULL) &&
+	    g->vars[g->nodes[n3].out[0]].value.storage !=
+	    g->vars[o0].value.storage &&
+	    ((int64_t *)gp_tensor_data(
+	    &g->vars[g->nodes[n3].out[0]].value))[1] == 4,
+	    "a folded view is copied, not shared with its input (%s)",
+	    err.msg);
+	gp_graph_free(g);
+}
+
 /* The other messages of gp_graph_prepare, through the locator. */
 static void
 test_errors(void)
@@ -302,6 +391,7 @@ main(void)
 	test_build();
 	test_literals();
 	test_prepare_at();
+	test_label_fold();
 	test_errors();
 	return (done_testing());
 }
