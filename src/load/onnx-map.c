@@ -1523,6 +1523,207 @@ b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	    in)));
 }
 
+/* A STRING attribute's value, or def (copied into buf of size n). */
+static const char *
+attr_s(struct gp_onnxb *b, const char *name, const char *def, char *buf,
+    size_t n)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
+
+	if (a == NULL || a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING)
+		return (def);
+	snprintf(buf, n, "%.*s", (int)a->s.len, (const char *)a->s.data);
+	return (buf);
+}
+
+/* Pad: pads (begins then ends) from the attribute (before opset 11:
+ * 'paddings' in opset 1, then 'pads'; the constant in 'value') or input
+ * 1, the constant from input 2 (a scalar fed to pad at run time) */
+static int
+b_pad(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd, n, in[2];
+	int64_t pads[2 * GP_MAX_DIMS];
+	char mb[32];
+	const char *mode = attr_s(b, "mode", "constant", mb, sizeof(mb));
+
+	if (x < 0)
+		return (-1);
+	nd = ndim_of(b, x);
+	if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 &&
+	    strcmp(mode, "edge") != 0 && strcmp(mode, "wrap") != 0)
+		return (gp_onnxb_unsupported(b, "Pad mode '%s' (gptop pads in "
+		    "modes constant, reflect, edge and wrap)", mode));
+	if (gp_onnxb_opset(b) < 11) {
+		n = attr_ints(b, gp_onnxb_opset(b) < 2 ? "paddings" : "pads",
+		    pads, 2 * GP_MAX_DIMS);
+		if (n == -1)
+			return (gp_onnxb_fail(b, "attribute '%s' is missing",
+			    gp_onnxb_opset(b) < 2 ? "paddings" : "pads"));
+		in[1] = like(b, x, attr_f(b, "value", 0));
+	} else {
+		n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the pads", pads,
+		    2 * GP_MAX_DIMS);
+		in[1] = gp_onnxb_in(b, 2);
+		if (in[1] >= 0 && dtype_of(b, in[1]) != dtype_of(b, x))
+			return (gp_onnxb_fail(b, "constant_value is %s but the "
+			    "data is %s", gp_dtype_name(dtype_of(b, in[1])),
+			    gp_dtype_name(dtype_of(b, x))));
+	}
+	if (n < 0)
+		return (-1);
+	if (n != 2 * nd)
+		return (gp_onnxb_fail(b, "%d pads for %d dimensions: expected "
+		    "%d", n, nd, 2 * nd));
+	in[0] = x;
+	if (strcmp(mode, "constant") != 0)
+		in[1] = -1;
+	return (set1(b, gp_onnxb_apply(b, "pad", json_pack("{s:o,s:s}", "pads",
+	    jints(pads, n), "mode", mode), in[1] >= 0 ? 2 : 1, in)));
+}
+
+/* A float list operand known when the model is built (scales, roi);
+ * returns the count, or -1.  An empty tensor counts as absent (0). */
+static int
+reals_of(struct gp_onnxb *b, int v, const char *what, double *out, int max)
+{
+	const struct gp_tensor *t = gp_onnxb_value(b, v, what);
+	int64_t n;
+
+	if (t == NULL)
+		return (-1);
+	n = gp_tensor_numel(t);
+	if (t->ndim > 1 || n > max)
+		return (gp_onnxb_fail(b, "%s: expected a list of at most %d "
+		    "numbers", what, max));
+	for (int64_t i = 0; i < n; i++)
+		out[i] = gp_tensor_get(t, i);
+	return ((int)n);
+}
+
+static json_t *
+jreals(const double *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return (a);
+}
+
+static const char *const a_resize[] = {"mode",
+	"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+	"extrapolation_value", "nearest_mode", NULL};
+
+/* Resize (opset 10: X, scales; from 11: X, roi, scales, sizes) and
+ * Upsample (opset 7: the scales attribute; from 9: input 1).  Before
+ * opset 11 the coordinates are asymmetric and nearest rounds down. */
+static int
+b_resize(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b), nd, ns = 0, nz = 0, nr = 0;
+	bool up = strcmp(str(gp_onnxb_node(b)->op_type), "Upsample") == 0;
+	bool old = up || gp_onnxb_opset(b) < 11;
+	double sc[GP_MAX_DIMS], roi[2 * GP_MAX_DIMS];
+	int64_t sz[GP_MAX_DIMS];
+	char mb[32], cb[32];
+	const char *mode = attr_s(b, "mode", "nearest", mb, sizeof(mb));
+	const char *ctm = attr_s(b, "coordinate_transformation_mode",
+	    "half_pixel", cb, sizeof(cb));
+	json_t *p;
+
+	if (x < 0)
+		return (-1);
+	nd = ndim_of(b, x);
+	if (strcmp(mode, "bilinear") == 0 || strcmp(mode, "trilinear") == 0)
+		mode = "linear";
+	if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0 &&
+	    strcmp(mode, "cubic") != 0)
+		return (gp_onnxb_fail(b, "mode '%s': expected nearest, linear "
+		    "or cubic", mode));
+	if (strcmp(mode, "nearest") != 0 && !gp_dtype_is_float(dtype_of(b,
+	    x)))
+		return (gp_onnxb_unsupported(b, "%s mode %s of %s (gptop "
+		    "interpolates float32 and float64)",
+		    str(gp_onnxb_node(b)->op_type), mode,
+		    gp_dtype_name(dtype_of(b, x))));
+	if (gp_onnx_attr(gp_onnxb_node(b), "antialias") != NULL &&
+	    attr_i(b, "antialias", 0) != 0)
+		return (gp_onnxb_unsupported(b, "Resize with antialias"));
+	if (old && up && gp_onnxb_opset(b) < 9) {
+		const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b),
+		    "scales");
+
+		if (a == NULL)
+			return (gp_onnxb_fail(b, "attribute 'scales' is "
+			    "missing"));
+		for (size_t i = 0; i < a->n_floats && i < GP_MAX_DIMS; i++)
+			sc[i] = a->floats[i];
+		ns = (int)a->n_floats;
+	} else if (old)
+		ns = reals_of(b, gp_onnxb_in(b, 1), "the scales", sc,
+		    GP_MAX_DIMS);
+	else {
+		if (gp_onnxb_in(b, 2) >= 0)
+			ns = reals_of(b, gp_onnxb_in(b, 2), "the scales", sc,
+			    GP_MAX_DIMS);
+		if (ns >= 0 && gp_onnxb_in(b, 3) >= 0)
+			nz = gp_onnxb_ints(b, gp_onnxb_in(b, 3), "the sizes",
+			    sz, GP_MAX_DIMS);
+		if (ns >= 0 && nz >= 0 && strcmp(ctm,
+		    "tf_crop_and_resize") == 0 && gp_onnxb_in(b, 1) >= 0)
+			nr = reals_of(b, gp_onnxb_in(b, 1), "the roi", roi,
+			    2 * GP_MAX_DIMS);
+	}
+	if (ns < 0 || nz < 0 || nr < 0)
+		return (-1);
+	if ((ns > 0) == (nz > 0))
+		return (gp_onnxb_fail(b, "%s", ns > 0 ? "both scales and sizes "
+		    "are given: expected one" : "neither scales nor sizes is "
+		    "given"));
+	if ((ns > 0 && ns != nd) || (nz > 0 && nz != nd) || (nr > 0 &&
+	    nr != 2 * nd))
+		return (gp_onnxb_fail(b, "%d %s for %d dimensions",
+		    ns > 0 && ns != nd ? ns : nz > 0 && nz != nd ? nz : nr,
+		    ns > 0 && ns != nd ? "scales" : nz > 0 && nz != nd ?
+		    "sizes" : "roi values", nd));
+	if (old)
+		p = json_pack("{s:s,s:s,s:s}", "mode", mode,
+		    "coordinate_transformation_mode", "asymmetric",
+		    "nearest_mode", "floor");
+	else {
+		p = attrs_json(b, a_resize);
+		json_object_set_new(p, "mode", json_string(mode));
+	}
+	if (ns > 0)
+		json_object_set_new(p, "scales", jreals(sc, ns));
+	else
+		json_object_set_new(p, "sizes", jints(sz, nz));
+	if (nr > 0)
+		json_object_set_new(p, "roi", jreals(roi, nr));
+	return (set1(b, apply1(b, "resize", p, x)));
+}
+
+static const char *const a_depth[] = {"blocksize", "mode", NULL};
+
+/* DepthToSpace (mode from opset 11; DCR before), SpaceToDepth */
+static int
+b_depth(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+	json_t *p;
+
+	if (x < 0)
+		return (-1);
+	if (ndim_of(b, x) != 4)
+		return (gp_onnxb_fail(b, "the input has %d dimensions: expected "
+		    "4 (N, C, H, W)", ndim_of(b, x)));
+	p = attrs_json(b, a_depth);
+	if (strcmp(e->gp, "space_to_depth") == 0 || gp_onnxb_opset(b) < 11)
+		json_object_del(p, "mode");
+	return (set1(b, apply1(b, e->gp, p, x)));
+}
+
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads; each translation handles the versions in between. */
 #define EW(t, s, op, r)							\
@@ -1547,6 +1748,10 @@ static const char *const sh_sqz[] = {"axes", NULL};
 static const char *const sh_fmod[] = {"fmod", NULL};
 static const char *const sh_eps[] = {"epsilon", NULL};
 static const char *const sh_lnorm[] = {"axis", "epsilon", NULL};
+static const char *const sh_mode[] = {"mode", NULL};
+static const char *const sh_block[] = {"blocksize", "mode", NULL};
+static const char *const sh_resize[] = {"mode",
+	"coordinate_transformation_mode", "nearest_mode", NULL};
 
 const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Abs", 1, "abs", S),
@@ -1566,6 +1771,8 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Conv", 1, "Conv", "conv", b_conv, NULL, A),
 	OP("ConvTranspose", 1, "Conv", "conv_transpose", b_conv, NULL, A),
 	EW("Cos", 7, "cos", S),
+	OP("DepthToSpace", 1, "Shape", "depth_to_space", b_depth, sh_block,
+	    A),
 	EW("Div", 1, "true_div", S),
 	OP("Dropout", 1, "Elemwise", "identity", b_dropout, NULL, A),
 	OP("Elu", 1, "Elemwise", "lt, expm1, mul, switch", b_elu, sh_alpha,
@@ -1609,6 +1816,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Not", 1, "not", A),
 	EW("Or", 1, "or", A),
 	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
+	OP("Pad", 1, "Shape", "pad", b_pad, sh_mode, A),
 	EW("Pow", 1, "pow", S),
 	OP("Range", 11, "Shape", "(folded)", b_range, NULL, A),
 	OP("Reciprocal", 1, "Elemwise", "true_div", b_reciprocal, NULL, S),
@@ -1625,6 +1833,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("ReduceSumSquare", 1, "Reduce", "sqr, sum", b_reduce, sh_axes, S),
 	OP("Relu", 1, "Elemwise", "maximum", b_relu, NULL, S),
 	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
+	OP("Resize", 10, "Resize", "resize", b_resize, sh_resize, A),
 	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
 	    sh_alphagamma, S),
 	OP("Shape", 1, "Shape", "(folded)", b_shape, NULL, A),
@@ -1637,6 +1846,8 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Softplus", 1, "softplus", S),
 	OP("Softsign", 1, "Elemwise", "abs, add, true_div", b_softsign, NULL,
 	    S),
+	OP("SpaceToDepth", 1, "Shape", "space_to_depth", b_depth, sh_block,
+	    A),
 	EW("Sqrt", 1, "sqrt", S),
 	OP("Split", 1, "Shape", "subtensor", b_split, sh_axis, A),
 	OP("Squeeze", 1, "Shape", "reshape", b_squeeze, sh_sqz, A),
@@ -1649,6 +1860,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Transpose", 1, "Shape", "transpose", b_transpose, sh_perm, A),
 	OP("Trilu", 14, "Elemwise", "switch", b_trilu, NULL, A),
 	OP("Unsqueeze", 1, "Shape", "reshape", b_unsqueeze, sh_sqz, A),
+	OP("Upsample", 7, "Resize", "resize", b_resize, sh_mode, A),
 	OP("Where", 9, "Elemwise", "switch", b_where, NULL, A),
 	EW("Xor", 1, "neq", A),
 };
@@ -1684,6 +1896,9 @@ attr_value(struct gp_buf *b, const Onnx__AttributeProto *a)
 		break;
 	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
 		gp_buf_printf(b, "%g", (double)a->f);
+		break;
+	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+		gp_buf_printf(b, "%.*s", (int)a->s.len, (const char *)a->s.data);
 		break;
 	case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
 		gp_buf_puts(b, "[");

@@ -18,6 +18,9 @@ extern const struct gp_op *const gp_ops_extern[];
 extern const struct gp_op *const gp_ops_conv[];
 extern const struct gp_op *const gp_ops_pool[];
 extern const struct gp_op *const gp_ops_norm[];
+extern const struct gp_op *const gp_ops_pad[];
+extern const struct gp_op *const gp_ops_resize[];
+extern const struct gp_op *const gp_ops_depth[];
 
 /* Before an inner loop whose iterations are independent: vectorize it
  * (OpenMP's simd directive, when configure found -fopenmp-simd). */
