@@ -244,8 +244,8 @@ apply_where(void *ctx, const struct gp_graph *g,
 }
 
 int
-gp_onnxb_apply(struct gp_onnxb *b, const char *opname, json_t *params,
-    int n, const int *in)
+gp_onnxb_apply_n(struct gp_onnxb *b, const char *opname, json_t *params,
+    int n, const int *in, int n_out, int *outs)
 {
 	const struct gp_op *op = gp_op_find(opname);
 	const struct gp_graph_locator loc = {apply_where, (void *)opname};
@@ -259,8 +259,8 @@ gp_onnxb_apply(struct gp_onnxb *b, const char *opname, json_t *params,
 	}
 	name = gp_xasprintf("%s/%s", b->base, opname);
 	i = gp_graph_declare_node(b->g, &(struct gp_node_decl){.op = op,
-	    .params = params, .name = name, .n_in = n, .in = in, .n_out = 1,
-	    .family = b->e->family}, &e);
+	    .params = params, .name = name, .n_in = n, .in = in,
+	    .n_out = n_out, .family = b->e->family}, &e);
 	free(name);
 	if (i < 0)
 		return (gp_onnxb_fail(b, "%s: %s", opname, e.msg));
@@ -268,7 +268,20 @@ gp_onnxb_apply(struct gp_onnxb *b, const char *opname, json_t *params,
 		return (gp_onnxb_fail(b, "%s", e.msg));
 	b->n_made++;
 	gp_graph_fold_node(b->g, i, known_value, NULL);
-	return (b->g->nodes[i].out[0]);
+	for (int k = 0; k < n_out; k++)
+		outs[k] = b->g->nodes[i].out[k];
+	return (0);
+}
+
+int
+gp_onnxb_apply(struct gp_onnxb *b, const char *opname, json_t *params,
+    int n, const int *in)
+{
+	int v;
+
+	if (gp_onnxb_apply_n(b, opname, params, n, in, 1, &v) < 0)
+		return (-1);
+	return (v);
 }
 
 int

@@ -1364,7 +1364,8 @@ attrs_json(struct gp_onnxb *b, const char *const *names)
 }
 
 /* X float32 or float64 with at least min_nd and (max_sp >= 0) at most
- * 2 + max_sp dimensions; only output 0 (extra outputs named: refused) */
+ * 2 + max_sp dimensions; only output 0 (extra outputs named: refused;
+ * outs NULL: the translation handles them) */
 static int
 cnn_check(struct gp_onnxb *b, const struct gp_onnx_map *e, int x, int min_nd, int max_sp,
     const char *outs)
@@ -1386,7 +1387,7 @@ cnn_check(struct gp_onnxb *b, const struct gp_onnx_map *e, int x, int min_nd, in
 		return (gp_onnxb_unsupported(b, "%s over %d spatial dimensions "
 		    "(gptop's %s handles 1 to %d)", str(np->op_type),
 		    t->ndim - 2, e->gp, max_sp));
-	for (size_t k = 1; k < np->n_output; k++)
+	for (size_t k = 1; k < np->n_output && outs != NULL; k++)
 		if (str(np->output[k])[0] != '\0')
 			return (gp_onnxb_unsupported(b, "output %zu ('%s'): "
 			    "gptop computes only %s's output 0 (%s)", k,
@@ -1507,7 +1508,7 @@ b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	}
 	if (cnn_check(b, e, x, want == 5 || names == a_in ? 2 : 1, -1, names ==
 	    a_bn ? "Y; the training outputs are not supported" : names ==
-	    a_ln ? "Y; Mean and InvStdDev are not supported" : "Y") < 0)
+	    a_ln ? NULL : "Y") < 0)
 		return (-1);
 	for (int k = 0; k < gp_onnxb_n_in(b) && k < want; k++) {
 		if (gp_onnxb_in(b, k) < 0) {
@@ -1519,6 +1520,21 @@ b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	}
 	if (n < want - (names == a_ln))
 		return (gp_onnxb_fail(b, "%d inputs: expected %d", n, want));
+	if (names == a_ln) {
+		/* Y, and Mean and InvStdDev when asked for */
+		const Onnx__NodeProto *np = gp_onnxb_node(b);
+		int outs[3], n_out = 1;
+
+		for (size_t k = 1; k < np->n_output && k < 3; k++)
+			if (str(np->output[k])[0] != '\0')
+				n_out = (int)k + 1;
+		if (gp_onnxb_apply_n(b, e->gp, attrs_json(b, names), n, in,
+		    n_out, outs) < 0)
+			return (-1);
+		for (int k = 0; k < n_out; k++)
+			gp_onnxb_set_out(b, k, outs[k]);
+		return (0);
+	}
 	return (set1(b, gp_onnxb_apply(b, e->gp, attrs_json(b, names), n,
 	    in)));
 }

@@ -68,6 +68,9 @@ const struct gp_type *gp_onnxb_type(const struct gp_onnxb *b, int v);
  * variable of its output 0. */
 int	gp_onnxb_apply(struct gp_onnxb *b, const char *op, json_t *params,
 	    int n, const int *in);
+/* The same with n_out outputs, their variables into outs; 0, or -1. */
+int	gp_onnxb_apply_n(struct gp_onnxb *b, const char *op, json_t *params,
+	    int n, const int *in, int n_out, int *outs);
 /* A new constant (data: ndim/shape elements of dt, C order). */
 int	gp_onnxb_const(struct gp_onnxb *b, enum gp_dtype dt, int ndim,
 	    const int64_t *shape, const void *data);

@@ -10,7 +10,9 @@
  * layer_norm and instance_norm compute each row's mean and then its
  * variance in double, in two passes over the row (no cancellation as in
  * E[x^2] - E[x]^2), then write (x - mean) / sqrt(var + epsilon) * scale +
- * bias.  The per-channel or per-column factors live in per-thread scratch.
+ * bias; layer_norm may also give each row's mean and 1 / sqrt(var +
+ * epsilon) (ONNX's Mean and InvStdDev outputs, float32 as stash_type 1
+ * says).  The per-channel or per-column factors live in per-thread scratch.
  * Both dtypes share one definition, instantiated by a macro.
  */
 #include "config.h"
@@ -54,10 +56,12 @@ affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
 	}                                                                     \
 }                                                                             \
 /* Each row of len normalized; scale and bias per column (percol) or per  \
- * row's channel (row % nc). */                                               \
+ * row's channel (row % nc); each row's mean and 1 / standard deviation   \
+ * into mean and istd (float32; NULL: not wanted). */                         \
 static void                                                                   \
 rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
-    const T *sc, const T *bi, bool percol, int64_t nc)                        \
+    const T *sc, const T *bi, bool percol, int64_t nc, float *mean,           \
+    float *istd)                                                              \
 {                                                                             \
 	for (int64_t r = 0; r < rows; r++) {                                  \
 		const T *restrict xr = x + r * len;                           \
@@ -73,6 +77,10 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
 		}                                                             \
 		mt = (T)m;                                                    \
 		inv = (T)(1 / sqrt(v / (double)len + eps));                   \
+		if (mean != NULL)                                             \
+			mean[r] = (float)m;                                   \
+		if (istd != NULL)                                             \
+			istd[r] = (float)(1 / sqrt(v / (double)len + eps));   \
 		if (percol) {                                                 \
 			GP_SIMD                                               \
 			for (int64_t i = 0; i < len; i++)                     \
@@ -114,8 +122,23 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 	int64_t total = gp_tensor_numel(o), nc, len, rows;
 	size_t isz = gp_dtype_size(o->dtype);
 	bool f32 = o->dtype == GP_FLOAT32;
+	float *mean = NULL, *istd = NULL;
 	char *a, *b;
 
+	if (np->kind == N_LAYER && n->n_out > 1) {
+		/* the statistics: float32, one per row */
+		mean = (float *)gp_tensor_data(out[1]);
+		if (n->n_out > 2)
+			istd = (float *)gp_tensor_data(out[2]);
+		if (total == 0) {
+			/* rows of no element: numpy's mean of nothing */
+			for (int64_t r = 0; r < gp_tensor_numel(out[1]); r++) {
+				mean[r] = NAN;
+				if (istd != NULL)
+					istd[r] = NAN;
+			}
+		}
+	}
 	if (total == 0)
 		return;
 	if (gp_tensor_is_contiguous(in[0]))
@@ -134,12 +157,12 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 			rows_f32((const float *)gp_tensor_data(&t),
 			    (float *)gp_tensor_data(o), rows, len, np->eps,
 			    (const float *)a, n->n_in > 2 ? (const float *)b :
-			    NULL, true, 1);
+			    NULL, true, 1, mean, istd);
 		else
 			rows_f64((const double *)gp_tensor_data(&t),
 			    (double *)gp_tensor_data(o), rows, len, np->eps,
 			    (const double *)a, n->n_in > 2 ? (const double *)b :
-			    NULL, true, 1);
+			    NULL, true, 1, mean, istd);
 		gp_tensor_release(&t);
 		return;
 	}
@@ -178,11 +201,13 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 		if (f32)
 			rows_f32((const float *)gp_tensor_data(&t),
 			    (float *)gp_tensor_data(o), rows, len, np->eps,
-			    (const float *)a, (const float *)b, false, nc);
+			    (const float *)a, (const float *)b, false, nc, NULL,
+			    NULL);
 		else
 			rows_f64((const double *)gp_tensor_data(&t),
 			    (double *)gp_tensor_data(o), rows, len, np->eps,
-			    (const double *)a, (const double *)b, false, nc);
+			    (const double *)a, (const double *)b, false, nc,
+			    NULL, NULL);
 	}
 	gp_tensor_release(&t);
 }
@@ -306,6 +331,18 @@ prep_norm(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		if (check_params(g, n, op, ln, x->ndim - np->axis, x->shape +
 		    np->axis, err) < 0)
 			return (-1);
+		if (n->n_out < 1 || n->n_out > 3)
+			return (gp_err_set(err, "%s has 1 to 3 outputs (Y, Mean, "
+			    "InvStdDev), got %d", op, n->n_out));
+		/* Mean and InvStdDev: X's shape up to axis, then ones;
+		 * float32 (stash_type 1) */
+		for (int k = 1; k < n->n_out; k++) {
+			int64_t st[GP_MAX_DIMS];
+
+			for (int d = 0; d < x->ndim; d++)
+				st[d] = d < np->axis ? x->shape[d] : 1;
+			gp_ops_set_out(g, n, k, GP_FLOAT32, x->ndim, st);
+		}
 		break;
 	}
 	case N_INSTANCE:
@@ -370,10 +407,12 @@ static const struct gp_op op_batch_norm = {
 static const struct gp_op op_layer_norm = {
 	.name = "layer_norm",
 	.cls = "LayerNormalization",
-	.doc = "layer_norm(X, Scale[, B]; axis, epsilon, stash_type): ONNX "
-	    "LayerNormalization (opset 17) over the axes from axis on, Scale "
-	    "and B of X's shape there; Y only; float32 or float64",
-	.min_in = 2, .max_in = 3, .n_out = 1,
+	.doc = "layer_norm(X, Scale[, B]; axis, epsilon, stash_type) -> Y[, "
+	    "Mean[, InvStdDev]]: ONNX LayerNormalization (opset 17) over the "
+	    "axes from axis on, Scale and B of X's shape there; X float32 or "
+	    "float64; Mean and InvStdDev float32, X's shape up to axis then "
+	    "ones",
+	.min_in = 2, .max_in = 3, .n_out = 0,	/* 1 to 3: prep_norm */
 	.params = p_layer,
 	.prepare = prep_norm,
 	.flops = flops_norm,
