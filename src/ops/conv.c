@@ -14,6 +14,10 @@
  * vectorizes.  conv_transpose is the adjoint: one gemm W^T x into the
  * scratch matrix, then col2im adds it into the output.
  *
+ * conv may clamp its output (params act_min, act_max: a fused Relu or
+ * Clip, see the conv_act rewriter) in the loop that adds the bias, or in
+ * one pass over each depthwise output plane.
+ *
  * Both dtypes share one definition of each kernel, instantiated by a
  * macro for float and double.
  */
@@ -25,6 +29,7 @@
 
 #include <cblas.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +44,12 @@ struct conv_priv {
 	int64_t		kvol;		/* kernel volume */
 	bool		direct;		/* one input channel per group */
 	bool		pointwise;	/* 1x1, stride 1, no pads */
+	bool		act;		/* clamp the output to [lo, hi] */
+	double		lo, hi;
 };
 
 static const char *const p_conv[] = {"kernel_shape", "strides", "dilations",
-	"pads", "auto_pad", "group", NULL};
+	"pads", "auto_pad", "group", "act_min", "act_max", NULL};
 static const char *const p_convt[] = {"kernel_shape", "strides",
 	"dilations", "pads", "auto_pad", "group", "output_padding",
 	"output_shape", NULL};
@@ -76,6 +83,9 @@ tap_range(int64_t off, int64_t s, int64_t in, int64_t out, int64_t *lo,
  * i = o * s - pb + k * d, or 0 in the pads.  col2im adds col back into y at
  * the same places (the adjoint), skipping the pads.
  */
+/* v clamped to [lo, hi]; a NaN stays NaN (as numpy's maximum and clip) */
+#define GP_CONV_CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
+
 #define DEF_CONV(SFX, T, GEMM)                                                \
 static void                                                                   \
 im2col_##SFX(const T *x, T *col, const struct conv_priv *p, int64_t nch)      \
@@ -203,6 +213,12 @@ direct_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,            \
 		}                                                             \
 		}                                                             \
 		}                                                             \
+		if (p->act) {                                                 \
+			T lo = (T)p->lo, hi = (T)p->hi;                       \
+			GP_SIMD                                               \
+			for (int64_t o = 0; o < ovol; o++)                    \
+				yc[o] = GP_CONV_CLAMP(yc[o], lo, hi);         \
+		}                                                             \
 	}                                                                     \
 }                                                                             \
 static void                                                                   \
@@ -231,13 +247,22 @@ conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
 			    wt + g * p->og * kk, (int)kk,                     \
 			    p->pointwise ? xg : col, (int)ovol, 0, yg,        \
 			    (int)ovol);                                       \
-			if (b == NULL)                                        \
+			if (b == NULL && !p->act)                             \
 				continue;                                     \
 			for (int64_t c = 0; c < p->og; c++) {                 \
-				T bv = b[g * p->og + c], *yr = yg + c * ovol; \
+				T bv = b != NULL ? b[g * p->og + c] : 0;      \
+				T *yr = yg + c * ovol, lo = (T)p->lo,         \
+				    hi = (T)p->hi;                            \
+				if (!p->act) {                                \
+					GP_SIMD                               \
+					for (int64_t o = 0; o < ovol; o++)    \
+						yr[o] += bv;                  \
+					continue;                             \
+				}                                             \
 				GP_SIMD                                       \
 				for (int64_t o = 0; o < ovol; o++)            \
-					yr[o] += bv;                          \
+					yr[o] = GP_CONV_CLAMP(yr[o] + bv, lo, \
+					    hi);                              \
 			}                                                     \
 		}                                                             \
 }                                                                             \
@@ -446,6 +471,14 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	}
 	if (check_bias(g, n, "conv", cout, err) < 0)
 		return (-1);
+	if (gp_op_param_double(n->params, "act_min", -INFINITY, &p->lo,
+	    err) < 0 || gp_op_param_double(n->params, "act_max", INFINITY,
+	    &p->hi, err) < 0)
+		return (-1);
+	if (isnan(p->lo) || isnan(p->hi) || p->lo > p->hi)
+		return (gp_err_set(err, "conv: act_min %g and act_max %g: "
+		    "expected act_min <= act_max", p->lo, p->hi));
+	p->act = p->lo > -INFINITY || p->hi < INFINITY;
 	if (gp_win_parse(n->params, "conv", nsp, w->shape + 2, false, &p->w,
 	    err) < 0 || gp_win_output(&p->w, "conv", x->shape + 2, err) < 0)
 		return (-1);
@@ -607,6 +640,10 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 			gp_buf_printf(b, ", group=%lld%s",
 			    (long long)p->group, p->direct &&
 			    n->op->name[4] != '_' ? " depthwise" : "");
+		if (p->act && p->lo == 0 && p->hi == INFINITY)
+			gp_buf_puts(b, ", relu");
+		else if (p->act)
+			gp_buf_printf(b, ", clip=[%g, %g]", p->lo, p->hi);
 	}
 	gp_buf_puts(b, "}");
 }
@@ -616,7 +653,8 @@ static const struct gp_op op_conv = {
 	.cls = "Conv",
 	.doc = "conv(X, W[, B]; kernel_shape, strides, dilations, pads, "
 	    "auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, ...), "
-	    "W (M, C/group, k...), B (M); float32 or float64; never in place",
+	    "W (M, C/group, k...), B (M); act_min, act_max clamp the output "
+	    "(a fused Relu or Clip); float32 or float64; never in place",
 	.min_in = 2, .max_in = 3, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.params = p_conv,

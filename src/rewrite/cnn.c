@@ -1,0 +1,467 @@
+/*
+ * rewrite/cnn.c: the CNN rewrites of the specialize phase: what exported
+ * convolutional and transformer models spell out in several applies
+ * becomes one.
+ *
+ *   bn_fold          batch_norm(conv(X, W[, B]), scale, beta, mean, var)
+ *                    -> conv(X, W', B'), the folded weights computed now
+ *   conv_bias        conv(X, W) + b (b per output channel) -> conv(X, W, b)
+ *   conv_act         maximum(conv(...), lo), minimum(conv(...), hi) or
+ *                    clip(conv(...), lo, hi) -> conv(...; act_min, act_max)
+ *   layer_norm_fuse  the LayerNorm torch exports below opset 17 (mean,
+ *                    sub, pow 2, mean, add eps, sqrt, div, mul, add)
+ *                    -> layer_norm
+ *
+ * Each fires only when the applies it swallows are read by nothing else
+ * (no other reader, no function output or update), and the replacement
+ * has exactly the type of what it replaces.  bn_fold computes the new
+ * weights when it runs, so the weights and the four batch_norm inputs
+ * must be fixed: constants, or shared variables that no function updates.
+ * The folded weights differ from the unfolded arithmetic by rounding
+ * (W * a rounded once instead of the conv's output times a); the others
+ * keep the arithmetic's order (conv_bias, conv_act: identical results) or
+ * compute the statistics in double (layer_norm_fuse).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/op.h"
+#include "rewrite/rewriters.h"
+#include "rewrite/rw.h"
+
+struct cnn {
+	struct gp_rw	 w;
+	int		*uses;	/* readers, +1 when it escapes */
+	size_t		 n_uses;
+	bool		*updated;	/* an update's destination */
+};
+
+static void
+cnn_begin(struct cnn *s, struct gp_rewrite_ctx *c)
+{
+	struct gp_graph *g = c->g;
+
+	memset(s, 0, sizeof(*s));
+	gp_rw_begin(&s->w, c);
+	s->n_uses = g->n_vars;
+	s->uses = gp_xcalloc(g->n_vars + 1, sizeof(int));
+	s->updated = gp_xcalloc(g->n_vars + 1, sizeof(bool));
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		const struct gp_node *n = &g->nodes[i];
+
+		if (n->dead)
+			continue;
+		for (int k = 0; k < n->n_in; k++)
+			s->uses[n->in[k]]++;
+	}
+	for (size_t f = 0; f < g->n_fns; f++) {
+		for (int k = 0; k < g->fns[f].n_out; k++)
+			s->uses[g->fns[f].out[k]]++;
+		for (int k = 0; k < g->fns[f].n_upd; k++) {
+			s->uses[g->fns[f].upd[k].src]++;
+			s->updated[g->fns[f].upd[k].dst] = true;
+		}
+	}
+}
+
+static int
+cnn_end(struct cnn *s)
+{
+	free(s->uses);
+	free(s->updated);
+	return (gp_rw_end(&s->w));
+}
+
+/* Read by exactly one apply and by no function (variables made during
+ * the walk count as read once). */
+static bool
+used_once(const struct cnn *s, int v)
+{
+	return ((size_t)v >= s->n_uses || s->uses[v] == 1);
+}
+
+/* A value known now that no call changes: a constant, or a shared
+ * variable no function updates. */
+static bool
+fixed(const struct cnn *s, int v)
+{
+	const struct gp_var *var = &s->w.g->vars[v];
+
+	if (var->value.storage == NULL)
+		return (false);
+	return (var->kind == GP_VAR_CONSTANT || (var->kind == GP_VAR_SHARED &&
+	    ((size_t)v >= s->n_uses || !s->updated[v])));
+}
+
+static bool
+is_float(const struct gp_graph *g, int v)
+{
+	enum gp_dtype dt = g->vars[v].type.dtype;
+
+	return (dt == GP_FLOAT32 || dt == GP_FLOAT64);
+}
+
+/* The conv producing v, read only there, with no clamp yet; or NULL. */
+static const struct gp_node *
+plain_conv(const struct cnn *s, int v)
+{
+	const struct gp_node *c = gp_rw_producer_is(s->w.g, v, "conv");
+
+	if (c == NULL || !used_once(s, v) ||
+	    json_object_get(c->params, "act_min") != NULL ||
+	    json_object_get(c->params, "act_max") != NULL)
+		return (NULL);
+	return (c);
+}
+
+/* A new conv like c on (X, W, B), with act_min/act_max when finite. */
+static int
+conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
+    double lo, double hi)
+{
+	json_t *p = json_deep_copy(c->params);
+	int in[3] = {x, wt, b};
+
+	if (lo > -INFINITY)
+		json_object_set_new(p, "act_min", json_real(lo));
+	if (hi < INFINITY)
+		json_object_set_new(p, "act_max", json_real(hi));
+	return (gp_rw_apply(g, "conv", p, b >= 0 ? 3 : 2, in));
+}
+
+/* A new constant of type t named after variable `like` and a suffix. */
+static int
+const_like(struct gp_graph *g, const struct gp_type *t, int like,
+    const char *suffix)
+{
+	int v = gp_graph_add_var(g, NULL, GP_VAR_CONSTANT, t);
+	char *name = gp_xasprintf("%s%s", g->vars[like].name, suffix);
+
+	gp_graph_rename_var(g, v, name);
+	free(name);
+	gp_tensor_alloc(&g->vars[v].value, t->dtype, t->ndim, t->shape);
+	return (v);
+}
+
+/*
+ * bn_fold
+ */
+
+static bool
+bn_fold(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x], *c;
+	const struct gp_tensor *wt, *cb = NULL, *sc, *be, *mu, *va;
+	struct gp_type wtype, btype;
+	int64_t cout, per;
+	double eps;
+	struct gp_err err;
+	int nw, nb, in0, v;
+	char *wd, *bd;
+	enum gp_dtype dt;
+
+	if (!gp_rw_is(n, "batch_norm"))
+		return (false);
+	s->w.ctx->tried++;
+	if ((c = plain_conv(s, n->in[0])) == NULL || !is_float(g, n->out[0]) ||
+	    !gp_rw_same_type(g, n->in[0], n->out[0]))
+		return (false);
+	for (int k = 1; k < 5; k++)
+		if (!fixed(s, n->in[k]))
+			return (false);
+	for (int k = 1; k < c->n_in; k++)
+		if (!fixed(s, c->in[k]))
+			return (false);
+	if (gp_op_param_double(n->params, "epsilon", 1e-5, &eps, &err) < 0)
+		return (false);
+	wtype = g->vars[c->in[1]].type;
+	dt = wtype.dtype;
+	cout = wtype.shape[0];
+	per = gp_shape_numel(wtype.ndim - 1, wtype.shape + 1);
+	btype = (struct gp_type){.dtype = dt, .ndim = 1, .shape = {cout}};
+	in0 = c->in[0];
+	nw = const_like(g, &wtype, c->in[1], ".bn_folded");
+	nb = const_like(g, &btype, n->in[2], ".bn_folded");
+	n = &g->nodes[x];
+	c = gp_rw_producer(g, n->in[0]);
+	wt = &g->vars[c->in[1]].value;
+	if (c->n_in > 2)
+		cb = &g->vars[c->in[2]].value;
+	sc = &g->vars[n->in[1]].value;
+	be = &g->vars[n->in[2]].value;
+	mu = &g->vars[n->in[3]].value;
+	va = &g->vars[n->in[4]].value;
+	wd = gp_tensor_data(&g->vars[nw].value);
+	bd = gp_tensor_data(&g->vars[nb].value);
+	/* batch_norm's own a = scale / sqrt(var + eps), in double */
+	for (int64_t o = 0; o < cout; o++) {
+		double a = gp_tensor_get(sc, o) / sqrt(gp_tensor_get(va, o) +
+		    eps);
+		double b0 = cb != NULL ? gp_tensor_get(cb, o) : 0;
+
+		for (int64_t i = 0; i < per; i++)
+			gp_dtype_store(wd + gp_dtype_size(dt) * (size_t)(o *
+			    per + i), dt, gp_tensor_get(wt, o * per + i) * a);
+		gp_dtype_store(bd + gp_dtype_size(dt) * (size_t)o, dt,
+		    gp_tensor_get(be, o) + (b0 - gp_tensor_get(mu, o)) * a);
+	}
+	v = conv_like(g, c, in0, nw, nb, -INFINITY, INFINITY);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+/*
+ * conv_bias
+ */
+
+/* Is b a per-channel bias for y (N, C, ...): C at y's axis 1 once both
+ * are right-aligned, every other dimension 1? */
+static bool
+per_channel(const struct gp_graph *g, int b, int y)
+{
+	const struct gp_type *bt = &g->vars[b].type, *yt = &g->vars[y].type;
+	int lead = yt->ndim - bt->ndim;
+
+	if (lead < 0 || lead > 1 || bt->dtype != yt->dtype)
+		return (false);
+	for (int d = 0; d < bt->ndim; d++)
+		if (bt->shape[d] != (d + lead == 1 ? yt->shape[1] : 1))
+			return (false);
+	return (true);
+}
+
+static bool
+conv_bias(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x], *c = NULL;
+	int b = -1, ci = -1, v;
+	int64_t cout;
+
+	if (!gp_rw_is(n, "add") || n->n_in != 2)
+		return (false);
+	s->w.ctx->tried++;
+	for (int k = 0; k < 2 && ci < 0; k++)
+		if ((c = plain_conv(s, n->in[k])) != NULL && c->n_in == 2 &&
+		    per_channel(g, n->in[1 - k], n->in[k]) &&
+		    gp_rw_same_type(g, n->in[k], n->out[0])) {
+			ci = g->vars[n->in[k]].producer;
+			b = n->in[1 - k];
+		}
+	if (ci < 0)
+		return (false);
+	cout = g->vars[n->out[0]].type.shape[1];
+	v = gp_rw_apply1(g, "reshape", json_pack("{s:[I]}", "shape",
+	    (json_int_t)cout), b);
+	if (v < 0)
+		return (false);
+	c = &g->nodes[ci];
+	v = conv_like(g, c, c->in[0], c->in[1], v, -INFINITY, INFINITY);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+/*
+ * conv_act
+ */
+
+static bool
+conv_act(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x], *c = NULL;
+	double lo = -INFINITY, hi = INFINITY, a;
+	bool is_max = gp_rw_is(n, "maximum"), is_min = gp_rw_is(n, "minimum");
+	int ci = 0, v;
+
+	if (!is_max && !is_min && !gp_rw_is(n, "clip"))
+		return (false);
+	if (!is_float(g, n->out[0]))
+		return (false);
+	s->w.ctx->tried++;
+	if (is_max || is_min) {
+		if (n->n_in != 2)
+			return (false);
+		ci = (c = plain_conv(s, n->in[0])) != NULL ? 0 : 1;
+		if (c == NULL && (c = plain_conv(s, n->in[1])) == NULL)
+			return (false);
+		if (!gp_rw_const_value(g, n->in[1 - ci], &a) || isnan(a))
+			return (false);
+		if (is_max)
+			lo = a;
+		else
+			hi = a;
+	} else {
+		if (n->n_in != 3 || (c = plain_conv(s, n->in[0])) == NULL ||
+		    !gp_rw_const_value(g, n->in[1], &lo) ||
+		    !gp_rw_const_value(g, n->in[2], &hi) || isnan(lo) ||
+		    isnan(hi) || lo > hi)
+			return (false);
+	}
+	if (!gp_rw_same_type(g, c->out[0], n->out[0]))
+		return (false);
+	v = conv_like(g, c, c->in[0], c->in[1], c->n_in > 2 ? c->in[2] : -1,
+	    lo, hi);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+/*
+ * layer_norm_fuse
+ */
+
+/* The producer of one of binary node n's inputs when it applies op and
+ * is read only there; *other gets the other input. */
+static const struct gp_node *
+either(const struct cnn *s, const struct gp_node *n, const char *op,
+    int *other)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct gp_node *p = gp_rw_producer_is(s->w.g, n->in[k],
+		    op);
+
+		if (p != NULL && used_once(s, n->in[k])) {
+			*other = n->in[1 - k];
+			return (p);
+		}
+	}
+	return (NULL);
+}
+
+/* A mean with keepdims over the trailing axes of its input: the first
+ * one, or -1. */
+static int
+trailing_mean(const struct gp_graph *g, const struct gp_node *m)
+{
+	int nd = gp_graph_in_type(g, m, 0)->ndim, axes[GP_MAX_DIMS], na;
+	bool keep;
+	struct gp_err err;
+
+	if (gp_op_param_axes(m->params, "axis", nd, true, axes, &na,
+	    &err) < 0 || na < 1 || gp_op_param_bool(m->params, "keepdims",
+	    false, &keep, &err) < 0 || !keep)
+		return (-1);
+	for (int k = 0; k < na; k++)
+		if (axes[k] != nd - na + k)
+			return (-1);
+	return (nd - na);
+}
+
+/* Is p (Scale or B) of x's shape from axis on, leading 1s aside? */
+static bool
+ln_param(const struct gp_graph *g, int p, int x, int axis)
+{
+	const struct gp_type *pt = &g->vars[p].type, *xt = &g->vars[x].type;
+	int len = xt->ndim - axis, lead = pt->ndim - len;
+
+	if (pt->dtype != xt->dtype || lead < 0)
+		return (false);
+	for (int d = 0; d < lead; d++)
+		if (pt->shape[d] != 1)
+			return (false);
+	return (memcmp(pt->shape + lead, xt->shape + axis, sizeof(int64_t) *
+	    (size_t)len) == 0);
+}
+
+static bool
+layer_norm_fuse(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *y = &g->nodes[x], *mul, *dv, *sq, *ad, *var;
+	const struct gp_node *pw, *sub, *mean;
+	int beta, gamma, epsv, d, xin, axis, v, in[3];
+	double eps, two;
+
+	if (!gp_rw_is(y, "add") || y->n_in != 2 || !is_float(g, y->out[0]))
+		return (false);
+	s->w.ctx->tried++;
+	/* y = (d / sqrt(mean(d^2) + eps)) * gamma + beta */
+	if ((mul = either(s, y, "mul", &beta)) == NULL || mul->n_in != 2 ||
+	    (dv = either(s, mul, "true_div", &gamma)) == NULL)
+		return (false);
+	d = dv->in[0];
+	if ((sq = gp_rw_producer_is(g, dv->in[1], "sqrt")) == NULL ||
+	    !used_once(s, dv->in[1]) ||
+	    (ad = gp_rw_producer_is(g, sq->in[0], "add")) == NULL ||
+	    !used_once(s, sq->in[0]) || ad->n_in != 2 ||
+	    (var = either(s, ad, "mean", &epsv)) == NULL ||
+	    !gp_rw_const_value(g, epsv, &eps) || !(eps >= 0) ||
+	    !gp_rw_same_type(g, ad->out[0], var->out[0]))
+		return (false);
+	/* the square of d, read only by the mean */
+	if ((pw = gp_rw_producer(g, var->in[0])) == NULL ||
+	    !used_once(s, var->in[0]) || pw->in[0] != d)
+		return (false);
+	if (!gp_rw_is(pw, "sqr") && !(gp_rw_is(pw, "pow") &&
+	    gp_rw_const_value(g, pw->in[1], &two) && two == 2 &&
+	    gp_rw_same_type(g, pw->out[0], d)))
+		return (false);
+	/* d = x - mean(x), read by the square and the division alone */
+	if ((sub = gp_rw_producer_is(g, d, "sub")) == NULL ||
+	    (size_t)d >= s->n_uses || s->uses[d] != 2)
+		return (false);
+	xin = sub->in[0];
+	if ((mean = gp_rw_producer_is(g, sub->in[1], "mean")) == NULL ||
+	    !used_once(s, sub->in[1]) || mean->in[0] != xin)
+		return (false);
+	axis = trailing_mean(g, mean);
+	if (axis < 0 || trailing_mean(g, var) != axis ||
+	    !is_float(g, xin) || !gp_rw_same_type(g, d, xin) ||
+	    !gp_rw_same_type(g, dv->out[0], xin) ||
+	    !gp_rw_same_type(g, mul->out[0], xin) ||
+	    !gp_rw_same_type(g, y->out[0], xin) ||
+	    !ln_param(g, gamma, xin, axis) || !ln_param(g, beta, xin, axis))
+		return (false);
+	in[0] = xin;
+	in[1] = gamma;
+	in[2] = beta;
+	v = gp_rw_apply(g, "layer_norm", json_pack("{s:i,s:f}", "axis", axis,
+	    "epsilon", eps), 3, in);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+#define CNN(fn, ops_, doc_)						\
+	static int							\
+	run_##fn(struct gp_rewrite_ctx *c, struct gp_err *err)		\
+	{								\
+		static const char *const ops[] = {ops_, NULL};		\
+		struct cnn s;						\
+									\
+		(void)err;						\
+		if (!gp_rw_any(c->g, ops))				\
+			return (0);					\
+		cnn_begin(&s, c);					\
+		for (int i = 0; i < s.w.n_order; i++) {			\
+			int x = gp_rw_visit(&s.w, i);			\
+									\
+			if (x >= 0)					\
+				(void)fn(&s, x);			\
+		}							\
+		return (cnn_end(&s));					\
+	}								\
+	static const struct gp_rewriter rw_##fn = {			\
+		.name = #fn,						\
+		.tags = "fast_run:specialize:cnn",			\
+		.phase = GP_PHASE_SPECIALIZE,				\
+		.doc = doc_,						\
+		.run = run_##fn,					\
+	};
+
+CNN(bn_fold, "batch_norm", "batch_norm(conv(X, W, B), ...) -> conv(X, W', "
+    "B') with the folded weights computed once (fixed weights and "
+    "statistics)")
+CNN(conv_bias, "conv", "conv(X, W) + b, b per output channel -> "
+    "conv(X, W, b)")
+CNN(conv_act, "conv", "maximum(conv, lo), minimum(conv, hi), clip(conv, "
+    "lo, hi) (Relu, Relu6) -> conv with act_min, act_max")
+CNN(layer_norm_fuse, "mean", "(x - mean(x)) / sqrt(mean((x - mean(x))^2) + "
+    "eps) * gamma + beta over trailing axes -> layer_norm")
+
+const struct gp_rewriter *const gp_rewriters_cnn[] = {
+	&rw_bn_fold,
+	&rw_conv_bias,
+	&rw_conv_act,
+	&rw_layer_norm_fuse,
+	NULL,
+};

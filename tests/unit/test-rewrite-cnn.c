@@ -1,0 +1,608 @@
+/*
+ * test-rewrite-cnn.c: the CNN rewriters (src/rewrite/cnn.c): bn_fold,
+ * conv_bias, conv_act and layer_norm_fuse.  Each on a small graph where
+ * it must fire (the applies left, and the results against the graph with
+ * the rewrite left out), and on look-alikes where it must not; then
+ * data/graphs/cnn.json and the ONNX model data/models/cnn with and without
+ * the rewrites.  GPTOP_CNN_MODELS (':'-separated .onnx paths, e.g. the
+ * resnet18 and mobilenet_v2 bench/onnx/export.py makes) adds models to
+ * the last check.
+ *
+ * "Identical" is bit for bit (conv_bias and conv_act keep the
+ * arithmetic's order); bn_fold rounds W * a once instead of the conv's
+ * output times a, and layer_norm computes its statistics in double, so
+ * those are compared within 1e-6 of the largest magnitude of each output
+ * (max |on - off| <= 1e-6 max |off|).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "base/flags.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+#include "load/graph-json.h"
+#include "load/onnx-build.h"
+#include "rewrite/rewrite.h"
+#include "run/vm.h"
+
+static const char *top_srcdir = ".";
+
+/* JSON with ' for " (readable test graphs). */
+static char *
+q(const char *s)
+{
+	char *r = gp_xstrdup(s);
+
+	for (char *p = r; *p != '\0'; p++)
+		if (*p == '\'')
+			*p = '"';
+	return (r);
+}
+
+static struct gp_graph *
+graph_of(const char *vars, const char *nodes, const char *outs,
+    const char *updates)
+{
+	char *text = gp_xasprintf("{'format': 'gptop-graph/1', 'name': 't', "
+	    "'variables': {%s}, 'nodes': [%s], 'functions': {'f': "
+	    "{'outputs': [%s]%s%s%s}}}", vars, nodes, outs,
+	    updates ? ", 'updates': {" : "", updates ? updates : "",
+	    updates ? "}" : "");
+	char *json = q(text);
+	struct gp_err err;
+	struct gp_graph *g;
+
+	g = gp_graph_load_buf(json, strlen(json), "<test>", NULL, NULL, &err);
+	if (g == NULL)
+		diag("load failed: %s\n%s", err.msg, json);
+	free(text);
+	free(json);
+	return (g);
+}
+
+static struct gp_graph *
+rewritten(const struct gp_graph *g, const char *flags)
+{
+	struct gp_graph *c = gp_graph_clone(g);
+	struct gp_flags f;
+	struct gp_err err;
+
+	gp_flags_init(&f);
+	if (gp_flags_parse(&f, flags, "test", &err) < 0 ||
+	    gp_rewrite_run(c, &f, NULL, &err) < 0) {
+		diag("rewrite (%s) failed: %s", flags, err.msg);
+		gp_flags_done(&f);
+		gp_graph_free(c);
+		return (NULL);
+	}
+	gp_flags_done(&f);
+	return (c);
+}
+
+/* The live nodes' formatted op names, space-separated, in node order. */
+static char *
+ops_of(const struct gp_graph *g)
+{
+	struct gp_buf b = {0};
+	char *s;
+
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		if (g->nodes[i].dead)
+			continue;
+		if (b.len > 0)
+			gp_buf_puts(&b, " ");
+		gp_node_format_op(g, &g->nodes[i], &b);
+	}
+	s = gp_xstrdup(gp_buf_str(&b));
+	gp_buf_free(&b);
+	return (s);
+}
+
+static int
+n_op(const struct gp_graph *g, const char *op)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < g->n_nodes; i++)
+		if (!g->nodes[i].dead && strcmp(g->nodes[i].op->name, op) == 0)
+			n++;
+	return (n);
+}
+
+static int
+n_live(const struct gp_graph *g)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < g->n_nodes; i++)
+		n += !g->nodes[i].dead;
+	return (n);
+}
+
+/* Every function output after two calls, as doubles, outputs apart. */
+struct res {
+	double	*v;
+	size_t	 n, cap;
+	size_t	*start;	/* output k: v[start[k] .. start[k + 1]) */
+	size_t	 n_out, cap_out;
+};
+
+static void
+push(struct res *r, double x)
+{
+	gp_grow(&r->v, &r->cap, r->n + 1, sizeof(double));
+	r->v[r->n++] = x;
+}
+
+static bool
+run(struct gp_graph *g, struct res *r)
+{
+	struct gp_vm_opts o = {.allow_gc = true};
+	struct gp_err err;
+	struct gp_vm *vm;
+
+	memset(r, 0, sizeof(*r));
+	if (g == NULL)
+		return (false);
+	if ((vm = gp_vm_new(g, &o, NULL, &err)) == NULL) {
+		diag("link failed: %s", err.msg);
+		return (false);
+	}
+	for (int c = 0; c < 2; c++)
+		for (size_t f = 0; f < g->n_fns; f++) {
+			gp_vm_call(vm, (int)f, NULL);
+			for (int k = 0; k < g->fns[f].n_out; k++) {
+				const struct gp_tensor *t = gp_vm_output(vm,
+				    (int)f, k);
+				int64_t n = gp_tensor_numel(t);
+
+				gp_grow(&r->start, &r->cap_out, r->n_out + 2,
+				    sizeof(size_t));
+				r->start[r->n_out++] = r->n;
+				for (int64_t i = 0; i < n; i++)
+					push(r, gp_tensor_get(t, i));
+			}
+		}
+	gp_grow(&r->start, &r->cap_out, r->n_out + 2, sizeof(size_t));
+	r->start[r->n_out] = r->n;
+	gp_vm_free(vm);
+	return (true);
+}
+
+static void
+res_free(struct res *r)
+{
+	free(r->v);
+	free(r->start);
+}
+
+/* The worst output's max |a - b| / max |b| (0 when identical), or -1 when
+ * the shapes differ; *same: bit for bit (NaN equal to NaN). */
+static double
+differ(const struct res *a, const struct res *b, bool *same)
+{
+	double worst = 0;
+
+	*same = true;
+	if (a->n != b->n || a->n_out != b->n_out)
+		return (-1);
+	for (size_t k = 0; k < a->n_out; k++) {
+		double dmax = 0, ymax = 0;
+
+		for (size_t i = b->start[k]; i < b->start[k + 1]; i++) {
+			double x = a->v[i], y = b->v[i];
+
+			if (isnan(x) && isnan(y))
+				continue;
+			if (x != y)
+				*same = false;
+			if (isnan(x) != isnan(y))
+				return (INFINITY);
+			if (fabs(x - y) > dmax)
+				dmax = fabs(x - y);
+			if (fabs(y) > ymax)
+				ymax = fabs(y);
+		}
+		if (dmax > 0 && dmax / (ymax > 0 ? ymax : 1) > worst)
+			worst = dmax / (ymax > 0 ? ymax : 1);
+	}
+	return (worst);
+}
+
+/* Rewrite g with `on` and with `off`, run both: identical (exact) or
+ * within 1e-6 of each output's largest magnitude. */
+static void
+compare(const struct gp_graph *g, const char *on, const char *off,
+    bool exact, const char *what)
+{
+	struct gp_graph *a = rewritten(g, on), *b = rewritten(g, off);
+	struct res ra, rb;
+	bool same;
+	double d;
+
+	if (!run(a, &ra) || !run(b, &rb)) {
+		ok(false, "%s: run", what);
+	} else {
+		d = differ(&ra, &rb, &same);
+		if (exact)
+			ok(same, "%s: identical with %s and with %s", what,
+			    on, off);
+		else
+			ok(d >= 0 && d <= 1e-6, "%s: within 1e-6 with %s and "
+			    "with %s", what, on, off);
+		diag("  %s: %d applies with %s, %d with %s; max |diff| / max "
+		    "|value| %.3g%s", what, a ? n_live(a) : -1, on,
+		    b ? n_live(b) : -1, off, d, same ? " (bit for bit)" : "");
+	}
+	res_free(&ra);
+	res_free(&rb);
+	gp_graph_free(a);
+	gp_graph_free(b);
+}
+
+/* g rewritten with flags leaves the applies `want`. */
+static void
+expect_ops(const struct gp_graph *g, const char *flags, const char *want,
+    const char *what)
+{
+	struct gp_graph *r = g ? rewritten(g, flags) : NULL;
+	char *got;
+
+	if (r == NULL) {
+		ok(false, "%s: rewrite", what);
+		return;
+	}
+	got = ops_of(r);
+	if (!ok(strcmp(got, want) == 0, "%s: %s", what, want))
+		diag("  got: %s", got);
+	free(got);
+	gp_graph_free(r);
+}
+
+#define ONLY(r)	"optimizer=None,optimizer_including=" r
+#define NONE	"optimizer=None"
+
+/*
+ * Conv graphs: x (2, 3, 6, 6) float32, W (4, 3, 3, 3), BN params (4).
+ */
+
+#define V(name, kind, shape, lo, hi, seed) "'" name "': {'kind': '" kind \
+	"', 'dtype': 'float32', 'shape': " shape ", 'init': {'uniform': [" \
+	#lo ", " #hi "], 'seed': " #seed "}}"
+#define CONV_VARS							\
+	V("x", "input", "[2, 3, 6, 6]", -1, 1, 1) ", "			\
+	V("W", "shared", "[4, 3, 3, 3]", -0.5, 0.5, 2) ", "		\
+	V("b", "shared", "[4]", -0.1, 0.1, 3) ", "			\
+	V("gamma", "shared", "[4]", 0.5, 1.5, 4) ", "			\
+	V("beta", "shared", "[4]", -0.1, 0.1, 5) ", "			\
+	V("mu", "shared", "[4]", -0.2, 0.2, 6) ", "			\
+	V("var", "shared", "[4]", 0.5, 1.5, 7)
+#define CONV(out, extra) "{'op': 'conv', 'inputs': ['x', 'W'" extra "], " \
+	"'outputs': ['" out "'], 'params': {'pads': [1, 1, 1, 1]}}"
+#define BN(in, out, mu) "{'op': 'batch_norm', 'inputs': ['" in "', "	\
+	"'gamma', 'beta', '" mu "', 'var'], 'outputs': ['" out "']}"
+#define RELU(in, out) "{'op': 'maximum', 'inputs': ['" in "', 0], "	\
+	"'outputs': ['" out "']}"
+
+static void
+test_bn_fold(void)
+{
+	struct gp_graph *g;
+
+	/* conv + bn -> one conv, then with the relu fused */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu"),
+	    "'n'", NULL);
+	expect_ops(g, ONLY("bn_fold"), "Conv{3x3, pads=[1, 1, 1, 1]}",
+	    "bn_fold: conv + batch_norm");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=bn_fold", false,
+	    "bn_fold: conv + batch_norm");
+	gp_graph_free(g);
+	g = graph_of(CONV_VARS, CONV("c", "") ", " BN("c", "n", "mu") ", "
+	    RELU("n", "r"), "'r'", NULL);
+	expect_ops(g, ONLY("bn_fold:conv_act"),
+	    "Conv{3x3, pads=[1, 1, 1, 1], relu}",
+	    "bn_fold + conv_act: conv (no bias) + batch_norm + relu");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
+	    "bn_fold + conv_act: conv + batch_norm + relu");
+	gp_graph_free(g);
+
+	/* must not fire: the conv's output read elsewhere too */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu")
+	    ", {'op': 'sum', 'inputs': ['c'], 'outputs': ['s']}", "'n', 's'",
+	    NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05} Sum",
+	    "bn_fold: not when the conv's output has another reader");
+	gp_graph_free(g);
+	/* ... or is a function output */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu"),
+	    "'n', 'c'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05}",
+	    "bn_fold: not when the conv's output is a function output");
+	gp_graph_free(g);
+	/* ... or a statistic is an input (not known now) */
+	g = graph_of(CONV_VARS ", " V("m2", "input", "[4]", -0.2, 0.2, 8),
+	    CONV("c", ", 'b'") ", " BN("c", "n", "m2"), "'n'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05}",
+	    "bn_fold: not when a statistic is an input");
+	gp_graph_free(g);
+	/* ... or a shared statistic some function updates */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
+	    "{'op': 'mul', 'inputs': ['mu', 0.5], 'outputs': ['mu2']}", "'n'",
+	    "'mu': 'mu2'");
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05} Elemwise{mul}",
+	    "bn_fold: not when a statistic is updated");
+	compare(g, "optimizer=fast_run", NONE, true,
+	    "bn_fold: updated statistic, over two calls");
+	gp_graph_free(g);
+	/* ... nor when the weights are updated */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
+	    "{'op': 'mul', 'inputs': ['W', 0.5], 'outputs': ['W2']}", "'n'",
+	    "'W': 'W2'");
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05} Elemwise{mul}",
+	    "bn_fold: not when the weights are updated");
+	gp_graph_free(g);
+	/* the batch_norm's output read twice: folded, but the relu stays
+	 * apart (the folded conv's output has two readers) */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu")
+	    ", " RELU("n", "r") ", {'op': 'sum', 'inputs': ['n'], "
+	    "'outputs': ['s']}", "'r', 's'", NULL);
+	expect_ops(g, ONLY("cnn"), "Elemwise{maximum} Sum "
+	    "Conv{3x3, pads=[1, 1, 1, 1]}",
+	    "bn_fold + conv_act: batch_norm read twice: folded, relu apart");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
+	    "batch_norm read twice");
+	gp_graph_free(g);
+}
+
+static void
+test_conv_act(void)
+{
+	struct gp_graph *g;
+
+	/* conv + bias add (C, 1, 1) + relu6 (clip) -> one conv */
+	g = graph_of(CONV_VARS ", " V("bb", "shared", "[4, 1, 1]", -0.1, 0.1,
+	    9), CONV("c", "") ", {'op': 'add', 'inputs': ['c', 'bb'], "
+	    "'outputs': ['a']}, {'op': 'clip', 'inputs': ['a', 0, 6], "
+	    "'outputs': ['r']}", "'r'", NULL);
+	expect_ops(g, ONLY("conv_bias:conv_act"), "Reshape{1} "
+	    "Conv{3x3, pads=[1, 1, 1, 1], clip=[0, 6]}",
+	    "conv_bias + conv_act: conv + (C, 1, 1) bias + clip(0, 6)");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", true,
+	    "conv_bias + conv_act: conv + bias + clip");
+	gp_graph_free(g);
+	/* bias (1, C, 1, 1) first, relu as maximum(0, y) */
+	g = graph_of(CONV_VARS ", " V("bb", "shared", "[1, 4, 1, 1]", -0.1, 0.1,
+	    9), CONV("c", "") ", {'op': 'add', 'inputs': ['bb', 'c'], "
+	    "'outputs': ['a']}, {'op': 'maximum', 'inputs': [0, 'a'], "
+	    "'outputs': ['r']}", "'r'", NULL);
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", true,
+	    "conv_bias + conv_act: (1, C, 1, 1) bias + maximum(0, y)");
+	expect_ops(g, ONLY("conv_bias:conv_act"), "Reshape{1} "
+	    "Conv{3x3, pads=[1, 1, 1, 1], relu}",
+	    "conv_bias + conv_act: bias first, maximum(0, y)");
+	gp_graph_free(g);
+	/* must not fire: a bias over the pixels, not the channels */
+	g = graph_of(CONV_VARS ", " V("bb", "shared", "[6, 6]", -0.1, 0.1, 9),
+	    CONV("c", "") ", {'op': 'add', 'inputs': ['c', 'bb'], "
+	    "'outputs': ['a']}", "'a'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} Elemwise{add}",
+	    "conv_bias: not for a (H, W) addend");
+	gp_graph_free(g);
+	/* ... nor a relu of a conv read elsewhere */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " RELU("c", "r"),
+	    "'r', 'c'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} Elemwise{maximum}",
+	    "conv_act: not when the conv's output is also a function output");
+	gp_graph_free(g);
+	/* ... nor a clip by non-constant bounds, nor a maximum that
+	 * broadcasts the conv's output */
+	g = graph_of(CONV_VARS ", " V("lo", "input", "[]", 0, 1, 10),
+	    CONV("c", ", 'b'") ", {'op': 'clip', 'inputs': ['c', 'lo', 6], "
+	    "'outputs': ['r']}", "'r'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} Elemwise{clip}",
+	    "conv_act: not for a clip whose bound is an input");
+	gp_graph_free(g);
+	g = graph_of(CONV_VARS ", 'z': {'kind': 'constant', 'dtype': "
+	    "'float32', 'shape': [3, 2, 4, 6, 6], 'init': {'fill': 0}}",
+	    CONV("c", ", 'b'") ", {'op': 'maximum', 'inputs': ['c', 'z'], "
+	    "'outputs': ['r']}", "'r'", NULL);
+	expect_ops(g, ONLY("cnn"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "Elemwise{maximum}", "conv_act: not for a maximum that "
+	    "broadcasts the conv's output");
+	gp_graph_free(g);
+}
+
+/*
+ * The decomposed LayerNorm: x (2, 3, 8) float32, gamma, beta (8).
+ */
+
+#define LN_VARS								\
+	V("x", "input", "[2, 3, 8]", -2, 2, 11) ", "			\
+	V("gamma", "shared", "[8]", 0.5, 1.5, 12) ", "			\
+	V("beta", "shared", "[8]", -0.5, 0.5, 13)
+#define MEAN(in, out, ax) "{'op': 'mean', 'inputs': ['" in "'], "	\
+	"'outputs': ['" out "'], 'params': {'axis': " ax ", "		\
+	"'keepdims': true}}"
+#define OP2(op, a, b, out) "{'op': '" op "', 'inputs': [" a ", " b "], " \
+	"'outputs': ['" out "']}"
+/* torch's export: ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul,
+ * Add; ax1 and ax2 the two means' axes */
+#define LN(ax1, ax2, tail)						\
+	MEAN("x", "m", ax1) ", " OP2("sub", "'x'", "'m'", "d") ", "	\
+	OP2("pow", "'d'", "2", "p") ", " MEAN("p", "v", ax2) ", "	\
+	tail ", " OP2("true_div", "'d'", "'s'", "nr") ", "		\
+	OP2("mul", "'nr'", "'gamma'", "sc") ", "			\
+	OP2("add", "'sc'", "'beta'", "y")
+#define EPS_IN "{'op': 'add', 'inputs': ['v', 1e-5], 'outputs': ['ve']}, " \
+	"{'op': 'sqrt', 'inputs': ['ve'], 'outputs': ['s']}"
+
+static void
+test_layer_norm(void)
+{
+	struct gp_graph *g;
+
+	g = graph_of(LN_VARS, LN("[-1]", "[-1]", EPS_IN), "'y'", NULL);
+	expect_ops(g, ONLY("layer_norm_fuse"),
+	    "LayerNormalization{axis=2, epsilon=1e-05}",
+	    "layer_norm_fuse: the 9 applies torch exports");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=layer_norm_fuse",
+	    false, "layer_norm_fuse");
+	gp_graph_free(g);
+	/* over the last two axes, after pow_specialize made pow a sqr */
+	g = graph_of(LN_VARS ", " V("g2", "shared", "[3, 8]", 0.5, 1.5, 14)
+	    ", " V("b2", "shared", "[1, 3, 8]", -0.5, 0.5, 15),
+	    MEAN("x", "m", "[1, 2]") ", " OP2("sub", "'x'", "'m'", "d") ", "
+	    OP2("pow", "'d'", "2", "p") ", " MEAN("p", "v", "[-2, -1]") ", "
+	    EPS_IN ", " OP2("true_div", "'d'", "'s'", "nr") ", "
+	    OP2("mul", "'g2'", "'nr'", "sc") ", "
+	    OP2("add", "'b2'", "'sc'", "y"), "'y'", NULL);
+	expect_ops(g, ONLY("pow_specialize:layer_norm_fuse"),
+	    "LayerNormalization{axis=1, epsilon=1e-05}",
+	    "layer_norm_fuse: two trailing axes, operands swapped, sqr");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=layer_norm_fuse",
+	    false, "layer_norm_fuse: two axes");
+	gp_graph_free(g);
+
+	/* look-alikes that must stay: epsilon added after the sqrt */
+	g = graph_of(LN_VARS, LN("[-1]", "[-1]",
+	    "{'op': 'sqrt', 'inputs': ['v'], 'outputs': ['sv']}, "
+	    "{'op': 'add', 'inputs': ['sv', 1e-5], 'outputs': ['s']}"), "'y'",
+	    NULL);
+	ok(n_op(g, "mean") == 2, "look-alike graph loads");
+	{
+		struct gp_graph *r = rewritten(g, ONLY("cnn:pow_specialize"));
+
+		ok(r != NULL && n_op(r, "layer_norm") == 0 && n_op(r, "mean") ==
+		    2, "layer_norm_fuse: not with epsilon added after the "
+		    "sqrt");
+		gp_graph_free(r);
+	}
+	gp_graph_free(g);
+	/* ... means over a leading axis */
+	g = graph_of(LN_VARS, LN("[1]", "[1]", EPS_IN), "'y'", NULL);
+	expect_ops(g, ONLY("cnn"), "Mean{axis=[1], keepdims} Elemwise{sub} "
+	    "Elemwise{pow} Mean{axis=[1], keepdims} Elemwise{add} "
+	    "Elemwise{sqrt} Elemwise{true_div} Elemwise{mul} Elemwise{add}",
+	    "layer_norm_fuse: not over a leading axis");
+	gp_graph_free(g);
+	/* ... the two means over different axes */
+	g = graph_of(LN_VARS, LN("[-1]", "[1, 2]", EPS_IN), "'y'", NULL);
+	{
+		struct gp_graph *r = rewritten(g, ONLY("cnn"));
+
+		ok(r != NULL && n_op(r, "layer_norm") == 0, "layer_norm_fuse: "
+		    "not when the two means take different axes");
+		gp_graph_free(r);
+	}
+	gp_graph_free(g);
+	/* ... the centred x read by a third apply */
+	g = graph_of(LN_VARS, LN("[-1]", "[-1]", EPS_IN) ", {'op': 'sum', "
+	    "'inputs': ['d'], 'outputs': ['sd']}", "'y', 'sd'", NULL);
+	{
+		struct gp_graph *r = rewritten(g, ONLY("cnn"));
+
+		ok(r != NULL && n_op(r, "layer_norm") == 0, "layer_norm_fuse: "
+		    "not when x - mean(x) has a third reader");
+		gp_graph_free(r);
+	}
+	gp_graph_free(g);
+	/* ... a square of something else than x - mean(x) */
+	g = graph_of(LN_VARS, MEAN("x", "m", "[-1]") ", "
+	    OP2("sub", "'x'", "'m'", "d") ", " OP2("pow", "'x'", "2", "p") ", "
+	    MEAN("p", "v", "[-1]") ", " EPS_IN ", "
+	    OP2("true_div", "'d'", "'s'", "nr") ", "
+	    OP2("mul", "'nr'", "'gamma'", "sc") ", "
+	    OP2("add", "'sc'", "'beta'", "y"), "'y'", NULL);
+	{
+		struct gp_graph *r = rewritten(g, ONLY("cnn"));
+
+		ok(r != NULL && n_op(r, "layer_norm") == 0, "layer_norm_fuse: "
+		    "not for mean(x^2) (an RMS look-alike)");
+		gp_graph_free(r);
+	}
+	gp_graph_free(g);
+}
+
+/*
+ * Whole graphs and models: the rewrites on and off.
+ */
+
+static void
+check_model(struct gp_graph *g, const char *what)
+{
+	if (!ok(g != NULL, "%s loads", what))
+		return;
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
+	    what);
+	compare(g, "optimizer_excluding=bn_fold:layer_norm_fuse",
+	    "optimizer_excluding=cnn", true, what);
+	gp_graph_free(g);
+}
+
+static void
+test_models(void)
+{
+	struct gp_err err;
+	char *p = gp_xasprintf("%s/data/graphs/cnn.json", top_srcdir);
+	struct gp_graph *g = gp_graph_load(p, NULL, &err), *r;
+	struct gp_onnx_load_opts o = {.limit_bytes = 1 << 30};
+	const char *more = getenv("GPTOP_CNN_MODELS");
+
+	if (g != NULL) {
+		/* conv+bn+relu, depthwise, pointwise+bias+relu: 3 convs */
+		r = rewritten(g, "optimizer=fast_run");
+		ok(r != NULL && n_op(r, "conv") == 3 && n_op(r,
+		    "batch_norm") == 0 && n_op(r, "maximum") == 0,
+		    "cnn.json: batch_norm folded, both relus fused");
+		gp_graph_free(r);
+	}
+	check_model(g, "data/graphs/cnn.json");
+	free(p);
+	p = gp_xasprintf("%s/data/models/cnn/model.onnx", top_srcdir);
+	g = gp_onnx_load(p, &o, &err);
+	if (g == NULL)
+		diag("%s", err.msg);
+	if (g != NULL) {
+		r = rewritten(g, "optimizer=fast_run");
+		ok(r != NULL && n_op(r, "conv") == 2 && n_op(r, "maximum") == 0,
+		    "data/models/cnn: both Conv+Relu fused");
+		gp_graph_free(r);
+	}
+	check_model(g, "data/models/cnn");
+	free(p);
+	while (more != NULL && *more != '\0') {
+		const char *e = strchr(more, ':');
+		size_t len = e ? (size_t)(e - more) : strlen(more);
+
+		p = gp_xasprintf("%.*s", (int)len, more);
+		g = gp_onnx_load(p, &o, &err);
+		if (g == NULL)
+			diag("%s", err.msg);
+		check_model(g, p);
+		free(p);
+		more = e ? e + 1 : NULL;
+	}
+}
+
+int
+main(void)
+{
+	const char *s = getenv("top_srcdir");
+
+	if (s != NULL && s[0] != '\0')
+		top_srcdir = s;
+	test_bn_fold();
+	test_conv_act();
+	test_layer_norm();
+	test_models();
+	return (done_testing());
+}
