@@ -156,6 +156,8 @@ bn_fold(struct cnn *s, int x)
 	struct gp_graph *g = s->w.g;
 	const struct gp_node *n = &g->nodes[x], *c;
 	const struct gp_tensor *wt, *cb = NULL, *sc, *be, *mu, *va;
+	struct gp_tensor wc = {0};
+	const char *src;
 	struct gp_type wtype, btype;
 	int64_t cout, per;
 	double eps;
@@ -197,18 +199,31 @@ bn_fold(struct cnn *s, int x)
 	va = &g->vars[n->in[4]].value;
 	wd = gp_tensor_data(&g->vars[nw].value);
 	bd = gp_tensor_data(&g->vars[nb].value);
+	/* W in one contiguous run (W and W' have the conv's float dtype) */
+	if (gp_tensor_is_contiguous(wt))
+		gp_tensor_view(&wc, wt);
+	else
+		gp_tensor_copy(&wc, wt);
+	src = gp_tensor_data(&wc);
 	/* batch_norm's own a = scale / sqrt(var + eps), in double */
 	for (int64_t o = 0; o < cout; o++) {
 		double a = gp_tensor_get(sc, o) / sqrt(gp_tensor_get(va, o) +
 		    eps);
 		double b0 = cb != NULL ? gp_tensor_get(cb, o) : 0;
+		int64_t k = o * per;
 
-		for (int64_t i = 0; i < per; i++)
-			gp_dtype_store(wd + gp_dtype_size(dt) * (size_t)(o *
-			    per + i), dt, gp_tensor_get(wt, o * per + i) * a);
+		if (dt == GP_FLOAT32)
+			for (int64_t i = 0; i < per; i++)
+				((float *)wd)[k + i] = (float)(((const float *)
+				    src)[k + i] * a);
+		else
+			for (int64_t i = 0; i < per; i++)
+				((double *)wd)[k + i] = ((const double *)src)[k +
+				    i] * a;
 		gp_dtype_store(bd + gp_dtype_size(dt) * (size_t)o, dt,
 		    gp_tensor_get(be, o) + (b0 - gp_tensor_get(mu, o)) * a);
 	}
+	gp_tensor_release(&wc);
 	v = conv_like(g, c, in0, nw, nb, -INFINITY, INFINITY);
 	return (gp_rw_replace_out(&s->w, x, v));
 }
