@@ -8,6 +8,7 @@
  *   conv_bias        conv(X, W) + b (b per output channel) -> conv(X, W, b)
  *   conv_act         maximum(conv(...), lo), minimum(conv(...), hi) or
  *                    clip(conv(...), lo, hi) -> conv(...; act_min, act_max)
+ *                    (a clamp of a clamped conv: the intersection)
  *   layer_norm_fuse  the LayerNorm torch exports below opset 17 (mean,
  *                    sub, pow 2, mean, add eps, sqrt, div, mul, add)
  *                    -> layer_norm
@@ -125,6 +126,8 @@ conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
 	json_t *p = json_deep_copy(c->params);
 	int in[3] = {x, wt, b};
 
+	json_object_del(p, "act_min");
+	json_object_del(p, "act_max");
 	if (lo > -INFINITY)
 		json_object_set_new(p, "act_min", json_real(lo));
 	if (hi < INFINITY)
@@ -282,12 +285,28 @@ conv_bias(struct cnn *s, int x)
  * conv_act
  */
 
+/* The conv producing v, read only there, clamped or not: its clamp in
+ * *lo, *hi (infinite when none); or NULL. */
+static const struct gp_node *
+act_conv(const struct cnn *s, int v, double *lo, double *hi)
+{
+	const struct gp_node *c = gp_rw_producer_is(s->w.g, v, "conv");
+	struct gp_err err;
+
+	if (c == NULL || !used_once(s, v) ||
+	    gp_op_param_double(c->params, "act_min", -INFINITY, lo,
+	    &err) < 0 || gp_op_param_double(c->params, "act_max", INFINITY,
+	    hi, &err) < 0)
+		return (NULL);
+	return (c);
+}
+
 static bool
 conv_act(struct cnn *s, int x)
 {
 	struct gp_graph *g = s->w.g;
 	const struct gp_node *n = &g->nodes[x], *c = NULL;
-	double lo = -INFINITY, hi = INFINITY, a;
+	double lo = -INFINITY, hi = INFINITY, clo, chi, a;
 	bool is_max = gp_rw_is(n, "maximum"), is_min = gp_rw_is(n, "minimum");
 	int ci = 0, v;
 
@@ -299,8 +318,9 @@ conv_act(struct cnn *s, int x)
 	if (is_max || is_min) {
 		if (n->n_in != 2)
 			return (false);
-		ci = (c = plain_conv(s, n->in[0])) != NULL ? 0 : 1;
-		if (c == NULL && (c = plain_conv(s, n->in[1])) == NULL)
+		ci = (c = act_conv(s, n->in[0], &clo, &chi)) != NULL ? 0 : 1;
+		if (c == NULL && (c = act_conv(s, n->in[1], &clo, &chi)) ==
+		    NULL)
 			return (false);
 		if (!gp_rw_const_value(g, n->in[1 - ci], &a) || isnan(a))
 			return (false);
@@ -309,13 +329,17 @@ conv_act(struct cnn *s, int x)
 		else
 			hi = a;
 	} else {
-		if (n->n_in != 3 || (c = plain_conv(s, n->in[0])) == NULL ||
-		    !gp_rw_const_value(g, n->in[1], &lo) ||
+		if (n->n_in != 3 || (c = act_conv(s, n->in[0], &clo,
+		    &chi)) == NULL || !gp_rw_const_value(g, n->in[1], &lo) ||
 		    !gp_rw_const_value(g, n->in[2], &hi) || isnan(lo) ||
 		    isnan(hi) || lo > hi)
 			return (false);
 	}
-	if (!gp_rw_same_type(g, c->out[0], n->out[0]))
+	/* a clamp of a clamp is one clamp to the intersection (Relu then
+	 * Clip(0, 6): torch's ReLU6); disjoint ranges stay two applies */
+	lo = fmax(lo, clo);
+	hi = fmin(hi, chi);
+	if (lo > hi || !gp_rw_same_type(g, c->out[0], n->out[0]))
 		return (false);
 	v = conv_like(g, c, c->in[0], c->in[1], c->n_in > 2 ? c->in[2] : -1,
 	    lo, hi);

@@ -390,6 +390,25 @@ test_conv_act(void)
 	    "Conv{3x3, pads=[1, 1, 1, 1], relu}",
 	    "conv_bias + conv_act: bias first, maximum(0, y)");
 	gp_graph_free(g);
+	/* a clamp of a clamped conv: Relu then Clip(0, 6) (torch's ReLU6)
+	 * is one clamp; disjoint ranges (always 8) stay two applies */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " RELU("c", "r0") ", "
+	    "{'op': 'clip', 'inputs': ['r0', 0, 6], 'outputs': ['r']}", "'r'",
+	    NULL);
+	expect_ops(g, ONLY("conv_act"), "Conv{3x3, pads=[1, 1, 1, 1], "
+	    "clip=[0, 6]}", "conv_act: relu then clip(0, 6), one clamp");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", true,
+	    "conv_act: relu then clip(0, 6)");
+	gp_graph_free(g);
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", {'op': 'clip', "
+	    "'inputs': ['c', 0, 6], 'outputs': ['r0']}, {'op': 'clip', "
+	    "'inputs': ['r0', 8, 10], 'outputs': ['r']}", "'r'", NULL);
+	expect_ops(g, ONLY("conv_act"), "Elemwise{clip} "
+	    "Conv{3x3, pads=[1, 1, 1, 1], clip=[0, 6]}",
+	    "conv_act: not a second clamp disjoint from the first");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", true,
+	    "conv_act: disjoint clamps");
+	gp_graph_free(g);
 	/* must not fire: a bias over the pixels, not the channels */
 	g = graph_of(CONV_VARS ", " V("bb", "shared", "[6, 6]", -0.1, 0.1, 9),
 	    CONV("c", "") ", {'op': 'add', 'inputs': ['c', 'bb'], "
@@ -578,6 +597,41 @@ test_models(void)
 		gp_graph_free(r);
 	}
 	check_model(g, "data/models/cnn");
+	free(p);
+	/* torch's own exports (tests/data/rewrite/make.py) */
+	p = gp_xasprintf("%s/tests/data/rewrite/conv-bn-act.onnx", top_srcdir);
+	g = gp_onnx_load(p, &o, &err);
+	if (g == NULL)
+		diag("%s", err.msg);
+	if (g != NULL) {
+		r = rewritten(g, "optimizer=fast_run");
+		if (!ok(r != NULL && n_live(r) == 2 && n_op(r, "conv") == 2,
+		    "conv-bn-act.onnx: Conv, BatchNormalization, Relu, Clip "
+		    "and Conv, BatchNormalization, Relu: two conv applies"))
+			diag("  got: %s", r ? ops_of(r) : "no graph");
+		else {
+			char *ops = ops_of(r);
+
+			ok(strstr(ops, "clip=[0, 6]") != NULL && strstr(ops,
+			    "relu") != NULL, "conv-bn-act.onnx: %s", ops);
+			free(ops);
+		}
+		gp_graph_free(r);
+	}
+	check_model(g, "tests/data/rewrite/conv-bn-act.onnx");
+	free(p);
+	p = gp_xasprintf("%s/tests/data/rewrite/layernorm13.onnx", top_srcdir);
+	g = gp_onnx_load(p, &o, &err);
+	if (g == NULL)
+		diag("%s", err.msg);
+	if (g != NULL) {
+		r = rewritten(g, "optimizer=fast_run");
+		ok(r != NULL && n_live(r) == 1 && n_op(r, "layer_norm") == 1,
+		    "layernorm13.onnx: the 9 nodes of torch's LayerNorm, one "
+		    "layer_norm apply");
+		gp_graph_free(r);
+	}
+	check_model(g, "tests/data/rewrite/layernorm13.onnx");
 	free(p);
 	while (more != NULL && *more != '\0') {
 		const char *e = strchr(more, ':');
