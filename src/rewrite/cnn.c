@@ -118,13 +118,65 @@ plain_conv(const struct cnn *s, int v)
 	return (c);
 }
 
-/* A new conv like c on (X, W, B), with act_min/act_max when finite. */
+/* The label of a conv like c clamped to [lo, hi]: c's front-end label
+ * (an ONNX model's "Conv{3x3,p1}") with ",relu" or ",clip[lo,hi]" in its
+ * braces, in place of the clamp c had; NULL when c has no label. */
+static char *
+act_label(const struct gp_node *c, double lo, double hi)
+{
+	struct gp_buf b = {0};
+	const char *l = c->label, *open, *body, *end;
+	char *r;
+	bool had = json_object_get(c->params, "act_min") != NULL ||
+	    json_object_get(c->params, "act_max") != NULL;
+
+	if (l == NULL)
+		return (NULL);
+	/* head{body}, or head alone */
+	open = strchr(l, '{');
+	end = l + strlen(l);
+	if (open != NULL && end[-1] == '}') {
+		body = open + 1;
+		end--;
+	} else {
+		open = body = end;
+	}
+	if (had) {	/* drop the last item: the clamp conv_act put there */
+		const char *k = end;
+
+		while (k > body && k[-1] != ',')
+			k--;
+		end = k > body ? k - 1 : body;
+	}
+	gp_buf_printf(&b, "%.*s{%.*s", (int)(open - l), l, (int)(end - body),
+	    body);
+	if (end > body && (lo > -INFINITY || hi < INFINITY))
+		gp_buf_puts(&b, ",");
+	if (lo == 0 && hi == INFINITY)
+		gp_buf_puts(&b, "relu");
+	else if (lo > -INFINITY || hi < INFINITY)
+		gp_buf_printf(&b, "clip[%g,%g]", lo, hi);
+	if (b.len == (size_t)(open - l) + 1)
+		b.len--;	/* nothing in the braces: head alone */
+	else
+		gp_buf_puts(&b, "}");
+	r = gp_xstrdup(gp_buf_str(&b));
+	gp_buf_free(&b);
+	return (r);
+}
+
+/* A new conv like c on (X, W, B), with act_min/act_max when finite.  It
+ * keeps c's name and front-end family, and its label (with the clamp). */
 static int
 conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
     double lo, double hi)
 {
 	json_t *p = json_deep_copy(c->params);
-	int in[3] = {x, wt, b};
+	int in[3] = {x, wt, b}, v;
+	char *name = c->name ? gp_xstrdup(c->name) : NULL;
+	char *family = c->family ? gp_xstrdup(c->family) : NULL;
+	char *label = act_label(c, lo, hi);
+	struct gp_node *n;
 
 	json_object_del(p, "act_min");
 	json_object_del(p, "act_max");
@@ -132,7 +184,18 @@ conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
 		json_object_set_new(p, "act_min", json_real(lo));
 	if (hi < INFINITY)
 		json_object_set_new(p, "act_max", json_real(hi));
-	return (gp_rw_apply(g, "conv", p, b >= 0 ? 3 : 2, in));
+	v = gp_rw_apply(g, "conv", p, b >= 0 ? 3 : 2, in);
+	if (v < 0) {
+		free(name);
+		free(family);
+		free(label);
+		return (-1);
+	}
+	n = &g->nodes[g->vars[v].producer];
+	n->name = name;
+	n->family = family;
+	n->label = label;
+	return (v);
 }
 
 /* A new constant of type t named after variable `like` and a suffix. */

@@ -173,10 +173,10 @@ grep -q "  Gemm{tB}$" "$tmp/out" && grep -q "BLAS .* Gemm{tB}$" "$tmp/out"
 ok $? "shape-fold.onnx: the Op column says Gemm{tB}, the Class BLAS"
 # the CNN ops' Op column: the kernel, then what is not the default
 "$GPTOP" --batch -n 1 "$top_srcdir/data/models/cnn/model.onnx" >"$tmp/out" 2>"$tmp/err"
-grep -q "BLAS .* Conv{3x3,p1}$" "$tmp/out" &&
+grep -q "BLAS .* Conv{3x3,p1,relu}$" "$tmp/out" &&
     grep -q "C .* MaxPool{2x2,s2}$" "$tmp/out" &&
     grep -qE "BLAS +2 +2 +Conv$" "$tmp/out" && grep -qE "C +2 +2 +Pool$" "$tmp/out"
-ok $? "cnn model: Op column Conv{3x3,p1} and MaxPool{2x2,s2}, Classes Conv and Pool"
+ok $? "cnn model: Op column Conv{3x3,p1,relu} (the Relu fused) and MaxPool{2x2,s2}, Classes Conv and Pool"
 "$GPTOP" --batch -n 1 --dim batch=3 --flags optimizer=None "$d/shape-fold.onnx" >"$tmp/out" 2>"$tmp/err"
 grep -qF "output y: float32(3, 2, 3)" "$tmp/out"
 ok $? "shape-fold.onnx --dim batch=3: y is (3, 2, 3)"

@@ -23,6 +23,7 @@
 #include "prof/memreport.h"
 #include "graph/op.h"
 #include "prof/profile-hook.h"
+#include "rewrite/rewrite.h"
 #include "session/session.h"
 #include "run/vm.h"
 
@@ -1296,6 +1297,46 @@ test_session_chain(void)
 /* Every example graph through a session: measured = predicted, plus the
  * session's pristine copy of the graph values when the session has not
  * said so itself. */
+/* Bytes of g's shared variables that g rewritten with f reads (a live
+ * apply's input), outputs or updates, found by name. */
+static uint64_t
+shared_in_use(const struct gp_graph *g, const struct gp_flags *f)
+{
+	struct gp_graph *r = gp_graph_clone(g);
+	struct gp_err err;
+	bool *use;
+	uint64_t b = 0;
+
+	if (gp_rewrite_run(r, f, NULL, &err) < 0) {
+		diag("rewrite: %s", err.msg);
+		gp_graph_free(r);
+		return (0);
+	}
+	use = gp_xcalloc(r->n_vars + 1, sizeof(bool));
+	for (size_t i = 0; i < r->n_nodes; i++)
+		for (int k = 0; !r->nodes[i].dead && k < r->nodes[i].n_in; k++)
+			use[r->nodes[i].in[k]] = true;
+	for (size_t fn = 0; fn < r->n_fns; fn++) {
+		for (int k = 0; k < r->fns[fn].n_out; k++)
+			use[r->fns[fn].out[k]] = true;
+		for (int k = 0; k < r->fns[fn].n_upd; k++)
+			use[r->fns[fn].upd[k].dst] = true;
+	}
+	for (size_t v = 0; v < g->n_vars; v++) {
+		int w;
+
+		if (g->vars[v].kind != GP_VAR_SHARED ||
+		    g->vars[v].value.storage == NULL)
+			continue;
+		w = gp_graph_find_var(r, g->vars[v].name);
+		if (w >= 0 && use[w])
+			b += gp_tensor_nbytes(&g->vars[v].value);
+	}
+	free(use);
+	gp_graph_free(r);
+	return (b);
+}
+
 static void
 test_examples(void)
 {
@@ -1337,16 +1378,13 @@ test_examples(void)
 				continue;
 			}
 			/* the session's pristine copy shares its inputs and
-			 * constants with the running graph: only its shared
-			 * variables' values are held apart */
+			 * constants with the running graph: only the values
+			 * of the shared variables the rewritten program reads
+			 * or updates are held apart (the others, like a
+			 * weight bn_fold replaced, share the pristine one) */
 			pristine = gp_graph_load(path, &lo, &err);
-			vals = 0;
-			for (size_t v = 0; pristine != NULL &&
-			    v < pristine->n_vars; v++)
-				if (pristine->vars[v].kind == GP_VAR_SHARED &&
-				    pristine->vars[v].value.storage != NULL)
-					vals += gp_tensor_nbytes(
-					    &pristine->vars[v].value);
+			vals = pristine != NULL ? shared_in_use(pristine,
+			    &fl) : 0;
 			gp_graph_free(pristine);
 			gp_session_run(s, -1, 3);
 			p = gp_session_profile(s);

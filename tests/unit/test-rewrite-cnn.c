@@ -611,10 +611,21 @@ test_models(void)
 			diag("  got: %s", r ? ops_of(r) : "no graph");
 		else {
 			char *ops = ops_of(r);
+			const struct gp_node *a = NULL, *b = NULL;
 
-			ok(strstr(ops, "clip=[0, 6]") != NULL && strstr(ops,
-			    "relu") != NULL, "conv-bn-act.onnx: %s", ops);
+			/* the ONNX names and labels stay, with the clamp */
+			if (!ok(strcmp(ops, "Conv{3x3,p1,clip[0,6]} "
+			    "Conv{3x3,p1,relu}") == 0, "conv-bn-act.onnx: the "
+			    "labels say what the conv took in"))
+				diag("  got: %s", ops);
 			free(ops);
+			for (size_t i = 0; i < r->n_nodes; i++)
+				if (!r->nodes[i].dead)
+					*(a == NULL ? &a : &b) = &r->nodes[i];
+			ok(a != NULL && b != NULL && a->name != NULL &&
+			    b->name != NULL && strcmp(a->name, "/c1/Conv") == 0 &&
+			    strcmp(b->name, "/c2/Conv") == 0, "conv-bn-act.onnx: "
+			    "the fused applies keep the Conv nodes' names");
 		}
 		gp_graph_free(r);
 	}
