@@ -252,8 +252,7 @@ static int
 b_mod(struct gp_onnxb *b, const struct gp_onnx_map *e)
 {
 	if (attr_i(b, "fmod", 0) != 0)
-		return (gp_onnxb_unsupported(b, "Mod with fmod=1 (C's fmod; "
-		    "gptop's mod takes the divisor's sign)"));
+		return (set1(b, apply2(b, "fmod", in0(b), gp_onnxb_in(b, 1))));
 	return (b_ew(b, e));
 }
 
@@ -359,6 +358,83 @@ b_hard_swish(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	    like(b, x, 0.5));
 	v = apply3(b, "clip", v, like(b, x, 0), like(b, x, 1));
 	return (set1(b, apply2(b, "mul", x, v)));
+}
+
+/* A STRING attribute's value, or def (copied into buf of size n). */
+static const char *
+attr_s(struct gp_onnxb *b, const char *name, const char *def, char *buf,
+    size_t n)
+{
+	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
+
+	if (a == NULL || a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING)
+		return (def);
+	snprintf(buf, n, "%.*s", (int)a->s.len, (const char *)a->s.data);
+	return (buf);
+}
+
+/* Celu: the op celu(x, alpha) */
+static int
+b_celu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	return (set1(b, apply2(b, "celu", x, like(b, x, attr_f(b, "alpha",
+	    1.0)))));
+}
+
+/* Shrink: shrink(x, lambd, bias), the constants in x's float type (an
+ * integer x computes in float and is cast back) */
+static int
+b_shrink(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+	enum gp_dtype ft;
+
+	if (x < 0)
+		return (-1);
+	ft = gp_dtype_to_float(dtype_of(b, x));
+	return (set1(b, apply3(b, "shrink", x, gp_onnxb_scalar(b, ft,
+	    attr_f(b, "lambd", 0.5)), gp_onnxb_scalar(b, ft, attr_f(b, "bias",
+	    0.0)))));
+}
+
+/* IsInf: isinf(x) for both signs; one sign is eq(x, +-inf); neither is
+ * all false (and(isinf(x), false)) */
+static int
+b_isinf(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	int x = in0(b);
+	bool pos = attr_i(b, "detect_positive", 1) != 0;
+	bool neg = attr_i(b, "detect_negative", 1) != 0;
+
+	if (x < 0)
+		return (-1);
+	if (pos && neg)
+		return (set1(b, apply1(b, "isinf", NULL, x)));
+	if (pos || neg)
+		return (set1(b, apply2(b, "eq", x, like(b, x, pos ? INFINITY :
+		    -INFINITY))));
+	return (set1(b, apply2(b, "and", apply1(b, "isinf", NULL, x),
+	    gp_onnxb_scalar(b, GP_BOOL, 0))));
+}
+
+/* BitShift: lshift or rshift by direction */
+static int
+b_bitshift(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	char buf[16];
+	const char *d = attr_s(b, "direction", "", buf, sizeof(buf));
+	int x = in0(b), y = gp_onnxb_in(b, 1);
+
+	if (x < 0 || y < 0)
+		return (gp_onnxb_fail(b, "BitShift needs X and Y"));
+	if (strcmp(d, "LEFT") != 0 && strcmp(d, "RIGHT") != 0)
+		return (gp_onnxb_fail(b, "direction must be \"LEFT\" or "
+		    "\"RIGHT\", got \"%s\"", d));
+	return (set1(b, apply2(b, d[0] == 'L' ? "lshift" : "rshift", x, y)));
 }
 
 static int
@@ -1539,19 +1615,6 @@ b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	    in)));
 }
 
-/* A STRING attribute's value, or def (copied into buf of size n). */
-static const char *
-attr_s(struct gp_onnxb *b, const char *name, const char *def, char *buf,
-    size_t n)
-{
-	const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b), name);
-
-	if (a == NULL || a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING)
-		return (def);
-	snprintf(buf, n, "%.*s", (int)a->s.len, (const char *)a->s.data);
-	return (buf);
-}
-
 /* Pad: pads (begins then ends) from the attribute (before opset 11:
  * 'paddings' in opset 1, then 'pads'; the constant in 'value') or input
  * 1, the constant from input 2 (a scalar fed to pad at run time) */
@@ -1768,17 +1831,31 @@ static const char *const sh_mode[] = {"mode", NULL};
 static const char *const sh_block[] = {"blocksize", "mode", NULL};
 static const char *const sh_resize[] = {"mode",
 	"coordinate_transformation_mode", "nearest_mode", NULL};
+static const char *const sh_shrink[] = {"lambd", "bias", NULL};
+static const char *const sh_isinf[] = {"detect_positive",
+	"detect_negative", NULL};
+static const char *const sh_dir[] = {"direction", NULL};
 
 const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Abs", 1, "abs", S),
+	EW("Acos", 7, "acos", S),
+	EW("Acosh", 9, "acosh", S),
 	EW("Add", 1, "add", S),
 	EW("And", 1, "and", A),
 	OP("ArgMax", 1, "Reduce", "argmax", b_argmax, sh_arg, A),
 	OP("ArgMin", 1, "Reduce", "argmin", b_argmax, sh_arg, A),
+	EW("Asin", 7, "asin", S),
+	EW("Asinh", 9, "asinh", S),
+	EW("Atan", 7, "atan", S),
+	EW("Atanh", 9, "atanh", S),
 	OP("AveragePool", 1, "Pool", "average_pool", b_pool, NULL, A),
 	OP("BatchNormalization", 1, "Norm", "batch_norm", b_norm, sh_eps, A),
+	OP("BitShift", 11, "Elemwise", "lshift, rshift", b_bitshift, sh_dir,
+	    A),
 	OP("Cast", 1, "Elemwise", "cast", b_cast, NULL, A),
 	OP("CastLike", 15, "Elemwise", "cast", b_cast_like, NULL, A),
+	EW("Ceil", 1, "ceil", S),
+	OP("Celu", 12, "Elemwise", "celu", b_celu, sh_alpha, S),
 	OP("Clip", 1, "Elemwise", "clip, maximum, minimum", b_clip, sh_clip,
 	    S),
 	OP("Concat", 1, "Shape", "join", b_concat, sh_axis, A),
@@ -1787,6 +1864,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Conv", 1, "Conv", "conv", b_conv, NULL, A),
 	OP("ConvTranspose", 1, "Conv", "conv_transpose", b_conv, NULL, A),
 	EW("Cos", 7, "cos", S),
+	EW("Cosh", 9, "cosh", S),
 	OP("DepthToSpace", 1, "Shape", "depth_to_space", b_depth, sh_block,
 	    A),
 	EW("Div", 1, "true_div", S),
@@ -1794,9 +1872,11 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Elu", 1, "Elemwise", "lt, expm1, mul, switch", b_elu, sh_alpha,
 	    S),
 	EW("Equal", 1, "eq", A),
+	EW("Erf", 9, "erf", S),
 	EW("Exp", 1, "exp", S),
 	OP("Expand", 8, "Shape", "alloc", b_expand, NULL, A),
 	OP("Flatten", 1, "Shape", "reshape", b_flatten, sh_axis, A),
+	EW("Floor", 1, "floor", S),
 	OP("Gather", 1, "Shape", "take", b_gather, sh_axis, A),
 	OP("Gemm", 1, "BLAS", "gemm, dot22, transpose, alloc", b_gemm, NULL,
 	    S),
@@ -1813,6 +1893,8 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Identity", 1, "Elemwise", "identity", b_identity, NULL, A),
 	OP("InstanceNormalization", 1, "Norm", "instance_norm", b_norm,
 	    sh_eps, A),
+	OP("IsInf", 10, "Elemwise", "isinf, eq", b_isinf, sh_isinf, A),
+	EW("IsNaN", 9, "isnan", A),
 	OP("LayerNormalization", 17, "Norm", "layer_norm", b_norm, sh_lnorm,
 	    A),
 	OP("LeakyRelu", 1, "Elemwise", "lt, mul, switch", b_leaky_relu,
@@ -1850,12 +1932,15 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Relu", 1, "Elemwise", "maximum", b_relu, NULL, S),
 	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
 	OP("Resize", 10, "Resize", "resize", b_resize, sh_resize, A),
+	EW("Round", 11, "round", S),
 	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
 	    sh_alphagamma, S),
 	OP("Shape", 1, "Shape", "(folded)", b_shape, NULL, A),
+	OP("Shrink", 9, "Elemwise", "shrink", b_shrink, sh_shrink, S),
 	EW("Sigmoid", 1, "sigmoid", S),
 	OP("Sign", 9, "Elemwise", "gt, lt, cast, sub", b_sign, NULL, S),
 	EW("Sin", 7, "sin", S),
+	EW("Sinh", 9, "sinh", S),
 	OP("Size", 1, "Shape", "(folded)", b_size, NULL, A),
 	OP("Slice", 1, "Shape", "subtensor", b_slice, NULL, A),
 	OP("Softmax", 1, "Softmax", "softmax", b_softmax, sh_axis, A),
@@ -1869,6 +1954,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Squeeze", 1, "Shape", "reshape", b_squeeze, sh_sqz, A),
 	EW("Sub", 1, "sub", S),
 	EW("Sum", 1, "add", S),
+	EW("Tan", 7, "tan", S),
 	EW("Tanh", 1, "tanh", S),
 	OP("ThresholdedRelu", 10, "Elemwise", "gt, switch", b_thresholded_relu,
 	    sh_alpha, S),

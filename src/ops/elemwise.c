@@ -78,6 +78,7 @@
 #define EW_SET_LOGIC(X, op, bd)						\
 	EW_T_BOOL(X, op, bd) EW_T_SINT(X, op, bd) EW_T_UINT(X, op, bd)
 #define EW_SET_FLT(X, op, bd)	EW_T_FLT(X, op, bd)
+#define EW_SET_INT(X, op, bd)	EW_T_SINT(X, op, bd) EW_T_UINT(X, op, bd)
 
 #define EW_KINDS_ALL	GP_SCALAR_KINDS_ALL
 #define EW_KINDS_NUM	(GP_SCALAR_KIND(GP_KIND_INT) |			\
@@ -85,6 +86,8 @@
 #define EW_KINDS_LOGIC	(GP_SCALAR_KIND(GP_KIND_BOOL) |			\
 	GP_SCALAR_KIND(GP_KIND_INT) | GP_SCALAR_KIND(GP_KIND_UINT))
 #define EW_KINDS_FLT	GP_SCALAR_KIND(GP_KIND_FLOAT)
+#define EW_KINDS_INT	(GP_SCALAR_KIND(GP_KIND_INT) |			\
+	GP_SCALAR_KIND(GP_KIND_UINT))
 
 /* _Generic selection of helper f for the type of x, per type set. */
 #define EW_GEN_INTS(f)							\
@@ -98,6 +101,7 @@
 	_Generic((x), EW_GEN_INTS(f), float: f##_f32, double: f##_f64)
 #define EW_GEN_LOGIC(f, x)	_Generic((x), _Bool: f##_b, EW_GEN_INTS(f))
 #define EW_GEN_FLT(f, x)	_Generic((x), float: f##_f32, double: f##_f64)
+#define EW_GEN_INT(f, x)	_Generic((x), EW_GEN_INTS(f))
 
 /*
  * Helper bodies: EW_B_<op>_<kind>(T, M), or EW_B_<op>(T, M) for ops with
@@ -146,6 +150,29 @@
 	(void)M(gp_ew_fdivmod)(a, b, &m);				\
 	return (m);
 
+/* C's fmod: the sign of the dividend (ONNX's Mod with fmod=1); an integer
+ * divisor of 0 gives 0, as mod's. */
+#define EW_B_fmod_SINT(T, M)						\
+	return ((T)(b == 0 || b == -1 ? 0 : a % b));
+#define EW_B_fmod_UINT(T, M)	return ((T)(b == 0 ? 0 : a % b));
+#define EW_B_fmod_FLT(T, M)	return (M(fmod)(a, b));
+
+/* Shifts by b bits (numpy's left_shift and right_shift): the bits shifted
+ * out are lost; a shift by a negative count or by the width or more gives
+ * 0 (-1 for a negative signed right shift); a signed right shift is
+ * arithmetic. */
+#define EW_B_lshift_SINT(T, M)						\
+	return ((T)(b < 0 || (uint64_t)b >= 8 * sizeof(T) ? 0 :		\
+	    (uint64_t)a << b));
+#define EW_B_lshift_UINT(T, M)						\
+	return ((T)(b >= 8 * sizeof(T) ? 0 : (uint64_t)a << b));
+#define EW_B_rshift_SINT(T, M)						\
+	if (b < 0 || (uint64_t)b >= 8 * sizeof(T))			\
+		return ((T)(a < 0 ? -1 : 0));				\
+	return ((T)(a < 0 ? ~(~(int64_t)a >> b) : (int64_t)a >> b));
+#define EW_B_rshift_UINT(T, M)						\
+	return ((T)(b >= 8 * sizeof(T) ? 0 : a >> b));
+
 /* Integer powers wrap; a negative exponent gives the truncated exact
  * result (0, but 1 and -1 for bases 1 and -1). */
 #define EW_B_pow_SINT(T, M)						\
@@ -182,6 +209,53 @@
 #define EW_B_tanh_FLT(T, M)	return (M(tanh)(a));
 #define EW_B_sin_FLT(T, M)	return (M(sin)(a));
 #define EW_B_cos_FLT(T, M)	return (M(cos)(a));
+#define EW_B_tan_FLT(T, M)	return (M(tan)(a));
+#define EW_B_asin_FLT(T, M)	return (M(asin)(a));
+#define EW_B_acos_FLT(T, M)	return (M(acos)(a));
+#define EW_B_atan_FLT(T, M)	return (M(atan)(a));
+#define EW_B_sinh_FLT(T, M)	return (M(sinh)(a));
+#define EW_B_cosh_FLT(T, M)	return (M(cosh)(a));
+#define EW_B_asinh_FLT(T, M)	return (M(asinh)(a));
+#define EW_B_acosh_FLT(T, M)	return (M(acosh)(a));
+#define EW_B_atanh_FLT(T, M)	return (M(atanh)(a));
+#define EW_B_erf_FLT(T, M)	return (M(erf)(a));
+#define EW_B_floor_FLT(T, M)	return (M(floor)(a));
+#define EW_B_ceil_FLT(T, M)	return (M(ceil)(a));
+/* Halves to even (in the default rounding mode, the only one gptop runs
+ * in), as numpy's round and ONNX's Round. */
+#define EW_B_round_FLT(T, M)	return (M(rint)(a));
+/* x * Phi(x), Phi the standard normal CDF: 0.5 * (1 + erf(x / sqrt(2))),
+ * as torch's gelu and ONNX's Gelu (approximate="none"). */
+#define EW_B_gelu_FLT(T, M)						\
+	return (a * (T)0.5 * (1 + M(erf)(a * (T)0.70710678118654752440)));
+/* The tanh form: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), as
+ * torch's gelu(approximate="tanh") and ONNX's Gelu (approximate="tanh"). */
+#define EW_B_gelu_tanh_FLT(T, M)					\
+	return ((T)0.5 * a * (1 + M(tanh)((T)0.79788456080286535588 *	\
+	    (a + (T)0.044715 * a * a * a))));
+/* x tanh(softplus(x)), softplus in its stable form. */
+#define EW_B_mish_FLT(T, M)						\
+	T sp = a > 0 ? a + M(log1p)(M(exp)(-a)) : M(log1p)(M(exp)(a));	\
+	return (a * M(tanh)(sp));
+/* celu(x, alpha): max(0, x) + min(0, alpha (e ** (x / alpha) - 1)), for
+ * alpha > 0 (ONNX's Celu). */
+#define EW_B_celu_FLT(T, M)						\
+	return (a > 0 ? a : b * M(expm1)(a / b));
+/* shrink(x, lambd, bias): x + bias below -lambd, x - bias above lambd,
+ * else 0 (ONNX's Shrink). */
+#define EW_B_shrink_FLT(T, M)						\
+	return (a < -b ? a + c : a > b ? a - c : 0);
+/* Predicates (to bool); integers and bools are never NaN or infinite. */
+#define EW_B_isnan_BOOL(T, M)						\
+	(void)a;							\
+	return (0);
+#define EW_B_isnan_SINT		EW_B_isnan_BOOL
+#define EW_B_isnan_UINT		EW_B_isnan_BOOL
+#define EW_B_isnan_FLT(T, M)	return (a != a);
+#define EW_B_isinf_BOOL		EW_B_isnan_BOOL
+#define EW_B_isinf_SINT		EW_B_isnan_BOOL
+#define EW_B_isinf_UINT		EW_B_isnan_BOOL
+#define EW_B_isinf_FLT(T, M)	return (M(fabs)(a) == (T)INFINITY);
 
 /* numpy: a NaN operand gives NaN; of equal operands (0 and -0), y. */
 #define EW_B_maximum_BOOL(T, M)	return (a || b);
@@ -234,8 +308,8 @@
 
 /*
  * The scalar ops: X(op, shape, set, body, rule, bool_as, nary, flops).
- * shape: U unary, B binary, C comparison (binary to _Bool), CL clip
- * (ternary), SW switch (_Bool, T, T).  body: K one body per kind, U one for
+ * shape: U unary, B binary, C comparison (binary to _Bool), P predicate
+ * (unary to _Bool), CL clip (ternary), SW switch (_Bool, T, T).  body: K one body per kind, U one for
  * all.  Elemwise ops of the same name use them (fill uses second).
  */
 #define EW_OPS(X)							\
@@ -246,6 +320,9 @@
 	X(int_div, B, NUM, K, PROMOTE, INT8, 0, 1)			\
 	X(mod, B, NUM, K, PROMOTE, INT8, 0, 1)				\
 	X(pow, B, NUM, K, PROMOTE, INT8, 0, 1)				\
+	X(fmod, B, NUM, K, PROMOTE, INT8, 0, 1)				\
+	X(lshift, B, INT, K, PROMOTE, BOOL, 0, 1)			\
+	X(rshift, B, INT, K, PROMOTE, BOOL, 0, 1)			\
 	X(neg, U, NUM, K, PROMOTE, BOOL, 0, 1)				\
 	X(abs, U, ALL, K, PROMOTE, BOOL, 0, 1)				\
 	X(sqr, U, ALL, K, PROMOTE, BOOL, 0, 1)				\
@@ -259,6 +336,26 @@
 	X(tanh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
 	X(sin, U, FLT, K, FLOAT, BOOL, 0, 1)				\
 	X(cos, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(tan, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(asin, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(acos, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(atan, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(sinh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(cosh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(asinh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(acosh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(atanh, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(erf, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(floor, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(ceil, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(round, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(gelu, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(gelu_tanh, U, FLT, K, FLOAT, BOOL, 0, 1)			\
+	X(mish, U, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(celu, B, FLT, K, FLOAT, BOOL, 0, 1)				\
+	X(shrink, CL, FLT, K, FLOAT, BOOL, 0, 1)			\
+	X(isnan, P, ALL, K, COMPARE, BOOL, 0, 1)			\
+	X(isinf, P, ALL, K, COMPARE, BOOL, 0, 1)			\
 	X(maximum, B, ALL, K, PROMOTE, BOOL, 0, 1)			\
 	X(minimum, B, ALL, K, PROMOTE, BOOL, 0, 1)			\
 	X(clip, CL, ALL, K, PROMOTE, BOOL, 0, 1)			\
@@ -288,21 +385,25 @@ enum {
 #define EW_ARITY_C	2
 #define EW_ARITY_CL	3
 #define EW_ARITY_SW	3
+#define EW_ARITY_P	1
 #define EW_ARGS_U	(a)
 #define EW_ARGS_B	(a, b)
 #define EW_ARGS_C	(a, b)
 #define EW_ARGS_CL	(a, b, c)
 #define EW_ARGS_SW	(a, b, c)
+#define EW_ARGS_P	(a)
 #define EW_CTRL_U	a
 #define EW_CTRL_B	a
 #define EW_CTRL_C	a
 #define EW_CTRL_CL	a
 #define EW_CTRL_SW	b
+#define EW_CTRL_P	a
 #define EW_TMPL_U	"($0)"
 #define EW_TMPL_B	"($0, $1)"
 #define EW_TMPL_C	"($0, $1)"
 #define EW_TMPL_CL	"($0, $1, $2)"
 #define EW_TMPL_SW	"($0, $1, $2)"
+#define EW_TMPL_P	"($0)"
 
 /*
  * Support functions of the helpers (also in the prelude): integer powers,
@@ -395,6 +496,9 @@ enum {
 #define EW_HELP_SW(op, bd, S, T, K, M)					\
 	static inline T gp_ew_##op##_##S(_Bool a, T b, T c)		\
 	{ EW_BODY_##bd(op, K)(T, M) }
+#define EW_HELP_P(op, bd, S, T, K, M)					\
+	static inline _Bool gp_ew_##op##_##S(T a)			\
+	{ EW_BODY_##bd(op, K)(T, M) }
 #define EW_HELPERS(op, sh, set, bd, ru, ba, na, fl)			\
 	EW_SET_##set(EW_HELP_##sh, op, bd)
 
@@ -409,6 +513,8 @@ enum {
 	EW_XSTR(EW_HELP_CL(op, bd, S, T, K, M)) "\n"
 #define EW_HSTR_SW(op, bd, S, T, K, M)					\
 	EW_XSTR(EW_HELP_SW(op, bd, S, T, K, M)) "\n"
+#define EW_HSTR_P(op, bd, S, T, K, M)					\
+	EW_XSTR(EW_HELP_P(op, bd, S, T, K, M)) "\n"
 #define EW_HELPER_STRS(op, sh, set, bd, ru, ba, na, fl)			\
 	EW_SET_##set(EW_HSTR_##sh, op, bd)
 
@@ -498,6 +604,16 @@ EW_OPS(EW_HELPERS)
 		for (size_t i = 0; i < n; i++)				\
 			o[i] = gp_ew_##op##_##S(a[i], b[i], c[i]);	\
 	}
+#define EW_LOOP_P(op, bd, S, T, K, M)					\
+	static void							\
+	loop_##op##_##S(void *out, const void *const *in, size_t n)	\
+	{								\
+		_Bool *o = out;						\
+		const T *a = in[0];					\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i]);			\
+	}
 #define EW_LOOPS(op, sh, set, bd, ru, ba, na, fl)			\
 	EW_SET_##set(EW_LOOP_##sh, op, bd)
 
@@ -512,6 +628,7 @@ EW_OPS(EW_LOOPS)
 #define EW_EV_NUM	F
 #define EW_EV_FLT	F
 #define EW_EV_LOGIC	L
+#define EW_EV_INT	I
 
 #define EW_EVAL1_U_F(op, S, T, DT)					\
 	static void							\
@@ -539,6 +656,15 @@ EW_OPS(EW_LOOPS)
 			o[i] = gp_ew_##op##_##S(a[i], b[i]);		\
 	}
 #define EW_EVAL1_C_F		EW_EVAL1_B_F
+#define EW_EVAL1_P_F(op, S, T, DT)					\
+	static void							\
+	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
+	{								\
+		const T *a = in[0];					\
+									\
+		for (size_t i = 0; i < n; i++)				\
+			o[i] = gp_ew_##op##_##S(a[i]);			\
+	}
 #define EW_EVAL1_CL_F(op, S, T, DT)					\
 	static void							\
 	eval_##op##_##S(T *o, const T *const *in, size_t n)		\
@@ -575,6 +701,9 @@ EW_OPS(EW_LOOPS)
 		for (size_t i = 0; i < n; i++)				\
 			o[i] = gp_ew_##op##_b(a[i] != 0, b[i] != 0);	\
 	}
+/* Integer-only ops (shifts) have no float semantics: no evaluators (they
+ * are never fused). */
+#define EW_EVAL1_B_I(op, S, T, DT)
 #define EW_EVALS(op, sh, set, bd, ru, ba, na, fl)			\
 	EW_CAT(EW_EVAL1_##sh##_, EW_EV_##set)(op, f64, double, GP_FLOAT64) \
 	EW_CAT(EW_EVAL1_##sh##_, EW_EV_##set)(op, f32, float, GP_FLOAT32)
@@ -605,6 +734,12 @@ static const ew_loop_fn loops[EW__COUNT][GP_DTYPE__COUNT] = {
 	EW_OPS(EW_LOOP_ROW)
 };
 
+#define EW_EVP_ALL(op, S)	eval_##op##_##S
+#define EW_EVP_NUM		EW_EVP_ALL
+#define EW_EVP_FLT		EW_EVP_ALL
+#define EW_EVP_LOGIC		EW_EVP_ALL
+#define EW_EVP_INT(op, S)	NULL
+
 #define EW_SCALAR(op, sh, set, bd, ru, ba, na, fl)			\
 	[EW_##op] = {							\
 		.name = #op,						\
@@ -615,8 +750,8 @@ static const ew_loop_fn loops[EW__COUNT][GP_DTYPE__COUNT] = {
 		.bool_as = GP_##ba,					\
 		.flops = fl,						\
 		.c_expr = "gp_ew_" #op EW_TMPL_##sh,			\
-		.eval_f64 = eval_##op##_f64,				\
-		.eval_f32 = eval_##op##_f32,				\
+		.eval_f64 = EW_EVP_##set(op, f64),			\
+		.eval_f32 = EW_EVP_##set(op, f32),			\
 	},
 
 static const struct gp_scalar_op scalars[EW__COUNT] = {
@@ -763,6 +898,8 @@ kinds_text(unsigned kinds)
 		return ("integer and float");
 	if (kinds == EW_KINDS_LOGIC)
 		return ("bool and integer");
+	if (kinds == EW_KINDS_INT)
+		return ("integer");
 	return ("float");
 }
 
@@ -1284,6 +1421,15 @@ static const struct gp_op op_mod = EW_OP(mod, "mod", 2, 2,
     "mod(x, y): x mod y with y's sign, integer y = 0 gives 0; promoted");
 static const struct gp_op op_pow = EW_OP(pow, "pow", 2, 2,
     "pow(x, y): x ** y, integers wrap; promoted");
+static const struct gp_op op_fmod = EW_OP(fmod, "fmod", 2, 2,
+    "fmod(x, y): x - trunc(x / y) * y, x's sign (C's fmod), integer y = 0 "
+    "gives 0; promoted");
+static const struct gp_op op_lshift = EW_OP(lshift, "lshift", 2, 2,
+    "lshift(x, y): x << y, integers only, 0 when y is out of range; "
+    "promoted");
+static const struct gp_op op_rshift = EW_OP(rshift, "rshift", 2, 2,
+    "rshift(x, y): x >> y (arithmetic when signed), integers only; "
+    "promoted");
 static const struct gp_op op_neg = EW_OP(neg, "neg", 1, 1,
     "neg(x): -x (not bool); x's dtype");
 static const struct gp_op op_abs = EW_OP(abs, "abs", 1, 1,
@@ -1310,6 +1456,52 @@ static const struct gp_op op_sin = EW_OP(sin, "sin", 1, 1,
     "sin(x): sine; float (ints upgraded)");
 static const struct gp_op op_cos = EW_OP(cos, "cos", 1, 1,
     "cos(x): cosine; float (ints upgraded)");
+static const struct gp_op op_tan = EW_OP(tan, "tan", 1, 1,
+    "tan(x): tangent; float (ints upgraded)");
+static const struct gp_op op_asin = EW_OP(asin, "asin", 1, 1,
+    "asin(x): arcsine, NaN outside [-1, 1]; float (ints upgraded)");
+static const struct gp_op op_acos = EW_OP(acos, "acos", 1, 1,
+    "acos(x): arccosine, NaN outside [-1, 1]; float (ints upgraded)");
+static const struct gp_op op_atan = EW_OP(atan, "atan", 1, 1,
+    "atan(x): arctangent; float (ints upgraded)");
+static const struct gp_op op_sinh = EW_OP(sinh, "sinh", 1, 1,
+    "sinh(x): hyperbolic sine; float (ints upgraded)");
+static const struct gp_op op_cosh = EW_OP(cosh, "cosh", 1, 1,
+    "cosh(x): hyperbolic cosine; float (ints upgraded)");
+static const struct gp_op op_asinh = EW_OP(asinh, "asinh", 1, 1,
+    "asinh(x): inverse hyperbolic sine; float (ints upgraded)");
+static const struct gp_op op_acosh = EW_OP(acosh, "acosh", 1, 1,
+    "acosh(x): inverse hyperbolic cosine, NaN below 1; float (ints "
+    "upgraded)");
+static const struct gp_op op_atanh = EW_OP(atanh, "atanh", 1, 1,
+    "atanh(x): inverse hyperbolic tangent, NaN outside [-1, 1]; float "
+    "(ints upgraded)");
+static const struct gp_op op_erf = EW_OP(erf, "erf", 1, 1,
+    "erf(x): the error function; float (ints upgraded)");
+static const struct gp_op op_floor = EW_OP(floor, "floor", 1, 1,
+    "floor(x): the largest integer <= x; float (ints upgraded)");
+static const struct gp_op op_ceil = EW_OP(ceil, "ceil", 1, 1,
+    "ceil(x): the smallest integer >= x; float (ints upgraded)");
+static const struct gp_op op_round = EW_OP(round, "round", 1, 1,
+    "round(x): the nearest integer, halves to even; float (ints "
+    "upgraded)");
+static const struct gp_op op_gelu = EW_OP(gelu, "gelu", 1, 1,
+    "gelu(x): x * 0.5 * (1 + erf(x / sqrt(2))); float (ints upgraded)");
+static const struct gp_op op_gelu_tanh = EW_OP(gelu_tanh, "gelu_tanh", 1, 1,
+    "gelu_tanh(x): 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * "
+    "x ** 3))); float (ints upgraded)");
+static const struct gp_op op_mish = EW_OP(mish, "mish", 1, 1,
+    "mish(x): x * tanh(softplus(x)); float (ints upgraded)");
+static const struct gp_op op_celu = EW_OP(celu, "celu", 2, 2,
+    "celu(x, alpha): x > 0 ? x : alpha * (e ** (x / alpha) - 1); float "
+    "(ints upgraded)");
+static const struct gp_op op_shrink = EW_OP(shrink, "shrink", 3, 3,
+    "shrink(x, lambd, bias): x + bias where x < -lambd, x - bias where "
+    "x > lambd, else 0; float (ints upgraded)");
+static const struct gp_op op_isnan = EW_OP(isnan, "isnan", 1, 1,
+    "isnan(x): x is NaN; bool");
+static const struct gp_op op_isinf = EW_OP(isinf, "isinf", 1, 1,
+    "isinf(x): x is +inf or -inf; bool");
 static const struct gp_op op_maximum = EW_OP(maximum, "maximum", 2, 2,
     "maximum(x, y): the larger, NaN if either is; promoted");
 static const struct gp_op op_minimum = EW_OP(minimum, "minimum", 2, 2,
@@ -1364,9 +1556,12 @@ static const struct gp_op op_cast = {
 
 const struct gp_op *const gp_ops_elemwise[] = {
 	&op_add, &op_sub, &op_mul, &op_true_div, &op_int_div, &op_mod,
-	&op_pow, &op_neg, &op_abs, &op_sqr, &op_sqrt, &op_exp, &op_log,
+	&op_pow, &op_fmod, &op_lshift, &op_rshift, &op_neg, &op_abs, &op_sqr, &op_sqrt, &op_exp, &op_log,
 	&op_log1p, &op_expm1, &op_sigmoid, &op_softplus, &op_tanh, &op_sin,
-	&op_cos, &op_maximum, &op_minimum, &op_clip, &op_gt, &op_ge, &op_lt,
+	&op_cos, &op_tan, &op_asin, &op_acos, &op_atan, &op_sinh, &op_cosh,
+	&op_asinh, &op_acosh, &op_atanh, &op_erf, &op_floor, &op_ceil,
+	&op_round, &op_gelu, &op_gelu_tanh, &op_mish, &op_celu, &op_shrink,
+	&op_isnan, &op_isinf, &op_maximum, &op_minimum, &op_clip, &op_gt, &op_ge, &op_lt,
 	&op_le, &op_eq, &op_neq, &op_and, &op_or, &op_not, &op_switch,
 	&op_cast, &op_identity, &op_fill, &op_second,
 	NULL,

@@ -66,7 +66,8 @@ struct gp_scalar_op {
 	 * points at operand k.  out may be any in[k] (element for element).
 	 * These give the op's floating-point semantics (comparisons and the
 	 * logic ops give 1 or 0, and/or/not are logical); integer wrapping,
-	 * truncation and the int_div/mod-by-zero rule are not modelled. */
+	 * truncation and the int_div/mod-by-zero rule are not modelled.
+	 * NULL for the integer-only ops (lshift, rshift). */
 	void	(*eval_f64)(double *out, const double *const *in, size_t n);
 	void	(*eval_f32)(float *out, const float *const *in, size_t n);
 };

@@ -181,17 +181,54 @@ shape_is(const struct gp_type *t, int ndim, const int64_t *shape)
  *       print('{"%s", X, Y, {%s}},' % (n, f(fn(x, y))))
  *   print('{"pow", P, Y, {%s}},' % f(np.power(p, y)))
  *
+ * The ops numpy lacks (or that it has but with no second opinion) are
+ * computed with mpmath 1.2.1 (python3-mpmath of Debian 12) at 50 digits,
+ * then rounded to float64, by this script:
+ *
+ *   import mpmath as mp
+ *   mp.mp.dps = 50
+ *   X = [-2.5, -1, -0.25, 0, 0.5, 1, 2.25, 7.5]
+ *   R = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.25, -3.75]
+ *   U = [-1, -0.75, -0.5, -0.125, 0, 0.25, 0.5, 0.875]
+ *   H = [1, 1.25, 1.5, 2, 3.75, 10, 123.5, 1e6]
+ *   def sp(v): return mp.log(1 + mp.exp(v))
+ *   def rnd(v):   # halves to even
+ *       f = mp.floor(v); d = v - f
+ *       return f + 1 if d > 0.5 or (d == 0.5 and f % 2 == 1) else f
+ *   un = [("tan", mp.tan, "X"), ("asin", mp.asin, "U"),
+ *         ("acos", mp.acos, "U"), ("atan", mp.atan, "X"),
+ *         ("sinh", mp.sinh, "X"), ("cosh", mp.cosh, "X"),
+ *         ("asinh", mp.asinh, "X"), ("acosh", mp.acosh, "H"),
+ *         ("atanh", mp.atanh, "U"), ("erf", mp.erf, "X"),
+ *         ("floor", mp.floor, "R"), ("ceil", mp.ceil, "R"),
+ *         ("round", rnd, "R"),
+ *         ("gelu", lambda v: v * (1 + mp.erf(v / mp.sqrt(2))) / 2, "X"),
+ *         ("gelu_tanh", lambda v: v * (1 + mp.tanh(mp.sqrt(2 / mp.pi) *
+ *             (v + mp.mpf("0.044715") * v ** 3))) / 2, "X"),
+ *         ("mish", lambda v: v * mp.tanh(sp(v)), "X")]
+ *   D = dict(X=X, R=R, U=U, H=H)
+ *   def f(vals):
+ *       return ", ".join(("-INFINITY" if v < 0 else "INFINITY")
+ *           if mp.isinf(v) else repr(float(v)) for v in vals)
+ *   for n, fn, d in un:
+ *       vals = [mp.inf * mp.sign(v) if n == "atanh" and abs(v) == 1
+ *               else fn(mp.mpf(v)) for v in D[d]]
+ *       print('{"%s", %s, {%s}},' % (n, d, f(vals)))
+ *
  * Every input is exact in float32, so the float32 runs compare against the
  * same values at float32 precision.
  */
 enum {
-	X, Y, P
+	X, Y, P, R, U, H
 };
 
-static const double dom[3][8] = {
+static const double dom[6][8] = {
 	[X] = {-2.5, -1, -0.25, 0, 0.5, 1, 2.25, 7.5},
 	[Y] = {1.5, -4, 0.75, 2, -0.5, 1, -3, 0.5},
 	[P] = {0.125, 0.25, 0.5, 1, 2, 3.75, 10, 123.5},
+	[R] = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.25, -3.75},
+	[U] = {-1, -0.75, -0.5, -0.125, 0, 0.25, 0.5, 0.875},
+	[H] = {1, 1.25, 1.5, 2, 3.75, 10, 123.5, 1e6},
 };
 
 static const struct {
@@ -232,6 +269,53 @@ static const struct {
 	{"cos", X, {-0.8011436155469338, 0.5403023058681397,
 	    0.968912421710645, 1.0, 0.8775825618903725, 0.5403023058681397,
 	    -0.628173622722739, 0.3466353178350259}},
+	/* from mpmath (above) */
+	{"tan", X, {0.7470222972386603, -1.5574077246549023,
+	    -0.25534192122103627, 0.0, 0.5463024898437905,
+	    1.5574077246549023, -1.2386276162240966,
+	    2.706013866772691}},
+	{"asin", U, {-1.5707963267948966, -0.848062078981481,
+	    -0.5235987755982989, -0.1253278311680654, 0.0,
+	    0.25268025514207865, 0.5235987755982989,
+	    1.0654358165107394}},
+	{"acos", U, {3.141592653589793, 2.4188584057763776,
+	    2.0943951023931957, 1.696124157962962, 1.5707963267948966,
+	    1.318116071652818, 1.0471975511965979, 0.5053605102841573}},
+	{"atan", X, {-1.1902899496825317, -0.7853981633974483,
+	    -0.24497866312686414, 0.0, 0.4636476090008061,
+	    0.7853981633974483, 1.1525719972156676,
+	    1.4382447944982226}},
+	{"sinh", X, {-6.0502044810397875, -1.1752011936438014,
+	    -0.2526123168081683, 0.0, 0.5210953054937474,
+	    1.1752011936438014, 4.691168305898331, 904.0209306858466}},
+	{"cosh", X, {6.132289479663686, 1.5430806348152437,
+	    1.0314130998795732, 1.0, 1.1276259652063807,
+	    1.5430806348152437, 4.796567530460195, 904.0214837702167}},
+	{"asinh", X, {-1.6472311463710958, -0.881373587019543,
+	    -0.24746646154726346, 0.0, 0.48121182505960347,
+	    0.881373587019543, 1.5501579568690622, 2.712465305184344}},
+	{"acosh", H, {0.0, 0.6931471805599453, 0.9624236501192069,
+	    1.3169578969248168, 1.9966315184985717, 2.993222846126381,
+	    5.509371945200689, 14.508657738523969}},
+	{"atanh", U, {-INFINITY, -0.9729550745276566,
+	    -0.5493061443340549, -0.12565721414045303, 0.0,
+	    0.25541281188299536, 0.5493061443340549,
+	    1.354025100551105}},
+	{"erf", X, {-0.999593047982555, -0.8427007929497149,
+	    -0.27632639016823696, 0.0, 0.5204998778130465,
+	    0.8427007929497149, 0.9985372834133188, 1.0}},
+	{"floor", R, {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 2.0, -4.0}},
+	{"ceil", R, {-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 3.0, -3.0}},
+	{"round", R, {-2.0, -2.0, 0.0, 0.0, 2.0, 2.0, 2.0, -4.0}},
+	{"gelu", X, {-0.015524163314440337, -0.15865525393145705,
+	    -0.10032341857926907, 0.0, 0.34573123063700656,
+	    0.8413447460685429, 2.2224949365261493, 7.499999999999761}},
+	{"gelu_tanh", X, {-0.015084266089998582, -0.1588080093917233,
+	    -0.100324649298315, 0.0, 0.34571400982514394,
+	    0.8411919906082767, 2.2227986701027116, 7.5}},
+	{"mish", X, {-0.19681620390653334, -0.3034014613741089,
+	    -0.12992696367914103, 0.0, 0.37524521130489513,
+	    0.8650983882673103, 2.209456757662626, 7.499995416538079}},
 	/* not from numpy: identity is the input */
 	{"identity", X, {-2.5, -1, -0.25, 0, 0.5, 1, 2.25, 7.5}},
 };
@@ -258,6 +342,10 @@ static const struct {
 	{"neq", X, Y, {1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0}},
 	{"pow", P, Y, {0.04419417382415922, 256.0, 0.5946035575013605, 1.0,
 	    0.7071067811865476, 3.75, 0.001, 11.113055385446433}},
+	/* C's fmod (the dividend's sign), with mpmath at 50 digits:
+	 *   tr = lambda v: mp.floor(v) if v >= 0 else mp.ceil(v)
+	 *   [mp.mpf(a) - tr(mp.mpf(a) / b) * b for a, b in zip(X, Y)] */
+	{"fmod", X, Y, {-1.0, -1.0, -0.25, 0.0, 0.0, 0.0, 2.25, 0.0}},
 	/* not from numpy: fill (second) gives its second input */
 	{"fill", X, Y, {1.5, -4, 0.75, 2, -0.5, 1, -3, 0.5}},
 	{"second", X, Y, {1.5, -4, 0.75, 2, -0.5, 1, -3, 0.5}},
@@ -403,6 +491,113 @@ test_all_dtypes(void)
 		}
 		ok(good, "arithmetic and comparisons in %s", gp_dtype_name(dt));
 	}
+}
+
+/*
+ * The ops with operands for ONNX's attributes, and the predicates and
+ * shifts.  celu and shrink from mpmath at 50 digits (the script above):
+ *   [v if v > 0 else 2 * mp.expm1(mp.mpf(v) / 2) for v in X]
+ *   [v + 0.25 if v < -0.5 else v - 0.25 if v > 0.5 else 0 for v in X]
+ * the rest by hand.
+ */
+static void
+test_math_params(void)
+{
+	static const double celu2[8] = {-1.4269904062796197,
+	    -0.7869386805747332, -0.2350061948308092, 0.0, 0.5, 1.0, 2.25,
+	    7.5};
+	static const double shrunk[8] = {-2.25, -0.75, 0, 0, 0, 0.75, 2.0,
+	    7.25};
+	static const double two[8] = {2, 2, 2, 2, 2, 2, 2, 2};
+	static const double special[6] = {NAN, INFINITY, -INFINITY, 0, 1.5,
+	    -2};
+	static const double nan_want[6] = {1, 0, 0, 0, 0, 0};
+	static const double inf_want[6] = {0, 1, 1, 0, 0, 0};
+	static const double none[6] = {0, 0, 0, 0, 0, 0};
+	static const double u8a[4] = {1, 3, 255, 16}, u8b[4] = {1, 2, 1, 8};
+	static const double u8l[4] = {2, 12, 254, 0}, u8r[4] = {0, 0, 127, 0};
+	static const double i32a[4] = {-8, 8, -1, 100}, i32b[4] = {1, 2, 40,
+	    3};
+	static const double i32r[4] = {-4, 2, -1, 12};
+	static const double i32l[4] = {-16, 32, 0, 800};
+	static const enum gp_dtype fdt[2] = {GP_FLOAT32, GP_FLOAT64};
+	struct gp_tensor o = {0};
+	int i, in[3];
+
+	for (int f = 0; f < 2; f++) {
+		enum gp_dtype dt = fdt[f];
+		const char *dn = gp_dtype_name(dt);
+		double tol = dt == GP_FLOAT32 ? 1e-6 : 1e-13;
+
+		reset();
+		i = node2("celu", input1(dt, 8, dom[X]), input1(dt, 8, two));
+		if (ok(i >= 0, "celu %s prepares", dn)) {
+			run(i, &o);
+			ok(o.dtype == dt && close_to(&o, celu2, tol),
+			    "celu(x, 2) %s matches mpmath", dn);
+			gp_tensor_release(&o);
+		}
+		reset();
+		in[0] = input1(dt, 8, dom[X]);
+		in[1] = input(dt, 0, NULL, (const double[]){0.5});
+		in[2] = input(dt, 0, NULL, (const double[]){0.25});
+		i = node("shrink", NULL, 3, in);
+		if (ok(i >= 0, "shrink %s prepares", dn)) {
+			run(i, &o);
+			ok(o.dtype == dt && close_to(&o, shrunk, tol),
+			    "shrink(x, 0.5, 0.25) %s", dn);
+			gp_tensor_release(&o);
+		}
+		for (int k = 0; k < 2; k++) {
+			reset();
+			in[0] = input1(dt, 6, special);
+			i = node(k ? "isinf" : "isnan", NULL, 1, in);
+			if (!ok(i >= 0, "%s %s prepares", k ? "isinf" : "isnan",
+			    dn))
+				continue;
+			run(i, &o);
+			ok(o.dtype == GP_BOOL && close_to(&o, k ? inf_want :
+			    nan_want, 0), "%s %s of NaN, inf, -inf, 0, 1.5, -2",
+			    k ? "isinf" : "isnan", dn);
+			gp_tensor_release(&o);
+		}
+	}
+	/* integers are never NaN nor infinite */
+	for (int k = 0; k < 2; k++) {
+		reset();
+		in[0] = input1(GP_INT32, 6, special + 3);
+		i = node(k ? "isinf" : "isnan", NULL, 1, in);
+		if (ok(i >= 0, "%s int32 prepares", k ? "isinf" : "isnan")) {
+			run(i, &o);
+			ok(o.dtype == GP_BOOL && close_to(&o, none, 0),
+			    "%s int32: all false", k ? "isinf" : "isnan");
+			gp_tensor_release(&o);
+		}
+	}
+	/* shifts: bits shifted out are lost, a count of the width or more
+	 * gives 0 (-1 for a negative number shifted right) */
+	for (int k = 0; k < 4; k++) {
+		bool u8 = k < 2, left = k % 2 == 0;
+		enum gp_dtype dt = u8 ? GP_UINT8 : GP_INT32;
+
+		reset();
+		i = node2(left ? "lshift" : "rshift",
+		    input1(dt, 4, u8 ? u8a : i32a), input1(dt, 4, u8 ? u8b :
+		    i32b));
+		if (!ok(i >= 0, "%s %s prepares", left ? "lshift" : "rshift",
+		    gp_dtype_name(dt)))
+			continue;
+		run(i, &o);
+		ok(o.dtype == dt && close_to(&o, u8 ? (left ? u8l : u8r) :
+		    (left ? i32l : i32r), 0), "%s %s", left ? "lshift" :
+		    "rshift", gp_dtype_name(dt));
+		gp_tensor_release(&o);
+	}
+	reset();
+	i = node2("lshift", input1(GP_FLOAT64, 4, u8a), input1(GP_FLOAT64, 4,
+	    u8b));
+	ok(i < 0 && strstr(err.msg, "not defined for float64") != NULL,
+	    "lshift of floats is an error: %s", err.msg);
 }
 
 static void
@@ -1153,7 +1348,7 @@ test_registry(void)
 		}
 	}
 	ok(good, "every elementwise op is complete and registered");
-	is_int((long long)n, 37, "37 elementwise ops (fill also as second)");
+	is_int((long long)n, 60, "60 elementwise ops (fill also as second)");
 	reset();
 	x = input(GP_FLOAT64, 2, s23, NULL);
 	i = node("exp", NULL, 1, &x);
@@ -1197,7 +1392,7 @@ test_scalar_api(void)
 	    gp_buf_str(&b));
 	gp_buf_clear(&b);
 	(void)gp_elemwise_scalar_all(&n);
-	is_int((long long)n, 36, "36 scalar ops");
+	is_int((long long)n, 59, "59 scalar ops");
 	ok(gp_elemwise_scalar_find("fill") == NULL &&
 	    gp_elemwise_scalar_find("second") != NULL,
 	    "fill's scalar op is second");
@@ -1266,6 +1461,7 @@ main(void)
 	test_float_ops();
 	test_all_dtypes();
 	test_int_div_mod();
+	test_math_params();
 	test_broadcast();
 	test_promotion();
 	test_strided();
