@@ -421,6 +421,24 @@ b_isinf(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	    gp_onnxb_scalar(b, GP_BOOL, 0))));
 }
 
+/* Gelu (opset 20): approximate "none" (erf) or "tanh" */
+static int
+b_gelu(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	char buf[32];
+	const char *ap = attr_s(b, "approximate", "none", buf, sizeof(buf));
+	int x = in0(b);
+
+	if (x < 0)
+		return (-1);
+	if (strcmp(ap, "none") == 0)
+		return (set1(b, apply1(b, "gelu", NULL, x)));
+	if (strcmp(ap, "tanh") == 0)
+		return (set1(b, apply1(b, "gelu_tanh", NULL, x)));
+	return (gp_onnxb_fail(b, "approximate must be \"none\" or \"tanh\", "
+	    "got \"%s\"", ap));
+}
+
 /* BitShift: lshift or rshift by direction */
 static int
 b_bitshift(struct gp_onnxb *b, const struct gp_onnx_map *e)
@@ -1804,12 +1822,21 @@ b_depth(struct gp_onnxb *b, const struct gp_onnx_map *e)
 }
 
 /* The table.  Opsets: from the op's first version to the newest gptop
- * reads; each translation handles the versions in between. */
+ * reads (OPSET_MAX); each translation handles the versions in between.
+ * An op whose meaning changed after the last version its translation
+ * knows ends there (OPU: ReduceMean's axes became an input in opset 18,
+ * Pad's too, Resize got antialias and axes):
+ * a model of a newer opset is refused as unsupported at that opset, not
+ * read the old way. */
 #define EW(t, s, op, r)							\
 	{.op_type = t, .since = s, .until = OPSET_MAX,			\
 	    .family = "Elemwise", .gp = op, .build = b_ew, .rule = r}
 #define OP(t, s, fam, op, fn, sh, r)					\
 	{.op_type = t, .since = s, .until = OPSET_MAX, .family = fam,	\
+	    .gp = op, .build = fn, .show = sh, .rule = r}
+
+#define OPU(t, s, u, fam, op, fn, sh, r)				\
+	{.op_type = t, .since = s, .until = u, .family = fam,		\
 	    .gp = op, .build = fn, .show = sh, .rule = r}
 
 enum { S = GP_ONNX_OUT_SAME, A = GP_ONNX_OUT_ANY };
@@ -1835,6 +1862,7 @@ static const char *const sh_shrink[] = {"lambd", "bias", NULL};
 static const char *const sh_isinf[] = {"detect_positive",
 	"detect_negative", NULL};
 static const char *const sh_dir[] = {"direction", NULL};
+static const char *const sh_gelu[] = {"approximate", NULL};
 
 const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Abs", 1, "abs", S),
@@ -1878,6 +1906,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Flatten", 1, "Shape", "reshape", b_flatten, sh_axis, A),
 	EW("Floor", 1, "floor", S),
 	OP("Gather", 1, "Shape", "take", b_gather, sh_axis, A),
+	OP("Gelu", 20, "Elemwise", "gelu, gelu_tanh", b_gelu, sh_gelu, S),
 	OP("Gemm", 1, "BLAS", "gemm, dot22, transpose, alloc", b_gemm, NULL,
 	    S),
 	OP("GlobalAveragePool", 1, "Pool", "global_average_pool", b_pool,
@@ -1908,30 +1937,34 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("MaxPool", 1, "Pool", "max_pool", b_pool, NULL, A),
 	OP("Mean", 1, "Elemwise", "add, true_div", b_mean, NULL, S),
 	EW("Min", 1, "minimum", S),
+	EW("Mish", 18, "mish", S),
 	OP("Mod", 10, "Elemwise", "mod", b_mod, sh_fmod, S),
 	EW("Mul", 1, "mul", S),
 	EW("Neg", 1, "neg", S),
 	EW("Not", 1, "not", A),
 	EW("Or", 1, "or", A),
 	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
-	OP("Pad", 1, "Shape", "pad", b_pad, sh_mode, A),
+	OPU("Pad", 1, 17, "Shape", "pad", b_pad, sh_mode, A),
 	EW("Pow", 1, "pow", S),
 	OP("Range", 11, "Shape", "(folded)", b_range, NULL, A),
 	OP("Reciprocal", 1, "Elemwise", "true_div", b_reciprocal, NULL, S),
-	OP("ReduceL1", 1, "Reduce", "abs, sum", b_reduce, sh_axes, S),
-	OP("ReduceL2", 1, "Reduce", "sqr, sum, sqrt", b_reduce, sh_axes, S),
-	OP("ReduceLogSum", 1, "Reduce", "sum, log", b_reduce, sh_axes, S),
-	OP("ReduceLogSumExp", 1, "Reduce", "exp, sum, log", b_reduce, sh_axes,
+	OPU("ReduceL1", 1, 17, "Reduce", "abs, sum", b_reduce, sh_axes, S),
+	OPU("ReduceL2", 1, 17, "Reduce", "sqr, sum, sqrt", b_reduce, sh_axes,
 	    S),
-	OP("ReduceMax", 1, "Reduce", "max", b_reduce, sh_axes, S),
-	OP("ReduceMean", 1, "Reduce", "mean", b_reduce, sh_axes, S),
-	OP("ReduceMin", 1, "Reduce", "min", b_reduce, sh_axes, S),
-	OP("ReduceProd", 1, "Reduce", "prod", b_reduce, sh_axes, S),
+	OPU("ReduceLogSum", 1, 17, "Reduce", "sum, log", b_reduce, sh_axes, S),
+	OPU("ReduceLogSumExp", 1, 17, "Reduce", "exp, sum, log", b_reduce,
+	    sh_axes, S),
+	OPU("ReduceMax", 1, 17, "Reduce", "max", b_reduce, sh_axes, S),
+	OPU("ReduceMean", 1, 17, "Reduce", "mean", b_reduce, sh_axes, S),
+	OPU("ReduceMin", 1, 17, "Reduce", "min", b_reduce, sh_axes, S),
+	OPU("ReduceProd", 1, 17, "Reduce", "prod", b_reduce, sh_axes, S),
 	OP("ReduceSum", 1, "Reduce", "sum", b_reduce, sh_axes, S),
-	OP("ReduceSumSquare", 1, "Reduce", "sqr, sum", b_reduce, sh_axes, S),
+	OPU("ReduceSumSquare", 1, 17, "Reduce", "sqr, sum", b_reduce, sh_axes,
+	    S),
 	OP("Relu", 1, "Elemwise", "maximum", b_relu, NULL, S),
 	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
-	OP("Resize", 10, "Resize", "resize", b_resize, sh_resize, A),
+	OPU("Resize", 10, 17, "Resize", "resize", b_resize, sh_resize,
+	    A),
 	EW("Round", 11, "round", S),
 	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
 	    sh_alphagamma, S),
@@ -1950,7 +1983,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("SpaceToDepth", 1, "Shape", "space_to_depth", b_depth, sh_block,
 	    A),
 	EW("Sqrt", 1, "sqrt", S),
-	OP("Split", 1, "Shape", "subtensor", b_split, sh_axis, A),
+	OPU("Split", 1, 17, "Shape", "subtensor", b_split, sh_axis, A),
 	OP("Squeeze", 1, "Shape", "reshape", b_squeeze, sh_sqz, A),
 	EW("Sub", 1, "sub", S),
 	EW("Sum", 1, "add", S),

@@ -27,7 +27,7 @@
 
 /* The newest opset of the default domain ("" or "ai.onnx") gptop reads:
  * the one Debian's ONNX 1.12 knows. */
-#define GP_ONNX_OPSET_MAX 17
+#define GP_ONNX_OPSET_MAX 20
 /* The most dimensions a tensor may have (gptop's own limit). */
 #define GP_ONNX_MAX_DIMS 16
 
