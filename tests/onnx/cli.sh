@@ -144,6 +144,10 @@ expect_fail ext-missing.onnx "external data: $d/missing.bin: cannot open" --batc
 expect_fail huge.onnx "initializer 'big': float32 [1048576,1048576] needs 4398046511104 bytes, over the memory limit" --batch
 # an op type gptop does not run: the node, its op type and the opset
 expect_fail unsupported-op.onnx "node 0 'add0' (NoSuchOp, opset 13): not supported: op type NoSuchOp is not supported" --batch
+# the spatial ops' refusals: a mode, a dtype, pads from an input's values
+expect_fail pad-mode.onnx "node 0 'pad0' (Pad, opset 2): not supported: Pad mode 'symmetric' (gptop pads in modes constant, reflect, edge and wrap)" --batch
+expect_fail resize-int.onnx "node 0 'up' (Resize, opset 13): not supported: Resize mode linear of int32 (gptop interpolates float32 and float64)" --batch
+expect_fail pad-input.onnx "node 0 'pad1' (Pad, opset 13): not supported: the pads ('p') must be known when the model is built" --batch
 "$GPTOP" --check "$d/unsupported-op.onnx" >"$tmp/out" 2>&1
 grep -qF "  op types not supported: NoSuchOp (at opset 13;" "$tmp/out" &&
     grep -qF "  running: not supported (see above)" "$tmp/out"

@@ -314,6 +314,72 @@ static const struct bad BAD_DTYPE[] = {
 };
 #define N_BAD_DTYPE ((int)(sizeof(BAD_DTYPE) / sizeof(BAD_DTYPE[0])))
 
+/* A STRING attribute. */
+static Onnx__AttributeProto *
+attr_string(const char *name, const char *v)
+{
+	Onnx__AttributeProto *a = tmalloc(sizeof(*a));
+
+	onnx__attribute_proto__init(a);
+	a->name = (char *)name;
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+	a->has_s = 1;
+	a->s.data = (uint8_t *)v;
+	a->s.len = strlen(v);
+	return (a);
+}
+
+/* The spatial ops' refusals: Pad in a mode gptop does not pad in (the
+ * attribute form of opset 2), Resize interpolating integers, Pad whose
+ * pads come from a graph input's values (not known when the model is
+ * built). */
+static void
+write_spatial_models(void)
+{
+	static const char *const d23[] = {"2", "3", NULL};
+	static const char *const d4[] = {"4", NULL};
+	static const char *const d1122[] = {"1", "1", "2", "2", NULL};
+	static const int64_t four[] = {4};
+	static const float sc[] = {1, 1, 2, 2};
+	Onnx__ModelProto *m = model_new(2);
+	Onnx__NodeProto *n;
+	Onnx__AttributeProto *a = tmalloc(sizeof(*a));
+	Onnx__TensorProto *t;
+
+	add_input(m, "x", T(FLOAT), d23);
+	n = node(m->graph, "pad0", "Pad", "x", NULL, "y");
+	PUSH(n->n_attribute, n->attribute, attr_string("mode", "symmetric"));
+	onnx__attribute_proto__init(a);
+	a->name = "pads";
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+	a->n_ints = 4;
+	a->ints = dup_mem((int64_t[]){0, 1, 0, 1}, 4 * sizeof(int64_t));
+	PUSH(n->n_attribute, n->attribute, a);
+	add_output(m, "y", T(FLOAT));
+	save("pad-mode.onnx", m);
+
+	m = model_new(13);
+	add_input(m, "x", T(INT32), d1122);
+	t = tensor("scales", T(FLOAT), 1, four);
+	t->n_float_data = 4;
+	t->float_data = dup_mem(sc, sizeof(sc));
+	add_init(m, t);
+	n = node(m->graph, "up", "Resize", "x", "", "y");
+	PUSH(n->n_input, n->input, "scales");
+	PUSH(n->n_attribute, n->attribute, attr_string("mode", "linear"));
+	add_output(m, "y", T(INT32));
+	save("resize-int.onnx", m);
+
+	m = model_new(13);
+	add_input(m, "x", T(FLOAT), d23);
+	add_input(m, "p", T(INT64), d4);
+	node(m->graph, "pad1", "Pad", "x", "p", "y");
+	add_output(m, "y", T(FLOAT));
+	save("pad-input.onnx", m);
+}
+
 static void
 write_models(void)
 {
@@ -492,6 +558,7 @@ write_models(void)
 	m = add_model(13);
 	m->graph->node[0]->op_type = "NoSuchOp";
 	save("unsupported-op.onnx", m);
+	write_spatial_models();
 }
 
 /* The shape subgraph exporters write, on x (batch, 6): y = Relu(Reshape(x,
