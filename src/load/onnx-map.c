@@ -1657,7 +1657,8 @@ b_pad(struct gp_onnxb *b, const struct gp_onnx_map *e)
 		if (n == -1)
 			return (gp_onnxb_fail(b, "attribute '%s' is missing",
 			    gp_onnxb_opset(b) < 2 ? "paddings" : "pads"));
-		in[1] = like(b, x, attr_f(b, "value", 0));
+		in[1] = strcmp(mode, "constant") == 0 ? like(b, x, attr_f(b,
+		    "value", 0)) : -1;
 	} else {
 		n = gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the pads", pads,
 		    2 * GP_MAX_DIMS);
