@@ -608,7 +608,8 @@ prep_resize(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	const struct gp_type *x = gp_graph_in_type(g, n, 0);
 	struct rs_priv *rp = gp_xcalloc(1, sizeof(*rp));
 	int nd = x->ndim, m, c, r;
-	double sizes[GP_MAX_DIMS], sh = 1;
+	double sizes[GP_MAX_DIMS], sh = 1, tb = 0;
+	size_t nb;
 	bool have_scales, have_sizes, have_roi;
 
 	n->priv = rp;
@@ -675,6 +676,20 @@ prep_resize(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 			return (gp_err_set(err, "resize: dimension %d is empty: "
 			    "nothing to resample", d));
 	}
+	/* an output past the memory limit: the caller says so, before
+	 * tables as large are built */
+	if (!gp_shape_nbytes(nd, rp->out, x->dtype, &nb) || nb >
+	    g->limit_bytes) {
+		gp_ops_set_out(g, n, 0, x->dtype, nd, rp->out);
+		return (0);
+	}
+	for (int d = 0; d < nd; d++)
+		tb += (double)rp->out[d] * rp->k * (sizeof(int64_t) +
+		    sizeof(double) + sizeof(float));
+	if (tb > (double)g->limit_bytes)
+		return (gp_err_set(err, "resize: the tables of taps need %.0f "
+		    "bytes, over the memory limit of %llu bytes (flag "
+		    "memory_limit)", tb, (unsigned long long)g->limit_bytes));
 	for (int d = 0; d < nd; d++)
 		if (x->shape[d] > 0 && rp->out[d] > 0 && axis_taps(rp, d,
 		    x->shape[d], &rp->ax[rp->nax]))

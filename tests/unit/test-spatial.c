@@ -325,6 +325,19 @@ test_errors(void)
 	expect_err("resize", "{\"mode\": \"linear\", \"scales\": [1, 1, 2, "
 	    "2]}", 1, &xi, "mode \"linear\" needs float32 or float64 X, got "
 	    "int32", NULL, "resize: linear of integers");
+	{
+		/* a uint8 output of 100 kB within a limit of 1 MB, but 2 MB
+		 * of taps (20 bytes each) */
+		int64_t s4[1] = {4};
+		int u = var_fn(GP_UINT8, 1, s4, fa);
+
+		g->limit_bytes = 1000000;
+		expect_err("resize", "{\"sizes\": [100000]}", 1, &u, "the "
+		    "tables of taps need 2000000 bytes, over the memory limit "
+		    "of 1000000 bytes", NULL, "resize: tables past the memory "
+		    "limit");
+		g->limit_bytes = UINT64_MAX;
+	}
 	expect_err("depth_to_space", "{}", 1, in, "param 'blocksize' is "
 	    "required", NULL, "depth_to_space: no blocksize");
 	expect_err("depth_to_space", "{\"blocksize\": 2}", 1, in, "X's 3 "
