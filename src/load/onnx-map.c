@@ -1470,7 +1470,10 @@ cnn_check(struct gp_onnxb *b, const struct gp_onnx_map *e, int x, int min_nd, in
 	if (x < 0)
 		return (-1);
 	t = gp_onnxb_type(b, x);
-	if (t->dtype != GP_FLOAT32 && t->dtype != GP_FLOAT64)
+	if (strcmp(e->gp, "max_pool") == 0 && (t->dtype == GP_INT8 ||
+	    t->dtype == GP_UINT8))
+		;	/* max_pool compares integers too */
+	else if (t->dtype != GP_FLOAT32 && t->dtype != GP_FLOAT64)
 		return (gp_onnxb_unsupported(b, "%s of %s (gptop's %s computes "
 		    "in float32 and float64)", str(np->op_type),
 		    gp_dtype_name(t->dtype), e->gp));
@@ -1576,9 +1579,22 @@ b_pool(struct gp_onnxb *b, const struct gp_onnx_map *e)
 		names = a_maxpool;
 	else if (strcmp(e->gp, "average_pool") == 0)
 		names = a_avgpool;
-	if (cnn_check(b, e, x, 3, global ? -1 : 3, "Y; the Indices output is not "
-	    "supported") < 0)
+	if (cnn_check(b, e, x, 3, global ? -1 : 3, names == a_maxpool ? NULL :
+	    "Y") < 0)
 		return (-1);
+	if (names == a_maxpool) {
+		/* Y, and Indices when asked for */
+		const Onnx__NodeProto *np = gp_onnxb_node(b);
+		int outs[2], n_out = np->n_output > 1 &&
+		    str(np->output[1])[0] != '\0' ? 2 : 1;
+
+		if (gp_onnxb_apply_n(b, e->gp, attrs_json(b, names), 1, &x,
+		    n_out, outs) < 0)
+			return (-1);
+		for (int k = 0; k < n_out; k++)
+			gp_onnxb_set_out(b, k, outs[k]);
+		return (0);
+	}
 	return (set1(b, apply1(b, e->gp, attrs_json(b, names), x)));
 }
 

@@ -2,7 +2,8 @@
  * ops/pool.c: the pooling family: max_pool and average_pool (ONNX MaxPool
  * and AveragePool, 1-D to 3-D, with strides, dilations, pads or auto_pad,
  * ceil_mode, and count_include_pad) and the global pools
- * (GlobalAveragePool, GlobalMaxPool), NCHW in float32 or float64.
+ * (GlobalAveragePool, GlobalMaxPool), NCHW in float32 or float64;
+ * max_pool also in int8 and uint8, and with ONNX's Indices output.
  *
  * The windowed pools run one pass over each output plane per kernel tap
  * (as the depthwise conv does): the inner loop runs along an output row
@@ -10,7 +11,9 @@
  * it has no bounds test.  average_pool then divides each output by the
  * number of its taps that count (inside the input, or inside input and
  * pads with count_include_pad), a product of one count per dimension.
- * Both dtypes share one definition, instantiated by a macro.
+ * Both dtypes share one definition, instantiated by a macro.  max_pool of
+ * integers, or with Indices, runs one output at a time over its window
+ * (maxw_), tracking where the maximum is.
  */
 #include "config.h"
 
@@ -28,6 +31,7 @@ struct pool_priv {
 	struct gp_win	w;
 	enum pool_kind	kind;
 	bool		include_pad;	/* average_pool's count_include_pad */
+	bool		col_major;	/* max_pool's storage_order 1 */
 };
 
 static const char *const p_max[] = {"kernel_shape", "strides", "dilations",
@@ -176,6 +180,62 @@ gpool_##SFX(const T *x, T *y, int64_t planes, int64_t len, bool mx)           \
 DEF_POOL(f32, float)
 DEF_POOL(f64, double)
 
+/* max_pool one output at a time, for the integer dtypes and for ONNX's
+ * Indices output: each output's maximum (as pool_: a NaN wins, else the
+ * first largest in the window's order) and, when idx is not NULL, where
+ * it is in X flattened: the plane's offset plus the position in the plane
+ * in C order, or with storage_order 1 (col_major) with the spatial
+ * dimensions in column-major order (ONNX's rule).  A window with no tap in
+ * X gives LOW and index -1. */
+#define DEF_MAXW(SFX, T, LOW)                                                 \
+static void                                                                   \
+maxw_##SFX(const T *x, T *y, int64_t *idx, int64_t planes,                    \
+    const struct pool_priv *pp)                                               \
+{                                                                             \
+	const struct gp_win *w = &pp->w;                                      \
+	int64_t ivol = vol(w->in), ovol = vol(w->out);                        \
+	for (int64_t pl = 0; pl < planes; pl++) {                             \
+	const T *xc = x + pl * ivol;                                          \
+	for (int64_t od = 0; od < w->out[0]; od++)                            \
+	for (int64_t oh = 0; oh < w->out[1]; oh++)                            \
+	for (int64_t ow = 0; ow < w->out[2]; ow++) {                          \
+		int64_t o = pl * ovol + (od * w->out[1] + oh) * w->out[2] +   \
+		    ow, at = -1;                                              \
+		T m = LOW;                                                    \
+		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
+		int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];          \
+		if (id < 0 || id >= w->in[0])                                 \
+			continue;                                             \
+		for (int64_t kh = 0; kh < w->k[1]; kh++) {                    \
+		int64_t ih = oh * w->s[1] - w->pb[1] + kh * w->d[1];          \
+		if (ih < 0 || ih >= w->in[1])                                 \
+			continue;                                             \
+		for (int64_t kw = 0; kw < w->k[2]; kw++) {                    \
+			int64_t iw = ow * w->s[2] - w->pb[2] + kw * w->d[2];  \
+			T v;                                                  \
+			if (iw < 0 || iw >= w->in[2])                         \
+				continue;                                     \
+			v = xc[(id * w->in[1] + ih) * w->in[2] + iw];         \
+			if (at < 0 || v > m || v != v) {                      \
+				m = v;                                        \
+				at = pp->col_major ? id + (ih + iw *          \
+				    w->in[1]) * w->in[0] : (id * w->in[1] +   \
+				    ih) * w->in[2] + iw;                      \
+			}                                                     \
+		}                                                             \
+		}                                                             \
+		}                                                             \
+		y[o] = m;                                                     \
+		if (idx != NULL)                                              \
+			idx[o] = at < 0 ? -1 : pl * ivol + at;                \
+	}                                                                     \
+	}                                                                     \
+}
+DEF_MAXW(f32, float, -INFINITY)
+DEF_MAXW(f64, double, -INFINITY)
+DEF_MAXW(i8, int8_t, INT8_MIN)
+DEF_MAXW(u8, uint8_t, 0)
+
 static void
 k_pool(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -192,7 +252,27 @@ k_pool(const struct gp_node *n, struct gp_tensor *const *in,
 	else
 		gp_tensor_copy(&t, in[0]);
 	len = planes > 0 ? gp_tensor_numel(&t) / planes : 0;
-	if (o->dtype == GP_FLOAT32) {
+	if (pp->kind == P_MAX && (n->n_out > 1 || (o->dtype != GP_FLOAT32 &&
+	    o->dtype != GP_FLOAT64))) {
+		const void *xd = gp_tensor_data(&t);
+		void *yd = gp_tensor_data(o);
+		int64_t *idx = n->n_out > 1 ? (int64_t *)gp_tensor_data(out[1]) :
+		    NULL;
+
+		switch (o->dtype) {
+		case GP_FLOAT32:
+			maxw_f32(xd, yd, idx, planes, pp);
+			break;
+		case GP_FLOAT64:
+			maxw_f64(xd, yd, idx, planes, pp);
+			break;
+		case GP_INT8:
+			maxw_i8(xd, yd, idx, planes, pp);
+			break;
+		default:
+			maxw_u8(xd, yd, idx, planes, pp);
+		}
+	} else if (o->dtype == GP_FLOAT32) {
 		if (g)
 			gpool_f32((const float *)gp_tensor_data(&t),
 			    (float *)gp_tensor_data(o), planes, len,
@@ -225,9 +305,15 @@ prep_pool(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	pp->kind = strcmp(op, "max_pool") == 0 ? P_MAX : strcmp(op,
 	    "average_pool") == 0 ? P_AVG : strcmp(op, "global_max_pool") == 0 ?
 	    P_GMAX : P_GAVG;
-	if (x->dtype != GP_FLOAT32 && x->dtype != GP_FLOAT64)
-		return (gp_err_set(err, "%s: X must be float32 or float64, got "
-		    "%s", op, gp_dtype_name(x->dtype)));
+	if (pp->kind == P_MAX && (x->dtype == GP_INT8 || x->dtype == GP_UINT8))
+		;	/* max_pool compares integers too */
+	else if (x->dtype != GP_FLOAT32 && x->dtype != GP_FLOAT64)
+		return (gp_err_set(err, "%s: X must be float32 or float64%s, "
+		    "got %s", op, pp->kind == P_MAX ? " (or int8, uint8)" : "",
+		    gp_dtype_name(x->dtype)));
+	if (pp->kind == P_MAX && (n->n_out < 1 || n->n_out > 2))
+		return (gp_err_set(err, "%s has 1 or 2 outputs (Y, Indices), "
+		    "got %d", op, n->n_out));
 	if (pp->kind == P_GMAX || pp->kind == P_GAVG) {
 		if (x->ndim < 3)
 			return (gp_err_set(err, "%s: X must have at least 3 "
@@ -256,6 +342,7 @@ prep_pool(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		if (so != 0 && so != 1)
 			return (gp_err_set(err, "%s: storage_order is %lld: "
 			    "expected 0 or 1", op, (long long)so));
+		pp->col_major = so == 1;
 	} else if (gp_win_param_flag(n->params, "count_include_pad", false,
 	    &pp->include_pad, err) < 0)
 		return (-1);
@@ -267,6 +354,8 @@ prep_pool(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	for (int i = 0; i < nsp; i++)
 		shape[2 + i] = pp->w.out[GP_WIN_DIMS - nsp + i];
 	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
+	if (pp->kind == P_MAX && n->n_out > 1)
+		gp_ops_set_out(g, n, 1, GP_INT64, x->ndim, shape);
 	n->kernel = k_pool;
 	return (0);
 }
@@ -315,9 +404,11 @@ static const struct gp_op op_max_pool = {
 	.name = "max_pool",
 	.cls = "MaxPool",
 	.doc = "max_pool(X; kernel_shape, strides, dilations, pads, auto_pad, "
-	    "ceil_mode, storage_order): ONNX MaxPool (no Indices output), 1-D "
-	    "to 3-D, NCHW; NaN propagates; float32 or float64",
-	.min_in = 1, .max_in = 1, .n_out = 1,
+	    "ceil_mode, storage_order) -> Y[, Indices]: ONNX MaxPool, 1-D to "
+	    "3-D, NCHW; NaN propagates; float32, float64, int8 or uint8; "
+	    "Indices int64, X's flat index (storage_order 1: spatial dims "
+	    "column-major)",
+	.min_in = 1, .max_in = 1, .n_out = 0,	/* 1 or 2: prep_pool */
 	.params = p_max,
 	.prepare = prep_pool,
 	.flops = flops_pool,

@@ -4,8 +4,8 @@
  * norm.json (one file per op family, made by tests/data/cnn/make-cases.py, which says how each
  * expected value was computed) runs through the op's kernel in float32 and in float64 on the
  * same inputs (exact float32 numbers).  Then: an input that is not
- * contiguous, Op names, flop counts, NaN through the max pools, and the
- * prepare errors.
+ * contiguous, Op names, flop counts, NaN through the max pools, the
+ * prepare errors, and max_pool's Indices output and int8 X (by hand).
  */
 #include "config.h"
 
@@ -396,6 +396,72 @@ test_pool_norm(void)
 	    "-1", NULL, "instance_norm: negative epsilon");
 }
 
+/* Two int8 planes of 2x2x2 (one 3-D window each): every element -20 -
+ * i % 5, but for each plane's maximum: -3 at (d, h, w) = (1, 1, 0) of
+ * plane 0 (element 6) and 100 at (0, 1, 1) of plane 1 (element 8 + 3). */
+static double
+fmax3(int i)
+{
+	return (i == 6 ? -3 : i == 11 ? 100 : -20 - i % 5);
+}
+
+/* max_pool's Indices output (ONNX's rule, by hand): the plane's offset (8
+ * per plane) plus the position in the plane, C order for storage_order 0
+ * (d * 4 + h * 2 + w: 6, and 8 + 3 = 11), column-major over the spatial
+ * dimensions for 1 (d + h * 2 + w * 4: 1 + 2 = 3, and 8 + 2 + 4 = 14);
+ * and Y of int8, whose maxima are below 0 (no window starts at 0). */
+static void
+test_maxpool_indices(void)
+{
+	static const int64_t xs[5] = {1, 2, 2, 2, 2};
+	static const double want_y[2] = {-3, 100};
+	static const double want_i[2][2] = {{6, 11}, {3, 14}};
+	int x = var_fn(GP_INT8, 5, xs, fmax3);
+
+	for (int so = 0; so < 2; so++) {
+		char params[96];
+		struct gp_err err;
+		struct gp_tensor y = {0}, ix = {0}, *in[1], *out[2] = {&y, &ix};
+		struct gp_node *n;
+		int ni;
+
+		snprintf(params, sizeof(params), "{\"kernel_shape\": [2, 2, 2], "
+		    "\"storage_order\": %d}", so);
+		ni = gp_graph_add_node(g, gp_op_find("max_pool"),
+		    json_loads(params, 0, NULL), 1, &x, 2, &err);
+		if (!ok(ni >= 0, "max_pool with Indices prepares (%s)",
+		    ni < 0 ? err.msg : ""))
+			continue;
+		n = &g->nodes[ni];
+		ok(g->vars[n->out[0]].type.dtype == GP_INT8 &&
+		    g->vars[n->out[1]].type.dtype == GP_INT64 &&
+		    g->vars[n->out[1]].type.ndim == 5 &&
+		    g->vars[n->out[1]].type.shape[1] == 2,
+		    "Y int8, Indices int64 of Y's shape");
+		in[0] = &g->vars[x].value;
+		gp_tensor_alloc(&y, GP_INT8, 5, g->vars[n->out[0]].type.shape);
+		gp_tensor_alloc(&ix, GP_INT64, 5,
+		    g->vars[n->out[1]].type.shape);
+		n->kernel(n, in, out);
+		check(&y, want_y, 2, 0, "max_pool of int8: the maxima");
+		check(&ix, want_i[so], 2, 0, so ? "Indices, storage_order 1: "
+		    "column-major in the plane" : "Indices, storage_order 0: "
+		    "C order");
+		gp_tensor_release(&y);
+		gp_tensor_release(&ix);
+	}
+	{
+		struct gp_err err;
+		int ni = gp_graph_add_node(g, gp_op_find("max_pool"),
+		    json_pack("{s:[i,i,i]}", "kernel_shape", 2, 2, 2), 1, &x, 3,
+		    &err);
+
+		ok(ni < 0 && strstr(err.msg, "max_pool has 1 or 2 outputs "
+		    "(Y, Indices), got 3") != NULL, "3 outputs refused: %s",
+		    err.msg);
+	}
+}
+
 int
 main(void)
 {
@@ -407,6 +473,7 @@ main(void)
 	test_names_flops();
 	test_errors();
 	test_pool_norm();
+	test_maxpool_indices();
 	gp_graph_free(g);
 	return (done_testing());
 }
