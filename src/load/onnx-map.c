@@ -1508,46 +1508,6 @@ static const char *const a_bn[] = {"epsilon", "momentum",
 static const char *const a_ln[] = {"axis", "epsilon", "stash_type", NULL};
 static const char *const a_in[] = {"epsilon", NULL};
 
-/* ConvTranspose whose output_shape is larger than its full output (a
- * negative total padding, which ONNX fills with zeros at the end): not
- * a form conv_transpose computes.  Returns -1 (refused) or 0. */
-static int
-convt_grows(struct gp_onnxb *b, int x, int w)
-{
-	int64_t os[GP_MAX_DIMS], s[3], d[3], op[3];
-	const struct gp_type *tx = gp_onnxb_type(b, x), *tw;
-	int nsp = tx->ndim - 2, n, off, ns, nd, no;
-
-	if ((n = attr_ints(b, "output_shape", os, GP_MAX_DIMS)) < 0)
-		return (n < -1 ? -1 : 0);
-	tw = gp_onnxb_type(b, w);
-	off = n - nsp;
-	if ((ns = attr_ints(b, "strides", s, 3)) < -1 ||
-	    (nd = attr_ints(b, "dilations", d, 3)) < -1 ||
-	    (no = attr_ints(b, "output_padding", op, 3)) < -1)
-		return (-1);
-	/* a form the op refuses: it says what is wrong */
-	if (off < 0 || tw->ndim != tx->ndim || (ns >= 0 && ns != nsp) ||
-	    (nd >= 0 && nd != nsp) || (no >= 0 && no != nsp))
-		return (0);
-	for (int i = 0; i < 3; i++) {
-		s[i] = ns < 0 ? 1 : s[i];
-		d[i] = nd < 0 ? 1 : d[i];
-		op[i] = no < 0 ? 0 : op[i];
-	}
-	for (int i = 0; i < nsp; i++) {
-		int64_t full = s[i] * (tx->shape[2 + i] - 1) + op[i] +
-		    d[i] * (tw->shape[2 + i] - 1) + 1;
-
-		if (os[off + i] > full)
-			return (gp_onnxb_unsupported(b, "output_shape %" PRId64
-			    " along spatial dimension %d is larger than the "
-			    "full output %" PRId64 " (a negative padding)",
-			    os[off + i], i, full));
-	}
-	return (0);
-}
-
 /* Conv, ConvTranspose: X, W, B (optional) */
 static int
 b_conv(struct gp_onnxb *b, const struct gp_onnx_map *e)
@@ -1562,8 +1522,6 @@ b_conv(struct gp_onnxb *b, const struct gp_onnx_map *e)
 		return (gp_onnxb_fail(b, "input 1 (W) is missing"));
 	if (gp_onnxb_in(b, 2) >= 0)
 		in[n++] = gp_onnxb_in(b, 2);
-	if (tr && convt_grows(b, in[0], in[1]))
-		return (-1);
 	return (set1(b, gp_onnxb_apply(b, e->gp, attrs_json(b, tr ? a_convt :
 	    a_conv), n, in)));
 }

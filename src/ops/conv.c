@@ -573,11 +573,18 @@ prep_convt(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		    wi->auto_pad == GP_WIN_SAME_LOWER) {
 			int64_t tot;
 
+			int64_t half;
+
 			o = has_os ? osh[j] : x->shape[2 + j] * wi->s[i];
 			tot = full - o;
-			/* ONNX: SAME_UPPER puts the smaller half first */
-			wi->pb[i] = wi->auto_pad == GP_WIN_SAME_UPPER ?
-			    tot / 2 : tot - tot / 2;
+			/* ONNX: SAME_UPPER puts the smaller half first.  The
+			 * halves are floored, as ONNX's Python reference
+			 * does: an output_shape past the full output (tot
+			 * < 0) grows the end, pe = tot and pb = 0 for one
+			 * more row; C's / would shift it to the start */
+			half = tot >= 0 ? tot / 2 : -((1 - tot) / 2);
+			wi->pb[i] = wi->auto_pad == GP_WIN_SAME_UPPER ? half :
+			    tot - half;
 			wi->pe[i] = tot - wi->pb[i];
 		} else {
 			if (wi->auto_pad == GP_WIN_VALID)
