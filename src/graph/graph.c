@@ -215,6 +215,7 @@ node_free(struct gp_node *n)
 	free(n->name);
 	free(n->label);
 	free(n->family);
+	free(n->src);
 	free(n->in);
 	free(n->out);
 	if (n->params != NULL)
@@ -245,6 +246,10 @@ gp_graph_free(struct gp_graph *g)
 		free((char *)g->lits[i].lit.text);
 	}
 	free(g->lits);
+	for (size_t i = 0; i < g->n_srcs; i++)
+		free(g->srcs[i].name);
+	free(g->srcs);
+	free(g->folded);
 	free(g->map->slot);
 	free(g->map);
 	free(g->name);
@@ -406,6 +411,24 @@ gp_graph_add_node(struct gp_graph *g, const struct gp_op *op, json_t *params,
 	return (idx);
 }
 
+/* The source table and the folded set (graph/prov.h), copied. */
+static void
+prov_copy(struct gp_graph *dst, const struct gp_graph *src)
+{
+	dst->n_srcs = dst->cap_srcs = src->n_srcs;
+	dst->srcs = gp_xcalloc(src->n_srcs + 1, sizeof(*dst->srcs));
+	for (size_t i = 0; i < src->n_srcs; i++) {
+		dst->srcs[i].index = src->srcs[i].index;
+		dst->srcs[i].name = src->srcs[i].name != NULL ?
+		    gp_xstrdup(src->srcs[i].name) : NULL;
+	}
+	dst->n_folded = dst->cap_folded = src->n_folded;
+	dst->folded = gp_xmalloc(sizeof(int) * (src->n_folded + 1));
+	if (src->n_folded > 0)
+		memcpy(dst->folded, src->folded,
+		    sizeof(int) * src->n_folded);
+}
+
 struct gp_graph *
 gp_graph_clone(const struct gp_graph *g)
 {
@@ -436,6 +459,7 @@ gp_graph_clone(const struct gp_graph *g)
 			gp_tensor_view(&c->vars[i].value, &g->vars[i].value);
 	}
 	map_rebuild(c, 64);
+	prov_copy(c, g);
 	c->n_nodes = c->cap_nodes = g->n_nodes;
 	c->nodes = gp_xcalloc(g->n_nodes ? g->n_nodes : 1, sizeof(*c->nodes));
 	for (size_t i = 0; i < g->n_nodes; i++) {
@@ -446,6 +470,17 @@ gp_graph_clone(const struct gp_graph *g)
 		d->name = s->name ? gp_xstrdup(s->name) : NULL;
 		d->label = s->label ? gp_xstrdup(s->label) : NULL;
 		d->family = s->family ? gp_xstrdup(s->family) : NULL;
+		d->src = NULL;
+		if (s->n_src > 0) {
+			/* its capacity: n_src rounded up to a power of two
+			 * (graph/prov.c) */
+			size_t cap = 1;
+
+			while (cap < (size_t)s->n_src)
+				cap *= 2;
+			d->src = gp_xmalloc(sizeof(int) * cap);
+			memcpy(d->src, s->src, sizeof(int) * (size_t)s->n_src);
+		}
 		d->params = json_deep_copy(s->params);
 		d->in = gp_xmalloc(sizeof(int) * (size_t)(s->n_in ? s->n_in : 1));
 		memcpy(d->in, s->in, sizeof(int) * (size_t)s->n_in);

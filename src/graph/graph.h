@@ -93,6 +93,10 @@ struct gp_node {
 	 * the time spent compiling its JIT code, in its prepares or its
 	 * share of a batch (gp_composite_jit), summed; ns */
 	double			 prep_ns, jit_ns;
+	/* provenance: the source nodes whose work it does, sorted ids into
+	 * the graph's srcs (graph/prov.h) */
+	int			*src;
+	int			 n_src;
 	bool			 dead;
 	int			 line, col;
 };
@@ -119,6 +123,12 @@ struct gp_graph_lit {
 	bool			 typed;	/* by gp_graph_prepare_at */
 };
 
+/* A source node: a node of the graph file (graph/prov.h). */
+struct gp_src {
+	char	*name;	/* its name in the file, or NULL */
+	int	 index;	/* its index among the file's nodes */
+};
+
 struct gp_function {
 	char			*name;
 	int			 n_out, n_upd;
@@ -139,6 +149,12 @@ struct gp_graph {
 	struct gp_varmap	*map;	/* name -> var index */
 	uint64_t		 limit_bytes;	/* largest tensor allowed */
 	bool			 allow_extern;	/* extern ops may load code */
+	/* provenance (graph/prov.h): the source nodes, and the sorted ids of
+	 * those computed at compile time */
+	struct gp_src		*srcs;
+	size_t			 n_srcs, cap_srcs;
+	int			*folded;
+	size_t			 n_folded, cap_folded;
 	/* while a front-end builds it: the literal inputs gp_graph_prepare
 	 * types (graph/build.c); none after */
 	struct gp_graph_lit	*lits;

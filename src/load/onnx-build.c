@@ -21,6 +21,7 @@
 #include "load/npy.h"
 #include "load/onnx-map.h"
 #include "graph/build.h"
+#include "graph/prov.h"
 #include "graph/op.h"
 #include "base/rng.h"
 
@@ -603,6 +604,16 @@ build_node(struct gp_onnxb *b)
 		gp_onnx_map_label(b->e, np, &lb);
 		gp_graph_label_node(b->g, main_node, b->base, gp_buf_str(&lb));
 		gp_buf_free(&lb);
+	}
+	/* provenance: every gptop node made for it does the ONNX node's
+	 * work; folded ones did it at load time (graph/prov.h) */
+	for (size_t i = b->first_node; i < b->g->n_nodes; i++) {
+		int id = gp_prov_source(b->g, b->base, (int)b->ni);
+
+		if (b->g->nodes[i].dead)
+			gp_prov_fold(b->g, &id, 1);
+		else
+			gp_prov_node_add(&b->g->nodes[i], id);
 	}
 	return (0);
 }

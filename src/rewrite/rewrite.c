@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "graph/prov.h"
 
 static const char *const phase_names[GP_PHASE__COUNT] = {
 	[GP_PHASE_MERGE] = "merge",
@@ -157,6 +158,9 @@ gp_rewrite_run(struct gp_graph *g, const struct gp_flags *f,
 		free(ph);
 		return (-1);
 	}
+	/* every apply starts as the source of its own work, unless its
+	 * front-end said which source it is (graph/prov.h) */
+	gp_prov_init(g);
 	for (size_t i = 0; i < n; i++) {
 		rw[i].name = gp_xstrdup(rs[i]->name);
 		rw[i].tags = gp_xstrdup(rs[i]->tags ? rs[i]->tags : "");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "graph/op.h"
+#include "graph/prov.h"
 
 /* When every live node's producers come before it, node order is a
  * topological order (the usual case: the loader's order, compacted). */
@@ -154,6 +155,9 @@ gp_rw_begin(struct gp_rw *w, struct gp_rewrite_ctx *c)
 	w->g = c->g;
 	w->n_order = gp_rw_topo(w->g, &w->order);
 	w->n_nodes0 = w->g->n_nodes;
+	w->live0 = gp_xmalloc(w->n_nodes0 + 1);
+	for (size_t i = 0; i < w->n_nodes0; i++)
+		w->live0[i] = !w->g->nodes[i].dead;
 	w->n_repl = w->g->n_vars;
 	w->repl = gp_xmalloc(sizeof(int) * (w->n_repl + 1));
 	for (size_t v = 0; v < w->n_repl; v++)
@@ -208,6 +212,127 @@ gp_rw_visit(struct gp_rw *w, int i)
 	return (x);
 }
 
+/* Did the walk kill node x, an apply carrying sources? */
+static bool
+killed(const struct gp_rw *w, int x)
+{
+	return (x >= 0 && (size_t)x < w->n_nodes0 && w->live0[x] &&
+	    w->g->nodes[x].dead && w->g->nodes[x].n_src > 0);
+}
+
+/* Is x an apply the walk added that lives on? */
+static bool
+added(const struct gp_rw *w, int x)
+{
+	return (x >= 0 && (size_t)x >= w->n_nodes0 && !w->g->nodes[x].dead);
+}
+
+/*
+ * Provenance, after the walk's dead applies are marked: for each replaced
+ * variable `from` (reading now as `to`), the applies the walk killed that
+ * computed `from` (its producer and, through their inputs, the killed
+ * producers behind it, up to a variable that is itself replaced: another
+ * replacement's own) give their sources to what computes `to`: the applies
+ * the walk added behind `to` (its producer, and the added producers of
+ * their inputs up to another replacement's `to`: a rewrite that computes
+ * one value in several applies shares the work's sources among them), or the surviving apply producing
+ * it (merge; a value found equal to another), or, when `to` has no
+ * producer (a constant, an input), the graph's folded sources.  A killed
+ * apply no replacement reaches gives its sources to the folded ones: its
+ * work is not done any more.
+ */
+static void
+provenance(struct gp_rw *w)
+{
+	struct gp_graph *g = w->g;
+	bool *took = NULL, *target;
+	int *stack, *recv;
+	size_t any = 0, n_nodes = g->n_nodes;
+	struct gp_node acc = {0};
+	int *seen;
+
+	for (size_t i = 0; i < w->n_nodes0; i++)
+		if (killed(w, (int)i))
+			any++;
+	if (any == 0)
+		return;
+	took = gp_xcalloc(w->n_nodes0 + 1, 1);
+	target = gp_xcalloc(g->n_vars + 1, 1);
+	for (size_t v = 0; v < w->n_repl; v++)
+		if (w->repl[v] >= 0)
+			target[gp_rw_resolve(w, (int)v)] = true;
+	seen = gp_xcalloc(n_nodes + 1, sizeof(int));
+	stack = gp_xmalloc(sizeof(int) * (n_nodes + 1));
+	recv = gp_xmalloc(sizeof(int) * (n_nodes + 1));
+	for (size_t v = 0; v < w->n_repl; v++) {
+		int from = (int)v, to, p, sp = 0, nr = 0;
+
+		if (w->repl[v] < 0 || !killed(w, g->vars[from].producer) ||
+		    took[g->vars[from].producer])
+			continue;
+		to = gp_rw_resolve(w, from);
+		/* the killed cone behind from */
+		acc.n_src = 0;
+		p = g->vars[from].producer;
+		took[p] = true;
+		stack[sp++] = p;
+		while (sp > 0) {
+			const struct gp_node *n = &g->nodes[stack[--sp]];
+
+			gp_prov_node_union(&acc, n->src, n->n_src);
+			for (int k = 0; k < n->n_in; k++) {
+				int u = n->in[k], q = g->vars[u].producer;
+
+				if ((size_t)u < w->n_repl && w->repl[u] >= 0)
+					continue;
+				if (killed(w, q) && !took[q]) {
+					took[q] = true;
+					stack[sp++] = q;
+				}
+			}
+		}
+		/* who computes to */
+		p = g->vars[to].producer;
+		if (p < 0 || g->nodes[p].dead) {
+			gp_prov_fold(g, acc.src, acc.n_src);
+			continue;
+		}
+		if (!added(w, p)) {
+			gp_prov_node_union(&g->nodes[p], acc.src, acc.n_src);
+			continue;
+		}
+		seen[p] = from + 1;
+		stack[sp++] = p;
+		while (sp > 0) {
+			const struct gp_node *n = &g->nodes[stack[--sp]];
+
+			recv[nr++] = (int)(n - g->nodes);
+			for (int k = 0; k < n->n_in; k++) {
+				int q = g->vars[n->in[k]].producer;
+
+				if (target[n->in[k]])
+					continue;
+				if (added(w, q) && seen[q] != from + 1) {
+					seen[q] = from + 1;
+					stack[sp++] = q;
+				}
+			}
+		}
+		for (int r = 0; r < nr; r++)
+			gp_prov_node_union(&g->nodes[recv[r]], acc.src,
+			    acc.n_src);
+	}
+	for (size_t i = 0; i < w->n_nodes0; i++)
+		if (killed(w, (int)i) && !took[i])
+			gp_prov_fold(g, g->nodes[i].src, g->nodes[i].n_src);
+	free(acc.src);
+	free(took);
+	free(target);
+	free(seen);
+	free(stack);
+	free(recv);
+}
+
 int
 gp_rw_end(struct gp_rw *w)
 {
@@ -233,8 +358,10 @@ gp_rw_end(struct gp_rw *w)
 				    fn->upd[k].src);
 		}
 	}
-	if (changes > 0 || g->n_nodes != w->n_nodes0)
+	if (changes > 0 || g->n_nodes != w->n_nodes0) {
 		gp_rw_dce(g);
+		provenance(w);
+	}
 	/* a user's name moves to the variable that replaced it, when that
 	 * one only has a generated name: the function output of chain.json
 	 * stays "out" after fusion */
@@ -254,6 +381,7 @@ gp_rw_end(struct gp_rw *w)
 	}
 	free(w->order);
 	free(w->repl);
+	free(w->live0);
 	memset(w, 0, sizeof(*w));
 	return (changes);
 }

@@ -13,6 +13,12 @@
  * every remaining node, function output and update, then marks dead every
  * node that no function needs.  One pass is O(nodes + uses): there is no
  * search over all consumers per replacement.
+ *
+ * gp_rw_end also keeps provenance true (graph/prov.h) for every rewriter,
+ * from the replacements alone: the applies the walk killed give their
+ * source nodes to what now computes their values (the rule is in
+ * doc/architecture.md, "Provenance").  A rewriter that replaces values
+ * through gp_rw_replace (or gp_rw_replace_out) has nothing else to do.
  */
 #ifndef GPTOP_SRC_REWRITE_RW_H
 #define GPTOP_SRC_REWRITE_RW_H
@@ -61,6 +67,7 @@ struct gp_rw {
 	int			*repl;	/* var -> replacement, or -1 */
 	size_t			 n_repl;
 	size_t			 n_nodes0;	/* at the start */
+	bool			*live0;	/* node -> live at the start */
 	int			 changes;
 };
 
