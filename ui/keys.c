@@ -139,6 +139,9 @@ const struct ui_key ui_keys[] = {
 	    "switch constant folding on or off"),
 	K('m', "m", UI_K_ANY, UI_A_RW_MERGE, UI_KS_REWRITE,
 	    "switch the merge rewrite on or off"),
+	K('b', "b", UI_K_ANY, UI_A_RW_CNN, UI_KS_REWRITE,
+	    "switch the CNN rewrites (batch norm folding, conv + bias + "
+	    "Relu/Clip, LayerNorm) on or off"),
 	K('r', "r", UI_K_ANY, UI_A_RECOMPILE, UI_KS_REWRITE,
 	    "recompile with the edited rewrites and re-run; the old profile "
 	    "becomes the Diff baseline"),

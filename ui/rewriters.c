@@ -25,6 +25,9 @@ const struct ui_rewriter ui_rewriters[] = {
 	    "compile time"},
 	{.name = "merge", .action = UI_A_RW_MERGE,
 	    .help = "merge identical applies and constants"},
+	{.name = "cnn", .action = UI_A_RW_CNN,
+	    .help = "fold batch norms into convs, fuse a conv's bias and "
+	    "Relu/Clip, fuse decomposed LayerNorms"},
 };
 
 const size_t ui_rewriters_count = sizeof(ui_rewriters) /
