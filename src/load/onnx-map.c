@@ -1609,7 +1609,8 @@ b_norm(struct gp_onnxb *b, const struct gp_onnx_map *e)
 
 /* Pad: pads (begins then ends) from the attribute (before opset 11:
  * 'paddings' in opset 1, then 'pads'; the constant in 'value') or input
- * 1, the constant from input 2 (a scalar fed to pad at run time) */
+ * 1, the constant from input 2 (a scalar fed to pad at run time); from
+ * opset 18 the pads may be for the axes of input 3 only */
 static int
 b_pad(struct gp_onnxb *b, const struct gp_onnx_map *e)
 {
@@ -1644,6 +1645,33 @@ b_pad(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	}
 	if (n < 0)
 		return (-1);
+	if (gp_onnxb_opset(b) >= 18 && gp_onnxb_in(b, 3) >= 0) {
+		/* pads for the axes listed (input 3), 0 for the others */
+		int64_t ax[GP_MAX_DIMS], full[2 * GP_MAX_DIMS] = {0};
+		bool seen[GP_MAX_DIMS] = {false};
+		int na = gp_onnxb_ints(b, gp_onnxb_in(b, 3), "the axes", ax,
+		    GP_MAX_DIMS);
+
+		if (na < 0)
+			return (-1);
+		if (n != 2 * na)
+			return (gp_onnxb_fail(b, "%d pads for %d axes: expected "
+			    "%d", n, na, 2 * na));
+		for (int i = 0; i < na; i++) {
+			int a = norm_axis(b, ax[i], nd, "axis");
+
+			if (a < 0)
+				return (-1);
+			if (seen[a])
+				return (gp_onnxb_fail(b, "axis %d is listed "
+				    "twice", a));
+			seen[a] = true;
+			full[a] = pads[i];
+			full[nd + a] = pads[na + i];
+		}
+		memcpy(pads, full, sizeof(int64_t) * (size_t)(2 * nd));
+		n = 2 * nd;
+	}
 	if (n != 2 * nd)
 		return (gp_onnxb_fail(b, "%d pads for %d dimensions: expected "
 		    "%d", n, nd, 2 * nd));
@@ -1687,13 +1715,81 @@ static const char *const a_resize[] = {"mode",
 	"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
 	"extrapolation_value", "nearest_mode", NULL};
 
+/* Resize from opset 18: the scales, sizes and roi given for the axes of
+ * the attribute 'axes' (na of them; -1: every axis) spread over every
+ * axis (1, the input's size, 0..1 elsewhere), and the sizes under
+ * keep_aspect_ratio_policy not_larger/not_smaller: one scale for the
+ * axes, the smallest/largest of size/input, whose rounded products
+ * (numpy's round: half to even) are the sizes; both go to resize. */
+static int
+resize_axes(struct gp_onnxb *b, int x, int na, const int64_t *ax, int *ns,
+    double *sc, int *nz, int64_t *sz, int *nr, double *roi)
+{
+	const struct gp_type *t = gp_onnxb_type(b, x);
+	int nd = t->ndim, axes[GP_MAX_DIMS], n = na >= 0 ? na : nd;
+	double fsc[GP_MAX_DIMS], froi[2 * GP_MAX_DIMS], s;
+	int64_t fsz[GP_MAX_DIMS];
+	bool seen[GP_MAX_DIMS] = {false}, larger;
+	char kb[32];
+	const char *kp = attr_s(b, "keep_aspect_ratio_policy", "stretch", kb,
+	    sizeof(kb));
+
+	for (int i = 0; i < n; i++) {
+		if ((axes[i] = na >= 0 ? norm_axis(b, ax[i], nd, "axis") : i) <
+		    0)
+			return (-1);
+		if (seen[axes[i]])
+			return (gp_onnxb_fail(b, "axis %d is listed twice",
+			    axes[i]));
+		seen[axes[i]] = true;
+	}
+	for (int d = 0; d < nd; d++) {
+		fsc[d] = 1;
+		fsz[d] = t->shape[d];
+		froi[d] = 0;
+		froi[nd + d] = 1;
+	}
+	for (int i = 0; i < n; i++) {
+		fsc[axes[i]] = *ns > 0 ? sc[i] : 1;
+		fsz[axes[i]] = *nz > 0 ? sz[i] : t->shape[axes[i]];
+		froi[axes[i]] = *nr > 0 ? roi[i] : 0;
+		froi[nd + axes[i]] = *nr > 0 ? roi[n + i] : 1;
+	}
+	*ns = *ns > 0 ? nd : 0;
+	*nz = *nz > 0 ? nd : 0;
+	*nr = *nr > 0 ? 2 * nd : 0;
+	memcpy(sc, fsc, sizeof(double) * (size_t)nd);
+	memcpy(sz, fsz, sizeof(int64_t) * (size_t)nd);
+	memcpy(roi, froi, sizeof(double) * (size_t)(2 * nd));
+	if (strcmp(kp, "stretch") == 0 || *nz == 0)
+		return (0);
+	if (strcmp(kp, "not_larger") != 0 && strcmp(kp, "not_smaller") != 0)
+		return (gp_onnxb_fail(b, "keep_aspect_ratio_policy '%s': "
+		    "expected stretch, not_larger or not_smaller", kp));
+	larger = strcmp(kp, "not_smaller") == 0;
+	s = larger ? 0 : INFINITY;
+	for (int i = 0; i < n; i++) {
+		double r = t->shape[axes[i]] > 0 ? (double)sz[axes[i]] /
+		    (double)t->shape[axes[i]] : 1;
+
+		s = larger ? fmax(s, r) : fmin(s, r);
+	}
+	for (int i = 0; i < n; i++) {
+		sz[axes[i]] = (int64_t)nearbyint(s * (double)t->shape[axes[i]]);
+		sc[axes[i]] = s;
+	}
+	*ns = nd;
+	return (0);
+}
+
 /* Resize (opset 10: X, scales; from 11: X, roi, scales, sizes) and
  * Upsample (opset 7: the scales attribute; from 9: input 1).  Before
  * opset 11 the coordinates are asymmetric and nearest rounds down. */
 static int
 b_resize(struct gp_onnxb *b, const struct gp_onnx_map *e)
 {
-	int x = in0(b), nd, ns = 0, nz = 0, nr = 0;
+	int x = in0(b), nd, ns = 0, nz = 0, nr = 0, na = -1, want;
+	int64_t ax[GP_MAX_DIMS];
 	bool up = strcmp(str(gp_onnxb_node(b)->op_type), "Upsample") == 0;
 	bool old = up || gp_onnxb_opset(b) < 11;
 	double sc[GP_MAX_DIMS], roi[2 * GP_MAX_DIMS];
@@ -1753,12 +1849,20 @@ b_resize(struct gp_onnxb *b, const struct gp_onnx_map *e)
 		return (gp_onnxb_fail(b, "%s", ns > 0 ? "both scales and sizes "
 		    "are given: expected one" : "neither scales nor sizes is "
 		    "given"));
-	if ((ns > 0 && ns != nd) || (nz > 0 && nz != nd) || (nr > 0 &&
-	    nr != 2 * nd))
-		return (gp_onnxb_fail(b, "%d %s for %d dimensions",
-		    ns > 0 && ns != nd ? ns : nz > 0 && nz != nd ? nz : nr,
-		    ns > 0 && ns != nd ? "scales" : nz > 0 && nz != nd ?
-		    "sizes" : "roi values", nd));
+	if (!old && gp_onnxb_opset(b) >= 18 && (na = attr_ints(b, "axes", ax,
+	    GP_MAX_DIMS)) < -1)
+		return (-1);
+	want = na >= 0 ? na : nd;
+	if ((ns > 0 && ns != want) || (nz > 0 && nz != want) || (nr > 0 &&
+	    nr != 2 * want))
+		return (gp_onnxb_fail(b, "%d %s for %d %s",
+		    ns > 0 && ns != want ? ns : nz > 0 && nz != want ? nz : nr,
+		    ns > 0 && ns != want ? "scales" : nz > 0 && nz != want ?
+		    "sizes" : "roi values", want, na >= 0 ? "axes" :
+		    "dimensions"));
+	if (!old && gp_onnxb_opset(b) >= 18 && resize_axes(b, x, na, ax, &ns,
+	    sc, &nz, sz, &nr, roi) < 0)
+		return (-1);
 	if (old)
 		p = json_pack("{s:s,s:s,s:s}", "mode", mode,
 		    "coordinate_transformation_mode", "asymmetric",
@@ -1769,7 +1873,7 @@ b_resize(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	}
 	if (ns > 0)
 		json_object_set_new(p, "scales", jreals(sc, ns));
-	else
+	if (nz > 0)
 		json_object_set_new(p, "sizes", jints(sz, nz));
 	if (nr > 0)
 		json_object_set_new(p, "roi", jreals(roi, nr));
@@ -1799,8 +1903,9 @@ b_depth(struct gp_onnxb *b, const struct gp_onnx_map *e)
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads (OPSET_MAX); each translation handles the versions in between.
  * An op whose meaning changed after the last version its translation
- * knows ends there (OPU: ReduceMean's axes became an input in opset 18,
- * Pad's too, Resize got antialias and axes):
+ * knows ends there (OPU: ReduceMean's axes became an input in opset 18;
+ * Pad's axes input and Resize's axes and keep_aspect_ratio_policy of 18
+ * are read, Resize's antialias refused):
  * a model of a newer opset is refused as unsupported at that opset, not
  * read the old way. */
 #define EW(t, s, op, r)							\
@@ -1919,7 +2024,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Not", 1, "not", A),
 	EW("Or", 1, "or", A),
 	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
-	OPU("Pad", 1, 17, "Shape", "pad", b_pad, sh_mode, A),
+	OP("Pad", 1, "Shape", "pad", b_pad, sh_mode, A),
 	EW("Pow", 1, "pow", S),
 	OP("Range", 11, "Shape", "(folded)", b_range, NULL, A),
 	OP("Reciprocal", 1, "Elemwise", "true_div", b_reciprocal, NULL, S),
@@ -1938,8 +2043,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	    S),
 	OP("Relu", 1, "Elemwise", "maximum", b_relu, NULL, S),
 	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
-	OPU("Resize", 10, 17, "Resize", "resize", b_resize, sh_resize,
-	    A),
+	OP("Resize", 10, "Resize", "resize", b_resize, sh_resize, A),
 	EW("Round", 11, "round", S),
 	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
 	    sh_alphagamma, S),

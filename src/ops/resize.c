@@ -78,7 +78,7 @@ struct rs_priv {
 	enum rs_coord	coord;
 	enum rs_round	round;
 	double		a, extrap;
-	bool		exclude, sizes_given;
+	bool		exclude, sizes_given, scales_given;
 	int		nd, k;	/* taps per output: 1, 2 or 4 */
 	double		scale[GP_MAX_DIMS], roi[2 * GP_MAX_DIMS];
 	int64_t		out[GP_MAX_DIMS];
@@ -634,9 +634,10 @@ prep_resize(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	    err) < 0 || param_reals(n->params, "roi", 2 * nd, rp->roi,
 	    &have_roi, err) < 0)
 		return (-1);
-	if (have_scales == have_sizes)
-		return (gp_err_set(err, "resize: give one of the params 'scales' "
-		    "and 'sizes'%s", have_scales ? ", not both" : ""));
+	if (!have_scales && !have_sizes)
+		return (gp_err_set(err, "resize: give the param 'scales' or "
+		    "'sizes' (or both: the sizes, and the scales for the "
+		    "coordinates)"));
 	if (rp->mode != RS_NEAREST && !gp_dtype_is_float(x->dtype))
 		return (gp_err_set(err, "resize: mode \"%s\" needs float32 or "
 		    "float64 X, got %s (mode \"nearest\" takes any dtype)",
@@ -647,6 +648,7 @@ prep_resize(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 			rp->roi[nd + d] = 1;
 		}
 	rp->sizes_given = have_sizes;
+	rp->scales_given = have_scales;
 	for (int d = 0; d < nd; d++) {
 		int64_t in = x->shape[d];
 
@@ -657,7 +659,12 @@ prep_resize(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 				    "expected a whole number, 1 or more", d,
 				    sizes[d]));
 			rp->out[d] = (int64_t)sizes[d];
-			rp->scale[d] = in > 0 ? sizes[d] / (double)in : 1;
+			if (!have_scales)
+				rp->scale[d] = in > 0 ? sizes[d] / (double)in :
+				    1;
+			else if (rp->scale[d] <= 0)
+				return (gp_err_set(err, "resize: scales[%d] is %g: "
+				    "expected more than 0", d, rp->scale[d]));
 		} else {
 			double f = (double)in * rp->scale[d];
 
@@ -734,20 +741,26 @@ fmt_resize(const struct gp_graph *g, const struct gp_node *n,
 		gp_buf_printf(b, ", a=%g", rp->a);
 	if (rp->exclude)
 		gp_buf_puts(b, ", exclude_outside");
-	gp_buf_puts(b, rp->sizes_given ? ", sizes=[" : ", scales=[");
-	for (int d = 0; d < rp->nd; d++)
-		if (rp->sizes_given)
+	if (rp->sizes_given) {
+		gp_buf_puts(b, ", sizes=[");
+		for (int d = 0; d < rp->nd; d++)
 			gp_buf_printf(b, "%s%" PRId64, d ? ", " : "",
 			    rp->out[d]);
-		else
+		gp_buf_puts(b, "]");
+	}
+	if (rp->scales_given) {
+		gp_buf_puts(b, ", scales=[");
+		for (int d = 0; d < rp->nd; d++)
 			gp_buf_printf(b, "%s%g", d ? ", " : "", rp->scale[d]);
-	gp_buf_puts(b, "]}");
+		gp_buf_puts(b, "]");
+	}
+	gp_buf_puts(b, "}");
 }
 
 static const struct gp_op op_resize = {
 	.name = "resize",
 	.cls = "Resize",
-	.doc = "resize(X; scales or sizes, mode, "
+	.doc = "resize(X; scales and/or sizes, mode, "
 	    "coordinate_transformation_mode, nearest_mode, cubic_coeff_a, "
 	    "exclude_outside, extrapolation_value, roi): ONNX Resize; nearest "
 	    "for any dtype, linear and cubic for float32 or float64",

@@ -148,6 +148,17 @@ expect_fail unsupported-op.onnx "node 0 'add0' (NoSuchOp, opset 13): not support
 expect_fail pad-mode.onnx "node 0 'pad0' (Pad, opset 2): not supported: Pad mode 'symmetric' (gptop pads in modes constant, reflect, edge and wrap)" --batch
 expect_fail resize-int.onnx "node 0 'up' (Resize, opset 13): not supported: Resize mode linear of int32 (gptop interpolates float32 and float64)" --batch
 expect_fail pad-input.onnx "node 0 'pad1' (Pad, opset 13): not supported: the pads ('p') must be known when the model is built" --batch
+# opset 18's forms (values by hand): Pad of [[1 2 3] [4 5 6]] by (1, 2) in
+# mode reflect along axes [-1] only: [[2 1 2 3 2 1] [5 4 5 6 5 4]], sum 40;
+# Resize of [[1 2] [3 4]] to sizes (3, 5) for axes [2, 3] not_larger: one
+# scale 1.5, so 3 x 3, half_pixel nearest rows and columns 0 0 1:
+# [[1 1 2] [1 1 2] [3 3 4]], sum 18
+"$GPTOP" --batch -n 1 "$d/pad18.onnx" >"$tmp/out" 2>&1
+grep -qF "output y: float32(2, 6) sum=40 min=1 max=6 first=[2, 1, 2, 3, ...]" "$tmp/out"
+ok $? "pad18.onnx: Pad's axes input (opset 18)"
+"$GPTOP" --batch -n 1 "$d/resize18.onnx" >"$tmp/out" 2>&1
+grep -qF "output y: float32(1, 1, 3, 3) sum=18 min=1 max=4 first=[1, 1, 2, 1, ...]" "$tmp/out"
+ok $? "resize18.onnx: Resize's axes and keep_aspect_ratio_policy (opset 18)"
 "$GPTOP" --check "$d/unsupported-op.onnx" >"$tmp/out" 2>&1
 grep -qF "  op types not supported: NoSuchOp (at opset 13;" "$tmp/out" &&
     grep -qF "  running: not supported (see above)" "$tmp/out"

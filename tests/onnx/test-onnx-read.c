@@ -378,6 +378,56 @@ write_spatial_models(void)
 	node(m->graph, "pad1", "Pad", "x", "p", "y");
 	add_output(m, "y", T(FLOAT));
 	save("pad-input.onnx", m);
+
+	/* opset 18's forms.  Pad: x = [[1 2 3] [4 5 6]] padded (1, 2) in
+	 * mode reflect along axes [-1] only */
+	m = model_new(18);
+	t = tensor("x", T(FLOAT), 2, (int64_t[]){2, 3});
+	t->n_float_data = 6;
+	t->float_data = dup_mem((float[]){1, 2, 3, 4, 5, 6}, 6 *
+	    sizeof(float));
+	add_init(m, t);
+	t = tensor("p", T(INT64), 1, (int64_t[]){2});
+	t->n_int64_data = 2;
+	t->int64_data = dup_mem((int64_t[]){1, 2}, 2 * sizeof(int64_t));
+	add_init(m, t);
+	t = tensor("axes", T(INT64), 1, (int64_t[]){1});
+	t->n_int64_data = 1;
+	t->int64_data = dup_mem((int64_t[]){-1}, sizeof(int64_t));
+	add_init(m, t);
+	n = node(m->graph, "pad18", "Pad", "x", "p", "y");
+	PUSH(n->n_input, n->input, "");
+	PUSH(n->n_input, n->input, "axes");
+	PUSH(n->n_attribute, n->attribute, attr_string("mode", "reflect"));
+	add_output(m, "y", T(FLOAT));
+	save("pad18.onnx", m);
+
+	/* Resize: x = [[1 2] [3 4]] (1, 1, 2, 2), sizes (3, 5) for axes
+	 * [2, 3], keep_aspect_ratio_policy not_larger: one scale 1.5, 3 x 3 */
+	m = model_new(18);
+	t = tensor("x", T(FLOAT), 4, (int64_t[]){1, 1, 2, 2});
+	t->n_float_data = 4;
+	t->float_data = dup_mem((float[]){1, 2, 3, 4}, 4 * sizeof(float));
+	add_init(m, t);
+	t = tensor("sizes", T(INT64), 1, (int64_t[]){2});
+	t->n_int64_data = 2;
+	t->int64_data = dup_mem((int64_t[]){3, 5}, 2 * sizeof(int64_t));
+	add_init(m, t);
+	n = node(m->graph, "up18", "Resize", "x", "", "y");
+	PUSH(n->n_input, n->input, "");
+	PUSH(n->n_input, n->input, "sizes");
+	PUSH(n->n_attribute, n->attribute, attr_string(
+	    "keep_aspect_ratio_policy", "not_larger"));
+	a = tmalloc(sizeof(*a));
+	onnx__attribute_proto__init(a);
+	a->name = "axes";
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+	a->n_ints = 2;
+	a->ints = dup_mem((int64_t[]){2, 3}, 2 * sizeof(int64_t));
+	PUSH(n->n_attribute, n->attribute, a);
+	add_output(m, "y", T(FLOAT));
+	save("resize18.onnx", m);
 }
 
 static void

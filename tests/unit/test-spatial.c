@@ -176,6 +176,20 @@ test_by_hand(void)
 		gp_tensor_release(&o);
 	}
 	in[0] = xf;
+	/* [1 2 3 4] to 3 with the scale 1.5 for the coordinates (as ONNX's
+	 * keep_aspect_ratio_policy makes): (o + 0.5) / 1.5 - 0.5 = -0.17,
+	 * 0.5, 1.17 -> 0, 0, 1 (the sizes alone: scale 0.75, 0, 1, 3) */
+	ni = node_ok("resize", "{\"sizes\": [3], \"scales\": [1.5]}", 1, in);
+	if (ni >= 0) {
+		static const double want_both[3] = {1, 1, 2};
+
+		run_check(ni, &o, GP_FLOAT32, "(3,)", want_both, 0,
+		    "resize with sizes and scales: the scales place the "
+		    "coordinates");
+		format_is(ni, "Resize{nearest, half_pixel, sizes=[3], "
+		    "scales=[1.5]}");
+		gp_tensor_release(&o);
+	}
 	ni = node_ok("resize", "{\"mode\": \"linear\", "
 	    "\"coordinate_transformation_mode\": \"tf_crop_and_resize\", "
 	    "\"roi\": [0.5, 1.4], \"sizes\": [4], \"extrapolation_value\": 9}",
@@ -308,11 +322,11 @@ test_errors(void)
 	expect_err("pad", "{\"pads\": [1, 0, 0, 0], \"mode\": \"edge\"}", 1,
 	    &e, "dimension 0 is empty: mode \"edge\" has nothing to repeat",
 	    NULL, "pad: edge of an empty axis");
-	expect_err("resize", "{\"mode\": \"linear\"}", 1, in, "give one of the "
-	    "params 'scales' and 'sizes'", NULL, "resize: neither scales nor "
-	    "sizes");
-	expect_err("resize", "{\"scales\": [1, 1, 2, 2], \"sizes\": [1, 3, 8, "
-	    "10]}", 1, in, "not both", NULL, "resize: scales and sizes");
+	expect_err("resize", "{\"mode\": \"linear\"}", 1, in, "give the param "
+	    "'scales' or 'sizes'", NULL, "resize: neither scales nor sizes");
+	expect_err("resize", "{\"scales\": [1, 1, -2, 2], \"sizes\": [1, 3, "
+	    "8, 10]}", 1, in, "scales[2] is -2", NULL, "resize: sizes with a "
+	    "negative scale");
 	expect_err("resize", "{\"scales\": [1, 1, 0, 2]}", 1, in, "scales[2] "
 	    "is 0: expected more than 0", NULL, "resize: a zero scale");
 	expect_err("resize", "{\"sizes\": [1, 3, 2.5, 2]}", 1, in, "sizes[2] "
