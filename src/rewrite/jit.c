@@ -378,6 +378,9 @@ static const struct {
 } vec_fns[] = {
 	{"exp", 1}, {"log", 1}, {"log1p", 1}, {"expm1", 1}, {"tanh", 1},
 	{"sin", 1}, {"cos", 1}, {"pow", 2},
+	/* glibc 2.35 and later */
+	{"erf", 1}, {"tan", 1}, {"sinh", 1}, {"cosh", 1}, {"asin", 1},
+	{"acos", 1}, {"atan", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
 };
 
 static bool
