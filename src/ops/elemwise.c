@@ -769,7 +769,17 @@ static const struct gp_scalar_op scalars[EW__COUNT] = {
 #pragma GCC push_options
 #pragma GCC target("avx2")
 
-#define EW_MVEC_FNS(X)	X(exp) X(log) X(log1p) X(expm1) X(tanh) X(sin) X(cos)
+#define EW_MVEC_FNS(X)							\
+	X(exp) X(log) X(log1p) X(expm1) X(tanh) X(sin) X(cos) EW_MVEC_235(X)
+#ifdef HAVE_LIBMVEC_235
+#define EW_MVEC_235(X)							\
+	X(erf) X(tan) X(sinh) X(cosh) X(asin) X(acos) X(atan) X(asinh)	\
+	X(acosh) X(atanh)
+#define EW_VSPECIAL_235(X)	X(gelu)
+#else
+#define EW_MVEC_235(X)
+#define EW_VSPECIAL_235(X)
+#endif
 
 #define EW_MVEC_DECL(fn)						\
 	__m256d _ZGVdN4v_##fn(__m256d);					\
@@ -817,6 +827,51 @@ EW_MVEC_FNS(EW_MVEC_DECL)
 EW_VSPECIAL(v4, __m256d, pd, 4, )
 EW_VSPECIAL(v8, __m256, ps, 8, f)
 
+/*
+ * gelu_tanh, 0.5 x (1 + tanh(c (x + 0.044715 x^3))); mish, x
+ * tanh(softplus(x)); and with glibc 2.35's erf, gelu, x 0.5 (1 + erf(x /
+ * sqrt(2))): the scalar helpers' operations in their order (no FMA: the
+ * target is AVX2 alone).
+ */
+#define EW_VSPECIAL2(V, VT, PS, N, F)					\
+	static inline VT						\
+	V##_gelu_tanh(VT x)						\
+	{								\
+		VT h = _mm256_set1_##PS(0.5##F), one = _mm256_set1_##PS(1); \
+		VT x3 = _mm256_mul_##PS(_mm256_mul_##PS(			\
+		    _mm256_mul_##PS(_mm256_set1_##PS(0.044715##F), x), x), x); \
+		VT t = _ZGVdN##N##v_tanh##F(_mm256_mul_##PS(		\
+		    _mm256_set1_##PS(0.79788456080286535588##F),	\
+		    _mm256_add_##PS(x, x3)));				\
+									\
+		return (_mm256_mul_##PS(_mm256_mul_##PS(h, x),		\
+		    _mm256_add_##PS(one, t)));				\
+	}								\
+	static inline VT						\
+	V##_mish(VT x)							\
+	{								\
+		return (_mm256_mul_##PS(x,				\
+		    _ZGVdN##N##v_tanh##F(V##_softplus(x))));		\
+	}
+EW_VSPECIAL2(v4, __m256d, pd, 4, )
+EW_VSPECIAL2(v8, __m256, ps, 8, f)
+
+#ifdef HAVE_LIBMVEC_235
+#define EW_VGELU(V, VT, PS, N, F)					\
+	static inline VT						\
+	V##_gelu(VT x)							\
+	{								\
+		VT e = _ZGVdN##N##v_erf##F(_mm256_mul_##PS(x,		\
+		    _mm256_set1_##PS(0.70710678118654752440##F)));	\
+									\
+		return (_mm256_mul_##PS(_mm256_mul_##PS(x,		\
+		    _mm256_set1_##PS(0.5##F)), _mm256_add_##PS(		\
+		    _mm256_set1_##PS(1), e)));				\
+	}
+EW_VGELU(v4, __m256d, pd, 4, )
+EW_VGELU(v8, __m256, ps, 8, f)
+#endif
+
 /* The vector loop of op over T (W lanes, intrinsics _mm256_*_PS, vector
  * function V##_op), the scalar function for the short and tail parts. */
 #define EW_VLOOP_T(op, SFX, T, W, PS, V)					\
@@ -848,7 +903,8 @@ EW_VSPECIAL(v8, __m256, ps, 8, f)
 	EW_VLOOP_T(op, f32, float, 8, ps, v8)
 
 #define EW_VEC_OPS(X)							\
-	EW_MVEC_FNS(X) X(sqrt) X(sigmoid) X(softplus)
+	EW_MVEC_FNS(X) X(sqrt) X(sigmoid) X(softplus) X(gelu_tanh) X(mish) \
+	EW_VSPECIAL_235(X)
 
 EW_VEC_OPS(EW_VLOOP)
 

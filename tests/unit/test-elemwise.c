@@ -600,6 +600,67 @@ test_math_params(void)
 	    "lshift of floats is an error: %s", err.msg);
 }
 
+/* gelu, gelu_tanh, mish, erf, tan, asinh over 37 elements (the vector
+ * loops' full vectors and tail where libmvec runs them) against the same
+ * formulas in double with C's libm. */
+static double
+ref_gelu(double x)
+{
+	return (x * 0.5 * (1 + erf(x / sqrt(2))));
+}
+
+static double
+ref_gelu_tanh(double x)
+{
+	return (0.5 * x * (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x *
+	    x))));
+}
+
+static double
+ref_mish(double x)
+{
+	return (x * tanh(log1p(exp(-fabs(x))) + (x > 0 ? x : 0)));
+}
+
+static void
+test_math_long(void)
+{
+	static const struct {
+		const char	*op;
+		double		 (*f)(double);
+	} fs[] = {
+		{"gelu", ref_gelu}, {"gelu_tanh", ref_gelu_tanh},
+		{"mish", ref_mish}, {"erf", erf}, {"tan", tan},
+		{"asinh", asinh},
+	};
+	double x[37], want[37];
+
+	for (int i = 0; i < 37; i++)
+		x[i] = -4.5 + 0.25 * i;
+	for (int f = 0; f < 2; f++) {
+		enum gp_dtype dt = f ? GP_FLOAT64 : GP_FLOAT32;
+
+		for (size_t k = 0; k < NELEM(fs); k++) {
+			struct gp_tensor o = {0};
+			int a, i;
+
+			for (int e = 0; e < 37; e++)
+				want[e] = fs[k].f(x[e]);
+			reset();
+			a = input1(dt, 37, x);
+			i = node(fs[k].op, NULL, 1, &a);
+			if (!ok(i >= 0, "%s %s prepares", fs[k].op,
+			    gp_dtype_name(dt)))
+				continue;
+			run(i, &o);
+			ok(close_to(&o, want, f ? 1e-13 : 2e-6), "%s %s over 37 "
+			    "elements matches libm in double", fs[k].op,
+			    gp_dtype_name(dt));
+			gp_tensor_release(&o);
+		}
+	}
+}
+
 static void
 test_int_div_mod(void)
 {
@@ -1462,6 +1523,7 @@ main(void)
 	test_all_dtypes();
 	test_int_div_mod();
 	test_math_params();
+	test_math_long();
 	test_broadcast();
 	test_promotion();
 	test_strided();
