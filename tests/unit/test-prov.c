@@ -9,7 +9,9 @@
  * pristine graph from its schedule), no apply may carry a source the
  * function does not need, and a source carried by several applies must be
  * carried by applies linked by their data (one value computed in several
- * applies), never by two unrelated ones.
+ * applies), never by two unrelated ones.  The same on the torch exports of
+ * tests/data/rewrite (the CNN rewrites' cases) and on the models named in
+ * GPTOP_PROV_MODELS.
  */
 #include "config.h"
 
@@ -481,6 +483,47 @@ test_examples(void)
 	free(md);
 }
 
+/* torch's exports the CNN rewrites fire on (the .onnx files of tests/data/rewrite),
+ * and the models named in GPTOP_PROV_MODELS (':'-separated .onnx paths,
+ * e.g. bench/onnx/export.py's resnet18 and mobilenet_v2, too big to
+ * commit). */
+static void
+test_rewrite_models(void)
+{
+	char *rd = gp_xasprintf("%s/tests/data/rewrite", top_srcdir);
+	size_t nr;
+	char **models = list(rd, ".onnx", NULL, &nr);
+	const char *more = getenv("GPTOP_PROV_MODELS");
+	struct gp_onnx_load_opts o = {.limit_bytes = 1 << 30};
+	struct gp_err err;
+	struct gp_graph *g;
+
+	ok(nr >= 2, "%zu models in tests/data/rewrite", nr);
+	for (size_t i = 0; i < nr; i++) {
+		if ((g = gp_onnx_load(models[i], &o, &err)) == NULL)
+			ok(false, "load %s: %s", models[i], err.msg);
+		else
+			check_graph(models[i], g);
+		gp_graph_free(g);
+		free(models[i]);
+	}
+	free(models);
+	free(rd);
+	while (more != NULL && *more != '\0') {
+		const char *e = strchr(more, ':');
+		char *p = gp_xasprintf("%.*s", (int)(e ? e - more :
+		    (long)strlen(more)), more);
+
+		if ((g = gp_onnx_load(p, &o, &err)) == NULL)
+			ok(false, "load %s: %s", p, err.msg);
+		else
+			check_graph(p, g);
+		gp_graph_free(g);
+		free(p);
+		more = e ? e + 1 : NULL;
+	}
+}
+
 int
 main(void)
 {
@@ -490,5 +533,6 @@ main(void)
 		top_srcdir = s;
 	test_rules();
 	test_examples();
+	test_rewrite_models();
 	return (done_testing());
 }
