@@ -119,6 +119,23 @@ gp_fatal_exit(const char *fmt, ...)
 }
 
 void
+gp_fatal_error(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	gp_fatal_cleanup();
+	fflush(stdout);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	gp_fatal_put(STDERR_FILENO, "gptop: ");
+	gp_fatal_put(STDERR_FILENO, msg);
+	gp_fatal_put(STDERR_FILENO, "\n");
+	_exit(2);
+}
+
+void
 gp_fatal_native_begin(const char *symbol)
 {
 	native_mine++;

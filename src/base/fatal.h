@@ -36,6 +36,13 @@ void	gp_fatal_put(int fd, const char *s);
 _Noreturn void gp_fatal_exit(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* The same with status 2, gptop's status for an error in what the user
+ * gave: for an error a kernel meets while running (an index out of range
+ * in an input's values), which no caller can take back; stdout is
+ * flushed first (a batch's lines so far stay). */
+_Noreturn void gp_fatal_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 /* Around a call into native code (an extern function): which symbol runs
  * (for the messages) and whether the calling thread is in one (an exit()
  * from native code is then not gptop's own). */

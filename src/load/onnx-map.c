@@ -1900,6 +1900,131 @@ b_depth(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	return (set1(b, apply1(b, e->gp, p, x)));
 }
 
+/*
+ * The index ops (ops/index.c) take ONNX's attributes under the same names;
+ * the inputs that fix an output's shape (TopK's K, OneHot's depth) and
+ * CumSum's axis are read when the model is built.
+ */
+
+/* Inputs 0 .. n-1, all present. */
+static int
+ins(struct gp_onnxb *b, int n, int *in)
+{
+	for (int k = 0; k < n; k++)
+		if ((in[k] = gp_onnxb_in(b, k)) < 0)
+			return (gp_onnxb_fail(b, "input %d is missing", k));
+	return (0);
+}
+
+/* ONNX's 0/1 INT attributes named in keys as the params' booleans. */
+static json_t *
+bools(json_t *p, const char *const *keys)
+{
+	for (int i = 0; keys[i] != NULL; i++) {
+		json_t *v = json_object_get(p, keys[i]);
+
+		if (json_is_integer(v))
+			json_object_set_new(p, keys[i],
+			    json_boolean(json_integer_value(v) != 0));
+	}
+	return (p);
+}
+
+/* GatherElements, ScatterElements, Scatter (opsets 9-10), GatherND,
+ * ScatterND: their attributes are the gptop op's params */
+static int
+b_index(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	static const char *const a_axis[] = {"axis", "reduction", NULL};
+	static const char *const a_nd[] = {"batch_dims", "reduction", NULL};
+	bool scatter = strncmp(e->gp, "scatter", 7) == 0;
+	int in[3];
+
+	if (ins(b, scatter ? 3 : 2, in) < 0)
+		return (-1);
+	if (!gp_dtype_is_int(dtype_of(b, in[1])))
+		return (gp_onnxb_fail(b, "the indices must be integers, not "
+		    "%s", gp_dtype_name(dtype_of(b, in[1]))));
+	return (set1(b, gp_onnxb_apply(b, e->gp, attrs_json(b,
+	    strstr(e->gp, "_nd") != NULL ? a_nd : a_axis), scatter ? 3 : 2,
+	    in)));
+}
+
+/* TopK: k an attribute (opset 1) or input 1 (from opset 10); two
+ * outputs */
+static int
+b_top_k(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	static const char *const a_topk[] = {"axis", "largest", "sorted",
+	    NULL};
+	int x = in0(b), out[2];
+	int64_t k;
+	json_t *p;
+
+	if (x < 0)
+		return (-1);
+	if (gp_onnxb_opset(b) < 10) {
+		const Onnx__AttributeProto *a = gp_onnx_attr(gp_onnxb_node(b),
+		    "k");
+
+		if (a == NULL)
+			return (gp_onnxb_fail(b, "no attribute 'k'"));
+		k = a->i;
+	} else if (gp_onnxb_ints(b, gp_onnxb_in(b, 1), "K", &k, 1) != 1)
+		return (gp_onnxb_fail(b, "K must hold one value"));
+	p = bools(attrs_json(b, a_topk), a_topk + 1);
+	json_object_set_new(p, "k", json_integer(k));
+	if (gp_onnxb_apply_n(b, "top_k", p, 1, &x, 2, out) < 0)
+		return (-1);
+	gp_onnxb_set_out(b, 0, out[0]);
+	if (gp_onnxb_n_out(b) > 1)
+		gp_onnxb_set_out(b, 1, out[1]);
+	return (0);
+}
+
+/* CumSum: the axis is input 1 (a 0-d or one-element tensor) */
+static int
+b_cumsum(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	static const char *const a_cum[] = {"exclusive", "reverse", NULL};
+	int x = in0(b);
+	int64_t axis;
+	json_t *p;
+
+	if (x < 0)
+		return (-1);
+	if (gp_onnxb_ints(b, gp_onnxb_in(b, 1), "the axis", &axis, 1) != 1)
+		return (gp_onnxb_fail(b, "the axis must hold one value"));
+	p = bools(attrs_json(b, a_cum), a_cum);
+	json_object_set_new(p, "axis", json_integer(axis));
+	return (set1(b, apply1(b, "cumsum", p, x)));
+}
+
+/* OneHot: indices, depth (a scalar of any numeric dtype, read when the
+ * model is built), values (off, on) */
+static int
+b_one_hot(struct gp_onnxb *b, const struct gp_onnx_map *e)
+{
+	static const char *const a_oh[] = {"axis", NULL};
+	int in[3], two[2];
+	const struct gp_tensor *d;
+	json_t *p;
+
+	if (ins(b, 3, in) < 0)
+		return (-1);
+	if ((d = gp_onnxb_value(b, in[1], "the depth")) == NULL)
+		return (-1);
+	if (gp_tensor_numel(d) != 1 || !isfinite(gp_tensor_get(d, 0)))
+		return (gp_onnxb_fail(b, "the depth must be one finite "
+		    "number"));
+	p = attrs_json(b, a_oh);
+	json_object_set_new(p, "depth", json_integer((json_int_t)
+	    gp_tensor_get(d, 0)));
+	two[0] = in[0];
+	two[1] = in[2];
+	return (set1(b, gp_onnxb_apply(b, "one_hot", p, 2, two)));
+}
+
 /* The table.  Opsets: from the op's first version to the newest gptop
  * reads (OPSET_MAX); each translation handles the versions in between.
  * An op whose meaning changed after the last version its translation
@@ -1934,6 +2059,11 @@ static const char *const sh_sqz[] = {"axes", NULL};
 static const char *const sh_fmod[] = {"fmod", NULL};
 static const char *const sh_eps[] = {"epsilon", NULL};
 static const char *const sh_lnorm[] = {"axis", "epsilon", NULL};
+static const char *const sh_scatter[] = {"axis", "reduction", NULL};
+static const char *const sh_topk[] = {"axis", "largest", "sorted", NULL};
+static const char *const sh_cumsum[] = {"exclusive", "reverse", NULL};
+static const char *const sh_gnd[] = {"batch_dims", NULL};
+static const char *const sh_red[] = {"reduction", NULL};
 static const char *const sh_mode[] = {"mode", NULL};
 static const char *const sh_block[] = {"blocksize", "mode", NULL};
 static const char *const sh_resize[] = {"mode",
@@ -1972,6 +2102,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Conv", 1, "Conv", "conv", b_conv, NULL, A),
 	OP("ConvTranspose", 1, "Conv", "conv_transpose", b_conv, NULL, A),
 	EW("Cos", 7, "cos", S),
+	OP("CumSum", 11, "Index", "cumsum", b_cumsum, sh_cumsum, A),
 	EW("Cosh", 9, "cosh", S),
 	OP("DepthToSpace", 1, "Shape", "depth_to_space", b_depth, sh_block,
 	    A),
@@ -1987,6 +2118,9 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Floor", 1, "floor", S),
 	OP("Gather", 1, "Shape", "take", b_gather, sh_axis, A),
 	OP("Gelu", 20, "Elemwise", "gelu, gelu_tanh", b_gelu, sh_gelu, S),
+	OP("GatherElements", 11, "Index", "gather_elements", b_index, sh_axis,
+	    A),
+	OP("GatherND", 11, "Index", "gather_nd", b_index, sh_gnd, A),
 	OP("Gemm", 1, "BLAS", "gemm, dot22, transpose, alloc", b_gemm, NULL,
 	    S),
 	OP("GlobalAveragePool", 1, "Pool", "global_average_pool", b_pool,
@@ -2022,6 +2156,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("Mul", 1, "mul", S),
 	EW("Neg", 1, "neg", S),
 	EW("Not", 1, "not", A),
+	OP("OneHot", 9, "Index", "one_hot", b_one_hot, sh_axis, A),
 	EW("Or", 1, "or", A),
 	OP("PRelu", 1, "Elemwise", "lt, mul, switch", b_prelu, NULL, S),
 	OP("Pad", 1, "Shape", "pad", b_pad, sh_mode, A),
@@ -2045,6 +2180,12 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("Reshape", 1, "Shape", "reshape", b_reshape, NULL, A),
 	OP("Resize", 10, "Resize", "resize", b_resize, sh_resize, A),
 	EW("Round", 11, "round", S),
+	{.op_type = "Scatter", .since = 9, .until = 10, .family = "Index",
+	    .gp = "scatter_elements", .build = b_index, .show = sh_axis,
+	    .rule = A},
+	OP("ScatterElements", 11, "Index", "scatter_elements", b_index,
+	    sh_scatter, A),
+	OP("ScatterND", 11, "Index", "scatter_nd", b_index, sh_red, A),
 	OP("Selu", 1, "Elemwise", "le, expm1, mul, switch", b_selu,
 	    sh_alphagamma, S),
 	OP("Shape", 1, "Shape", "(folded)", b_shape, NULL, A),
@@ -2071,6 +2212,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	OP("ThresholdedRelu", 10, "Elemwise", "gt, switch", b_thresholded_relu,
 	    sh_alpha, S),
 	OP("Tile", 6, "Shape", "reshape, alloc", b_tile, NULL, A),
+	OP("TopK", 1, "Index", "top_k", b_top_k, sh_topk, A),
 	OP("Transpose", 1, "Shape", "transpose", b_transpose, sh_perm, A),
 	OP("Trilu", 14, "Elemwise", "switch", b_trilu, NULL, A),
 	OP("Unsqueeze", 1, "Shape", "reshape", b_unsqueeze, sh_sqz, A),
