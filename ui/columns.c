@@ -45,6 +45,18 @@ fmt_flops(char *buf, size_t n, double v)
 
 /* rollup rows */
 
+static const char *
+r_from(const void *r)
+{
+	return (ROW(r)->from);
+}
+
+static void
+f_from(const void *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", ROW(r)->from);
+}
+
 static double
 r_pct(const void *r)
 {
@@ -697,6 +709,11 @@ const struct ui_column ui_columns[UI_COL__COUNT] = {
 	    .flags = UI_COLF_LEFT | UI_COLF_ASC | UI_COLF_FLEX,
 	    .help = "the op with its parameters (and input signature "
 	    "with s)", .str = r_name, .fmt = f_name},
+	[UI_COL_FROM] = {.title = "from", .width = 12, .prio = 5,
+	    .flags = UI_COLF_LEFT | UI_COLF_ASC,
+	    .help = "the source nodes of the graph file whose work the "
+	    "apply does: the first one's name (#INDEX when unnamed), +N more",
+	    .str = r_from, .fmt = f_from},
 	[UI_COL_APPLY] = {.title = "Apply name", .width = 24, .prio = 100,
 	    .flags = UI_COLF_LEFT | UI_COLF_ASC | UI_COLF_FLEX,
 	    .help = "the apply: op(inputs); 'function: ' first when all "
@@ -810,7 +827,7 @@ static const enum ui_col op_cols[] = {UI_COL_PCT, UI_COL_SUM,
 static const enum ui_col apply_cols[] = {UI_COL_PCT, UI_COL_SUM,
 	UI_COL_SHARE, UI_COL_TIME, UI_COL_PER_CALL, UI_COL_MEDIAN, UI_COL_P95,
 	UI_COL_TYPE, UI_COL_CALLS, UI_COL_ID, UI_COL_MFLOPS, UI_COL_GFLOPS,
-	UI_COL_APPLY};
+	UI_COL_FROM, UI_COL_APPLY};
 static const enum ui_col memory_cols[] = {UI_COL_MEM_BYTES,
 	UI_COL_MEM_KIND, UI_COL_MEM_ALLOC, UI_COL_MEM_DURING, UI_COL_MEM_AFTER,
 	UI_COL_MEM_NOUT, UI_COL_MEM_OUTPUTS, UI_COL_MEM_ID, UI_COL_MEM_APPLY};

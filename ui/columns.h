@@ -57,6 +57,7 @@ enum ui_col {
 	UI_COL_CLASS,
 	UI_COL_OP,
 	UI_COL_APPLY,
+	UI_COL_FROM,
 	/* memory rows: struct ui_mem_row */
 	UI_COL_MEM_BYTES,
 	UI_COL_MEM_KIND,

@@ -121,6 +121,9 @@ histogram(struct ui_text *t, const struct gp_prof_stat *st)
 	}
 }
 
+/* the source nodes listed on the details screen; then "+N" */
+#define DETAIL_MAX_SOURCES 24
+
 static void
 detail_update(struct ui_view *v, struct ui_ctx *c)
 {
@@ -163,6 +166,16 @@ detail_update(struct ui_view *v, struct ui_ctx *c)
 		    "per execution %.0f", gp_impl_names[a->impl], a->flops);
 	if (a->extra != NULL && a->extra[0] != '\0')
 		ui_text_add(t, UI_ROLE_NORMAL, "  %s", a->extra);
+	/* provenance: the graph file's nodes whose work it does (none in a
+	 * capture older than gptop-capture/3) */
+	if (a->n_src > 0) {
+		struct gp_buf b = {0};
+
+		gp_prof_src_list(p, a, DETAIL_MAX_SOURCES, &b);
+		ui_text_add(t, UI_ROLE_NORMAL, "  source node%s (%d): %s",
+		    a->n_src == 1 ? "" : "s", a->n_src, gp_buf_str(&b));
+		gp_buf_free(&b);
+	}
 	ui_text_blank(t);
 	for (int k = 0; k < a->n_in; k++)
 		if (a->in_producer != NULL && a->in_producer[k] >= 0)

@@ -220,8 +220,10 @@ event(const char *ph, const char *name, int tid)
 
 /* The static args of every apply of function f, built once. */
 static json_t **
-apply_args(const struct gp_prof_fn *f)
+apply_args(const struct gp_profile *p, const struct gp_prof_fn *f)
 {
+	struct gp_buf b = {0};
+
 	json_t **v = gp_xcalloc((size_t)f->n_apply + 1, sizeof(*v));
 
 	for (int i = 0; i < f->n_apply; i++) {
@@ -246,8 +248,20 @@ apply_args(const struct gp_prof_fn *f)
 		set(o, "flops", gp_jsonout_real(a->flops));
 		set(o, "impl", json_string((unsigned)a->impl < GP_IMPL__COUNT ?
 		    gp_impl_names[a->impl] : "?"));
+		if (a->n_src > 0) {
+			json_t *src = json_array();
+
+			for (int k = 0; k < a->n_src; k++) {
+				gp_buf_clear(&b);
+				gp_prof_src_name(p, a->src[k], &b);
+				json_array_append_new(src,
+				    gp_jsonout_str(gp_buf_str(&b)));
+			}
+			set(o, "sources", src);
+		}
 		v[i] = o;
 	}
+	gp_buf_free(&b);
 	return (v);
 }
 
@@ -341,7 +355,7 @@ gp_export_trace_fp(const struct gp_trace *t, FILE *fp)
 	calls = json_object();
 	for (int f = 0; f < p->n_fn && f < t->n_fn; f++) {
 		const struct trace_fn *tf = &t->fn[f];
-		json_t **args = apply_args(&p->fn[f]);
+		json_t **args = apply_args(p, &p->fn[f]);
 		uint64_t first = tf->seen > (uint64_t)t->k ?
 		    tf->seen - (uint64_t)t->k : 0;
 		json_t *c = json_object();
@@ -464,7 +478,8 @@ csv_u64(FILE *fp, uint64_t v)
 static const char *const apply_cols[] = {
 	"function", "id", "name", "op", "class", "impl", "pct", "cum_pct",
 	"time_ns", "per_call_ns", "median_ns", "p95_ns", "min_ns", "max_ns",
-	"calls", "mflops", "gflops_per_s", "flops", "signature", NULL
+	"calls", "mflops", "gflops_per_s", "flops", "signature", "sources",
+	NULL
 };
 
 void
@@ -506,6 +521,10 @@ gp_export_csv_applies_fp(const struct gp_profile *p, FILE *fp)
 		gp_prof_signature(a, &sig);
 		fputc(',', fp);
 		gp_export_csv_field(fp, gp_buf_str(&sig));
+		gp_buf_clear(&sig);
+		gp_prof_src_list(p, a, 0, &sig);
+		fputc(',', fp);
+		gp_export_csv_field(fp, sig.len ? gp_buf_str(&sig) : "");
 		fputs("\r\n", fp);
 	}
 	gp_buf_free(&sig);

@@ -283,6 +283,69 @@ rd_format(struct gp_rd *r, const json_t *top, int *version)
 }
 
 static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Provenance (gptop-capture/3, optional): the source nodes' names by
+ * index ("sources": a string or null each) and the folded ones
+ * ("folded": indices into it). */
+static int
+rd_sources(struct gp_rd *r, const json_t *top, struct gp_profile *p)
+{
+	json_t *v = json_object_get(top, "sources"), *e;
+	size_t i;
+
+	if (v != NULL) {
+		gp_rd_key(r, "sources");
+		if (!json_is_array(v))
+			return (gp_rd_fail(r, "expected an array of source "
+			    "node names, got %s", gp_jsonpos_kind(v)));
+		if (json_array_size(v) > INT32_MAX / 2)
+			return (gp_rd_fail(r, "too many source nodes"));
+		p->n_src_names = (int)json_array_size(v);
+		p->src_names = gp_xcalloc((size_t)p->n_src_names + 1,
+		    sizeof(char *));
+		json_array_foreach(v, i, e) {
+			if (json_is_null(e))
+				continue;
+			if (!json_is_string(e)) {
+				gp_rd_index(r, i);
+				return (gp_rd_fail(r, "expected a source "
+				    "node's name (a string, or null), got %s",
+				    gp_jsonpos_kind(e)));
+			}
+			p->src_names[i] = gp_text_dup(json_string_value(e));
+		}
+		gp_rd_pop(r);
+	}
+	v = json_object_get(top, "folded");
+	if (v == NULL)
+		return (0);
+	gp_rd_key(r, "folded");
+	if (!json_is_array(v))
+		return (gp_rd_fail(r, "expected an array of source node "
+		    "indices, got %s", gp_jsonpos_kind(v)));
+	p->folded = gp_xmalloc(sizeof(int) * (json_array_size(v) + 1));
+	json_array_foreach(v, i, e) {
+		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
+
+		if (x < 0 || x >= p->n_src_names) {
+			gp_rd_index(r, i);
+			return (gp_rd_fail(r, "expected an index into "
+			    "\"sources\" (0 to %d)", p->n_src_names - 1));
+		}
+		p->folded[p->n_folded++] = (int)x;
+	}
+	qsort(p->folded, (size_t)p->n_folded, sizeof(int), cmp_int);
+	gp_rd_pop(r);
+	return (0);
+}
+
+static int
 rd_profile(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 {
 	json_t *o, *v, *e;
@@ -307,6 +370,8 @@ rd_profile(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 	if (gp_rd_int(r, o, "nodes", -1, INT32_MAX, &p->n_nodes) < 0)
 		return (-1);
 	gp_rd_pop(r);
+	if (rd_sources(r, top, p) < 0)
+		return (-1);
 	if (gp_rd_str(r, top, "flags", false, &p->flags) < 0 ||
 	    gp_rd_str(r, top, "rewrites", false, &p->rewrites) < 0 ||
 	    gp_rd_bool(r, top, "ignore_first_call", &p->ignore_first) < 0)

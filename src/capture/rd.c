@@ -679,6 +679,47 @@ rd_ios(struct gp_rd *r, const json_t *o, const char *key, bool out,
 	return (0);
 }
 
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* An apply's source nodes (gptop-capture/3, optional): indices into the
+ * top level's "sources", kept sorted. */
+static int
+rd_src(struct gp_rd *r, const json_t *o, struct gp_prof_apply *a)
+{
+	json_t *v = rd_member(r, o, "src"), *e;
+	size_t i, n;
+
+	if (v == NULL)
+		return (0);
+	gp_rd_key(r, "src");
+	if (!json_is_array(v))
+		return (gp_rd_fail(r, "expected an array of source node "
+		    "indices, got %s", gp_jsonpos_kind(v)));
+	n = json_array_size(v);
+	a->src = gp_xmalloc(sizeof(int) * (n + 1));
+	json_array_foreach(v, i, e) {
+		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
+
+		if (x < 0 || x >= INT32_MAX) {
+			gp_rd_index(r, i);
+			return (gp_rd_fail(r, "expected a source node index "
+			    "(a non-negative integer), got %s",
+			    json_is_integer(e) ? "a negative integer" :
+			    gp_jsonpos_kind(e)));
+		}
+		a->src[a->n_src++] = (int)x;
+	}
+	qsort(a->src, n, sizeof(int), cmp_int);
+	gp_rd_pop(r);
+	return (0);
+}
+
 int
 gp_rd_apply(struct gp_rd *r, const json_t *o, struct gp_prof_apply *a,
     int idx)
@@ -712,6 +753,7 @@ gp_rd_apply(struct gp_rd *r, const json_t *o, struct gp_prof_apply *a,
 	a->impl = op->impl;
 	if (rd_str_def(r, o, "node", &a->node) < 0 ||
 	    rd_str_def(r, o, "extra", &a->extra) < 0 ||
+	    rd_src(r, o, a) < 0 ||
 	    gp_rd_real(r, o, "flops", &a->flops) < 0)
 		return (-1);
 	v = rd_member(r, o, "link_ns");

@@ -412,6 +412,13 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 		set(o, "node", gp_jsonout_str(a->node));
 	if (a->extra != NULL && a->extra[0] != '\0')
 		set(o, "extra", gp_jsonout_str(a->extra));
+	if (a->n_src > 0) {
+		json_t *src = json_array();
+
+		for (int k = 0; k < a->n_src; k++)
+			json_array_append_new(src, json_integer(a->src[k]));
+		set(o, "src", src);
+	}
 	set(o, "flops", gp_jsonout_real(a->flops));
 	if (a->link_ns != 0)
 		set(o, "link_ns", gp_jsonout_real(a->link_ns));
@@ -632,6 +639,21 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	set(o, "hash", json_string(hash));
 	set(o, "nodes", json_integer(p->n_nodes));
 	member(&w, "graph", o, false);
+	if (p->n_src_names > 0) {
+		json_t *a = json_array();
+
+		for (int i = 0; i < p->n_src_names; i++)
+			json_array_append_new(a, p->src_names[i] != NULL ?
+			    gp_jsonout_str(p->src_names[i]) : json_null());
+		member(&w, "sources", a, false);
+	}
+	if (p->n_folded > 0) {
+		json_t *a = json_array();
+
+		for (int i = 0; i < p->n_folded; i++)
+			json_array_append_new(a, json_integer(p->folded[i]));
+		member(&w, "folded", a, false);
+	}
 	member(&w, "flags", gp_jsonout_str(p->flags), false);
 	member(&w, "rewrites", gp_jsonout_str(p->rewrites), false);
 	member(&w, "ignore_first_call", json_boolean(p->ignore_first), false);

@@ -23,6 +23,42 @@ describe_io(struct gp_prof_io *io, const struct gp_var *v)
 	io->strides_known = false;
 }
 
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* The graph's source nodes (graph/prov.h) by their index in the file,
+ * and the folded ones. */
+static void
+describe_sources(const struct gp_graph *g, struct gp_profile *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->n_src_names; i++)
+		free(p->src_names[i]);
+	free(p->src_names);
+	free(p->folded);
+	for (size_t i = 0; i < g->n_srcs; i++)
+		if (g->srcs[i].index + 1 > n)
+			n = g->srcs[i].index + 1;
+	p->n_src_names = n;
+	p->src_names = gp_xcalloc((size_t)n + 1, sizeof(char *));
+	for (size_t i = 0; i < g->n_srcs; i++)
+		if (g->srcs[i].name != NULL &&
+		    p->src_names[g->srcs[i].index] == NULL)
+			p->src_names[g->srcs[i].index] =
+			    gp_xstrdup(g->srcs[i].name);
+	p->n_folded = (int)g->n_folded;
+	p->folded = gp_xmalloc(sizeof(int) * (g->n_folded + 1));
+	for (size_t i = 0; i < g->n_folded; i++)
+		p->folded[i] = g->srcs[g->folded[i]].index;
+	qsort(p->folded, g->n_folded, sizeof(int), cmp_int);
+}
+
 /* Fill the profile's tables for function fi from its schedule. */
 static void
 describe(const struct gp_vm *vm, const struct gp_graph *g, int fi,
@@ -77,6 +113,11 @@ describe(const struct gp_vm *vm, const struct gp_graph *g, int fi,
 			a->in_producer[k] = v->producer >= 0 ?
 			    step_of_node[v->producer] : -1;
 		}
+		a->n_src = n->n_src;
+		a->src = gp_xmalloc(sizeof(int) * ((size_t)n->n_src + 1));
+		for (int k = 0; k < n->n_src; k++)
+			a->src[k] = g->srcs[n->src[k]].index;
+		qsort(a->src, (size_t)a->n_src, sizeof(int), cmp_int);
 		for (int k = 0; k < n->n_out; k++) {
 			describe_io(&a->out[k], &g->vars[n->out[k]]);
 			a->out[k].alias = n->destroy[k] >= 0 ? 'i' :
@@ -93,6 +134,7 @@ hook_link(void *ctx, const struct gp_vm *vm, const struct gp_graph *g)
 {
 	struct gp_profile *p = ctx;
 
+	describe_sources(g, p);
 	for (size_t fi = 0; fi < g->n_fns && fi < (size_t)p->n_fn; fi++)
 		describe(vm, g, (int)fi, &p->fn[fi]);
 	p->n_nodes = 0;

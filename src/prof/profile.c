@@ -375,6 +375,7 @@ free_apply(struct gp_prof_apply *a)
 	free(a->in);
 	free(a->out);
 	free(a->in_producer);
+	free(a->src);
 	free(a->name);
 	free(a->op);
 	free(a->cls);
@@ -382,6 +383,12 @@ free_apply(struct gp_prof_apply *a)
 	free(a->node);
 	free(a->extra);
 	gp_prof_stat_free(&a->st);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return (s != NULL ? gp_xstrdup(s) : NULL);
 }
 
 void
@@ -408,11 +415,74 @@ gp_profile_free(struct gp_profile *p)
 	for (int i = 0; i < p->n_phase; i++)
 		free(p->phase[i].name);
 	free(p->phase);
+	for (int i = 0; i < p->n_src_names; i++)
+		free(p->src_names[i]);
+	free(p->src_names);
+	free(p->folded);
 	free(p->graph);
 	free(p->path);
 	free(p->flags);
 	free(p->rewrites);
 	free(p);
+}
+
+void
+gp_prof_src_copy(struct gp_profile *dst, const struct gp_profile *src)
+{
+	for (int i = 0; i < dst->n_src_names; i++)
+		free(dst->src_names[i]);
+	free(dst->src_names);
+	free(dst->folded);
+	dst->n_src_names = src->n_src_names;
+	dst->src_names = gp_xcalloc((size_t)src->n_src_names + 1,
+	    sizeof(char *));
+	for (int i = 0; i < src->n_src_names; i++)
+		dst->src_names[i] = dup_or_null(src->src_names[i]);
+	dst->n_folded = src->n_folded;
+	dst->folded = gp_xmalloc(sizeof(int) * ((size_t)src->n_folded + 1));
+	if (src->n_folded > 0)
+		memcpy(dst->folded, src->folded,
+		    sizeof(int) * (size_t)src->n_folded);
+}
+
+void
+gp_prof_src_name(const struct gp_profile *p, int idx, struct gp_buf *b)
+{
+	if (idx >= 0 && idx < p->n_src_names && p->src_names[idx] != NULL)
+		gp_buf_puts(b, p->src_names[idx]);
+	else
+		gp_buf_printf(b, "#%d", idx);
+}
+
+void
+gp_prof_src_list(const struct gp_profile *p, const struct gp_prof_apply *a,
+    int max, struct gp_buf *b)
+{
+	int shown = max > 0 && a->n_src > max ? max : a->n_src;
+
+	for (int i = 0; i < shown; i++) {
+		if (i > 0)
+			gp_buf_puts(b, ", ");
+		gp_prof_src_name(p, a->src[i], b);
+	}
+	if (shown < a->n_src)
+		gp_buf_printf(b, " +%d", a->n_src - shown);
+}
+
+void
+gp_prof_src_short(const struct gp_profile *p, const struct gp_prof_apply *a,
+    char *buf, size_t n)
+{
+	struct gp_buf b = {0};
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (a->n_src == 0)
+		return;
+	gp_prof_src_list(p, a, 1, &b);
+	snprintf(buf, n, "%s", gp_buf_str(&b));
+	gp_buf_free(&b);
 }
 
 void
@@ -426,12 +496,6 @@ gp_profile_take_rewrites(struct gp_profile *p, struct gp_rewrite_stats *st)
 	p->rewrites = st->active;
 	p->link_ns += st->jit_ns;
 	*st = (struct gp_rewrite_stats){0};
-}
-
-static char *
-dup_or_null(const char *s)
-{
-	return (s != NULL ? gp_xstrdup(s) : NULL);
 }
 
 struct gp_profile *
@@ -456,6 +520,10 @@ gp_profile_clone(const struct gp_profile *p)
 		c->phase[i] = p->phase[i];
 		c->phase[i].name = dup_or_null(p->phase[i].name);
 	}
+	c->src_names = NULL;
+	c->n_src_names = 0;
+	c->folded = NULL;
+	gp_prof_src_copy(c, p);
 	c->tracer = NULL;
 	c->tracer_ctx = NULL;
 	c->fn = gp_xcalloc((size_t)p->n_fn + 1, sizeof(*c->fn));
@@ -495,6 +563,11 @@ gp_profile_clone(const struct gp_profile *p)
 			    (size_t)sa->n_out);
 			memcpy(da->in_producer, sa->in_producer,
 			    sizeof(int) * (size_t)sa->n_in);
+			da->src = gp_xmalloc(sizeof(int) *
+			    ((size_t)sa->n_src + 1));
+			if (sa->n_src > 0)
+				memcpy(da->src, sa->src,
+				    sizeof(int) * (size_t)sa->n_src);
 			for (int k = 0; k < sa->n_in; k++)
 				da->in[k].var = dup_or_null(sa->in[k].var);
 			for (int k = 0; k < sa->n_out; k++)
@@ -980,6 +1053,9 @@ build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 				rows[g].name = gp_xstrdup(ks);
 				rows[g].fn = f;
 				rows[g].id = i;
+				if (grp == GP_GROUP_APPLY)
+					gp_prof_src_short(p, a, rows[g].from,
+					    sizeof(rows[g].from));
 				if (hidx != NULL)
 					hidx[h] = (int)ng;
 				ng++;

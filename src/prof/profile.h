@@ -204,6 +204,11 @@ struct gp_prof_apply {
 	struct gp_prof_io	*in, *out;
 	int			*in_producer;	/* apply id producing input k,
 						 * or -1 */
+	/* provenance: the source nodes whose work it does (graph/prov.h),
+	 * by their index in the graph file, sorted; none: unknown (a capture
+	 * older than gptop-capture/3) */
+	int			*src;
+	int			 n_src;
 	struct gp_prof_stat	 st;
 	uint64_t		 first_ns;
 };
@@ -259,6 +264,12 @@ struct gp_profile {
 	struct gp_rewrite_stat	*rw;	/* taken from the rewrite driver */
 	struct gp_rewrite_phase_stat *phase;
 	int			 n_nodes;	/* apply nodes after rewriting */
+	/* provenance: the graph file's source nodes' names by index (NULL:
+	 * unnamed), and the indices of those computed at compile time */
+	char			**src_names;
+	int			 n_src_names;
+	int			*folded;
+	int			 n_folded;
 	struct gp_clock_info	 clock;
 	bool			 ignore_first;
 	int64_t		 sample;	/* 0: auto, else time 1 call in N */
@@ -344,6 +355,9 @@ struct gp_prof_row {
 	double			 median_ns, p95_ns;
 	double			 flops;	/* per execution (apply rows) */
 	double			 gflops;	/* flops x calls / time */
+	/* apply rows: its source nodes, the first's name and how many more
+	 * ("fc1", "#3 +9"; gp_prof_src_short), "" when unknown */
+	char			 from[40];
 	struct gp_prof_stat	 st;
 };
 
@@ -383,6 +397,18 @@ void	gp_prof_rollup_live(const struct gp_profile *p, int fn,
 int	gp_prof_rollup_refresh(const struct gp_profile *p,
 	    struct gp_prof_table *t);
 void	gp_prof_table_free(struct gp_prof_table *t);
+/* Provenance as text: source index idx by its name, or "#idx" when it
+ * has none; an apply's sources "fc1, fc2, #4" (at most max, then " +N";
+ * max <= 0: all); its short form "fc1 +9" in buf (the Apply table's from
+ * column). */
+void	gp_prof_src_name(const struct gp_profile *p, int idx, struct gp_buf *b);
+void	gp_prof_src_list(const struct gp_profile *p,
+	    const struct gp_prof_apply *a, int max, struct gp_buf *b);
+void	gp_prof_src_short(const struct gp_profile *p,
+	    const struct gp_prof_apply *a, char *buf, size_t n);
+/* The provenance of src (names, folded) copied to dst, replacing its. */
+void	gp_prof_src_copy(struct gp_profile *dst, const struct gp_profile *src);
+
 /* A signature "float64(400, 784), float64(784,)" of an apply's inputs. */
 void	gp_prof_signature(const struct gp_prof_apply *a, struct gp_buf *b);
 

@@ -152,12 +152,25 @@ check $? "--export-trace, --export-csv, --export-csv-ops"
     [ "$(grep -c '"ph":"M"' "$tmp/t.json")" -eq 3 ] &&
     head -c 40 "$tmp/t.json" | grep -q '^{"displayTimeUnit":"ns","traceEvents":'
 check $? "trace: 3 calls x (1 + 5 applies) slices, 15 counters, 3 names"
-[ "$(head -1 "$tmp/a.csv" | tr -d '\r')" = "function,id,name,op,class,impl,pct,cum_pct,time_ns,per_call_ns,median_ns,p95_ns,min_ns,max_ns,calls,mflops,gflops_per_s,flops,signature" ] &&
+[ "$(head -1 "$tmp/a.csv" | tr -d '\r')" = "function,id,name,op,class,impl,pct,cum_pct,time_ns,per_call_ns,median_ns,p95_ns,min_ns,max_ns,calls,mflops,gflops_per_s,flops,signature,sources" ] &&
     [ "$(wc -l <"$tmp/a.csv")" -eq 6 ] && [ "$(wc -l <"$tmp/o.csv")" -eq 6 ]
 check $? "CSV: the header, one row per apply and per op"
 "$GPTOP" --batch --export-csv "$tmp/b.csv" "$tmp/one.json" >/dev/null \
     2>"$tmp/err" && [ "$(wc -l <"$tmp/b.csv")" -eq 6 ]
 check $? "CSV from a capture"
+# provenance (doc/capture-format.md): the Composite of chain.json does
+# the work of its 10 nodes (JSON indices 0 to 9, unnamed), in the capture,
+# the CSV read from it and the trace
+"$GPTOP" --batch -n 1 --save "$tmp/prov.json" --export-trace "$tmp/pt.json" \
+    "$graphs/chain.json" >/dev/null 2>"$tmp/err" &&
+    grep -q '"src":\[0,1,2,3,4,5,6,7,8,9\]' "$tmp/prov.json" &&
+    grep -q '"sources":\["#0","#1","#2","#3","#4","#5","#6","#7","#8","#9"\]' \
+    "$tmp/pt.json" &&
+    "$GPTOP" --batch --export-csv "$tmp/prov.csv" "$tmp/prov.json" \
+    >/dev/null 2>"$tmp/err" &&
+    tail -1 "$tmp/prov.csv" | tr -d '\r' |
+    grep -q ',"#0, #1, #2, #3, #4, #5, #6, #7, #8, #9"$'
+check $? "provenance: chain.json's Composite carries its 10 source nodes (capture, CSV from it, trace)"
 "$GPTOP" --batch --export-trace "$tmp/x.json" "$tmp/one.json" >/dev/null \
     2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "needs a run" "$tmp/err"

@@ -230,7 +230,7 @@ test_roundtrip(void)
 	r2 = report_text(q);
 	ok(strcmp(r1, r2) == 0, "the report of the loaded capture is the "
 	    "report of the saved profile, byte for byte");
-	is_int(ci.version, 2, "format version 2");
+	is_int(ci.version, 3, "format version 3");
 	ok(ci.created != NULL && strlen(ci.created) == 24 &&
 	    ci.created[10] == 'T' && ci.created[23] == 'Z',
 	    "created is UTC ISO-8601 (%s)", ci.created ? ci.created : "");
@@ -339,7 +339,7 @@ e_count(json_t *j)
 static void
 e_newer(json_t *j)
 {
-	json_object_set_new(j, "format", json_string("gptop-capture/3"));
+	json_object_set_new(j, "format", json_string("gptop-capture/4"));
 }
 
 static void
@@ -512,7 +512,7 @@ test_bad(void)
 		{e_count, "functions[0].applies: 4 applies, but n_applies "
 		    "says 5", "apply count mismatch"},
 		{e_newer, "format: written by a newer gptop (format "
-		    "\"gptop-capture/3\"", "newer version"},
+		    "\"gptop-capture/4\"", "newer version"},
 		{e_format, "format: \"gptop-graph/1\" is not a gptop capture",
 		    "wrong format key"},
 		{e_noformat, "not a gptop capture: no \"format\" member",
