@@ -347,55 +347,57 @@ id_mem(const void *r)
 	    (uint32_t)MEM(r)->a->id);
 }
 
-/* diff rows: struct gp_diff_row */
+/* diff rows: struct gp_diff_row.  A row standing for a member of an
+ * expanded group sorts as its group row (KEY), so it stays under it. */
+#define KEY(r)	(DIFF(r)->parent != NULL ? DIFF(r)->parent : DIFF(r))
 
 static double
 d_a(const void *r)
 {
-	return (DIFF(r)->time_a);
+	return (KEY(r)->time_a);
 }
 
 static double
 d_b(const void *r)
 {
-	return (DIFF(r)->time_b);
+	return (KEY(r)->time_b);
 }
 
 static double
 d_absdelta(const void *r)
 {
-	return (fabs(DIFF(r)->delta));
+	return (fabs(KEY(r)->delta));
 }
 
 /* NAN (both sides 0) sorts as 0; added rows (INFINITY) first */
 static double
 d_ratio(const void *r)
 {
-	return (isnan(DIFF(r)->ratio) ? 0 : DIFF(r)->ratio);
+	return (isnan(KEY(r)->ratio) ? 0 : KEY(r)->ratio);
 }
 
 static double
 d_calls_a(const void *r)
 {
-	return ((double)DIFF(r)->calls_a);
+	return ((double)KEY(r)->calls_a);
 }
 
 static double
 d_calls_b(const void *r)
 {
-	return ((double)DIFF(r)->calls_b);
+	return ((double)KEY(r)->calls_b);
 }
 
 static const char *
 d_name(const void *r)
 {
-	return (DIFF(r)->name);
+	return (KEY(r)->name);
 }
 
 static const char *
 d_status(const void *r)
 {
-	return (gp_diff_mark(DIFF(r)));
+	return (gp_diff_mark(KEY(r)));
 }
 
 static void

@@ -13,7 +13,8 @@
 	{.ch = (c), .label = (lbl), .where = (w), .action = (a), \
 	    .section = (s), .help = (h)}
 #define ENTER_HELP "drill down: Class -> its ops -> their applies -> " \
-	"details; details: an input -> the apply producing it"
+	"details; details: an input -> the apply producing it; Diff: a " \
+	"group row's members, shown or folded"
 
 #define KC(c, lbl, w, a, s, h) \
 	{.code = (c), .label = (lbl), .where = (w), .action = (a), \

@@ -23,6 +23,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,12 @@ struct diff {
 	int			 gd_fn;
 	struct gp_diff_row	*rows;		/* the level's, filtered */
 	size_t			 n;
+	/* the group rows Enter expanded (their identities), and the names
+	 * of the member rows shown under them */
+	uint64_t		*open;
+	size_t			 n_open;
+	char			**names;
+	size_t			 n_names, cap_names;
 	struct ui_list		 list;
 };
 
@@ -76,6 +83,10 @@ diff_free(struct ui_view *v)
 
 	ui_list_done(&d->list);
 	free(d->rows);
+	free(d->open);
+	for (size_t i = 0; i < d->n_names; i++)
+		free(d->names[i]);
+	free(d->names);
 	drop_diff(d);
 	free(d);
 }
@@ -105,16 +116,76 @@ presort(struct diff *d)
 	gp_diff_sort(&t, ui_colset_diff_col(col), desc);
 }
 
-/* The level's rows to the list (the diff is of the function shown). */
+static bool
+is_open(const struct diff *d, uint64_t id)
+{
+	for (size_t i = 0; i < d->n_open; i++)
+		if (d->open[i] == id)
+			return (true);
+	return (false);
+}
+
+/* A row for member id of an expanded group's side (A: b false), its time
+ * scaled as the group row's (per call of the function). */
+static void
+member_row(struct diff *d, struct gp_diff_row *m, const struct gp_diff_row *g,
+    bool b, int id)
+{
+	const struct gp_diff_group *gr = &d->gd->groups[g->group];
+	const struct gp_profile *p = b ? d->gd->b : d->gd->a;
+	const struct gp_prof_apply *ap = &p->fn[b ? g->fn_b : g->fn_a].ap[id];
+	double total = (double)(b ? gr->st_b.total : gr->st_a.total);
+	double scale = total > 0 ? (b ? g->time_b : g->time_a) / total : 1;
+	struct gp_buf s = {0};
+
+	memset(m, 0, sizeof(*m));
+	m->group = -1;
+	m->fn_name = g->fn_name;
+	m->fn_a = m->id_a = m->fn_b = m->id_b = -1;
+	m->kind = b ? GP_DIFF_ADDED : GP_DIFF_REMOVED;
+	m->verdict = GP_VERDICT_NOISE;
+	m->ratio = NAN;
+	gp_buf_printf(&s, "  %s ", b ? "B:" : "A:");
+	gp_buf_puts(&s, ap->name);
+	if (ap->n_src > 0) {
+		gp_buf_puts(&s, "  <- ");
+		gp_prof_src_list(p, ap, 8, &s);
+	}
+	gp_grow(&d->names, &d->cap_names, d->n_names + 1, sizeof(*d->names));
+	d->names[d->n_names] = gp_xstrdup(gp_buf_str(&s));
+	m->name = d->names[d->n_names++];
+	gp_buf_free(&s);
+	if (b) {
+		m->fn_b = g->fn_b;
+		m->id_b = id;
+		m->n_apply_b = 1;
+		m->calls_b = ap->st.n;
+		m->time_b = (double)ap->st.total * scale;
+		m->delta = m->time_b;
+	} else {
+		m->fn_a = g->fn_a;
+		m->id_a = id;
+		m->n_apply_a = 1;
+		m->calls_a = ap->st.n;
+		m->time_a = (double)ap->st.total * scale;
+		m->delta = -m->time_a;
+	}
+}
+
+/* The level's rows to the list (the diff is of the function shown), the
+ * members of each expanded group row under it. */
 static void
 pick_rows(struct diff *d, struct ui_ctx *c)
 {
 	const struct gp_diff_table *t;
-	size_t k = 0;
+	size_t k = 0, extra = 0;
 
 	free(d->rows);
 	d->rows = NULL;
 	d->n = 0;
+	for (size_t i = 0; i < d->n_names; i++)
+		free(d->names[i]);
+	d->n_names = 0;
 	if (d->gd != NULL) {
 		t = level_table(d);
 		d->rows = gp_xcalloc(t->n + 1, sizeof(*d->rows));
@@ -123,6 +194,43 @@ pick_rows(struct diff *d, struct ui_ctx *c)
 		}
 		d->n = k;
 		presort(d);
+		for (size_t i = 0; i < d->n; i++)
+			if (d->rows[i].match == GP_MATCH_SOURCES &&
+			    is_open(d, ui_colset_diff.ident(&d->rows[i])))
+				extra += (size_t)(d->rows[i].n_apply_a +
+				    d->rows[i].n_apply_b);
+	}
+	if (extra > 0) {
+		struct gp_diff_row *all = gp_xcalloc(d->n + extra + 1,
+		    sizeof(*all));
+		size_t *par = gp_xmalloc(sizeof(*par) * (d->n + extra + 1));
+		size_t n = 0;
+
+		for (size_t i = 0; i < d->n; i++) {
+			const struct gp_diff_group *gr;
+			size_t g = n;
+
+			par[n] = SIZE_MAX;
+			all[n++] = d->rows[i];
+			if (d->rows[i].match != GP_MATCH_SOURCES ||
+			    !is_open(d, ui_colset_diff.ident(&d->rows[i])))
+				continue;
+			gr = &d->gd->groups[d->rows[i].group];
+			for (int j = 0; j < gr->n_a + gr->n_b; j++) {
+				par[n] = g;
+				member_row(d, &all[n++], &all[g], j >= gr->n_a,
+				    j < gr->n_a ? gr->id_a[j] :
+				    gr->id_b[j - gr->n_a]);
+			}
+		}
+		/* the parents, once the array is in place */
+		for (size_t i = 0; i < n; i++)
+			if (par[i] != SIZE_MAX)
+				all[i].parent = &all[par[i]];
+		free(par);
+		free(d->rows);
+		d->rows = all;
+		d->n = n;
 	}
 	ui_list_texts_changed(&d->list);	/* marks come and go */
 	ui_list_set_rows(&d->list, d->rows, d->n, sizeof(*d->rows));
@@ -243,7 +351,8 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	    t->n_removed, t->n_significant, how);
 	snprintf(what, sizeof(what), "Diff of %s of %s (d: classes/ops/"
 	    "applies), %s |", level_names[d->level], ui_ctx_fn_name(c),
-	    d->level == 2 ? "paired by structure" : "paired by name");
+	    d->level == 2 ? "paired by structure, grouped by source nodes "
+	    "(Enter: a group's members)" : "paired by name");
 	ui_list_draw(&d->list, y + 3, h - 3, w);
 	ui_list_draw_status(&d->list, y + 2, w, what);
 }
@@ -265,8 +374,31 @@ diff_key(struct ui_view *v, struct ui_ctx *c, enum ui_action a)
 		presort(d);
 		ui_list_set_rows(&d->list, d->rows, d->n, sizeof(*d->rows));
 		return (true);
+	case UI_A_ENTER: {
+		/* a group row (paired by source nodes): show its members
+		 * under it, or hide them */
+		const struct gp_diff_row *r = ui_list_selected(&d->list);
+		uint64_t id;
+
+		if (r != NULL && r->parent != NULL)
+			r = r->parent;
+		if (r == NULL || r->match != GP_MATCH_SOURCES)
+			return (true);
+		id = ui_colset_diff.ident(r);
+		if (is_open(d, id)) {
+			for (size_t i = 0; i < d->n_open; i++)
+				if (d->open[i] == id)
+					d->open[i] = d->open[--d->n_open];
+		} else {
+			d->open = gp_xrealloc(d->open, sizeof(*d->open) *
+			    (d->n_open + 1));
+			d->open[d->n_open++] = id;
+		}
+		pick_rows(d, c);
+		return (true);
+	}
 	default:
-		return (a == UI_A_ENTER);
+		return (false);
 	}
 }
 

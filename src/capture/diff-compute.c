@@ -59,6 +59,7 @@ add_row(struct rows *rs)
 	r = &rs->v[rs->n++];
 	memset(r, 0, sizeof(*r));
 	r->fn_a = r->id_a = r->fn_b = r->id_b = -1;
+	r->group = -1;
 	return (r);
 }
 
@@ -294,6 +295,43 @@ apply_row(struct rows *rs, const struct gp_diff_fn *df,
 	}
 }
 
+/* Group k's row (struct gp_diff_group): its members' times summed, judged
+ * by round on their merged executions. */
+static void
+group_row(struct rows *rs, const struct gp_diff *d, size_t k)
+{
+	const struct gp_diff_group *g = &d->groups[k];
+	const struct gp_diff_fn *df = &d->fn[g->fn];
+	struct gp_diff_row *r = add_row(rs);
+
+	r->fn_name = df->name;
+	r->name = g->name;
+	r->name_a = g->name_a;
+	r->kind = GP_DIFF_PAIRED;
+	r->match = GP_MATCH_SOURCES;
+	r->group = (int)k;
+	r->fn_a = df->fn_a;
+	r->id_a = g->id_a[0];
+	r->fn_b = df->fn_b;
+	r->id_b = g->id_b[0];
+	r->n_apply_a = g->n_a;
+	r->n_apply_b = g->n_b;
+	r->calls_a = g->st_a.n;
+	r->calls_b = g->st_b.n;
+	r->time_a = (double)g->st_a.total;
+	r->time_b = (double)g->st_b.total;
+	r->st_a = &g->st_a;
+	r->st_b = &g->st_b;
+	r->by_round = true;
+	r->blas = true;
+	for (int i = 0; i < g->n_a; i++)
+		r->blas &= d->a->fn[df->fn_a].ap[g->id_a[i]].impl ==
+		    GP_IMPL_BLAS;
+	for (int j = 0; j < g->n_b; j++)
+		r->blas &= d->b->fn[df->fn_b].ap[g->id_b[j]].impl ==
+		    GP_IMPL_BLAS;
+}
+
 /* Apply rows [lo, hi): their medians and spreads (figures), or their
  * verdicts (a side's scale matters only to the side that has the
  * apply). */
@@ -373,6 +411,8 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 {
 	struct gp_diff_pairs *pgs = gp_xcalloc((size_t)d->n_fn + 1,
 	    sizeof(*pgs));
+	int **ga = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*ga));
+	int **gb = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*gb));
 
 	for (int f = 0; f < d->n_fn; f++) {
 		struct gp_diff_fn *df = &d->fn[f];
@@ -392,6 +432,15 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		memset(pg->pa, -1, sizeof(int) * (size_t)fa->n_apply);
 		memset(pg->pb, -1, sizeof(int) * (size_t)fb->n_apply);
 		gp_diff_pair_applies(pg);
+		/* what is left, grouped by provenance (same graph only:
+		 * source nodes are indices into its file) */
+		if (d->same_graph) {
+			ga[f] = gp_xmalloc(sizeof(int) *
+			    ((size_t)fa->n_apply + 1));
+			gb[f] = gp_xmalloc(sizeof(int) *
+			    ((size_t)fb->n_apply + 1));
+			gp_diff_group_sources(d, f, pg, ga[f], gb[f]);
+		}
 	}
 	for (int f = 0; f < d->n_fn; f++) {
 		const struct gp_diff_pairs *pg = &pgs[f];
@@ -399,7 +448,8 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		if (pg->fb == NULL)
 			continue;
 		for (int j = 0; j < pg->fb->n_apply; j++)
-			if (pg->fa == NULL || pg->pb[j] < 0)
+			if ((pg->fa == NULL || pg->pb[j] < 0) &&
+			    (gb[f] == NULL || gb[f][j] < 0))
 				apply_row(rs, &d->fn[f], d->a, -1, d->b, j,
 				    GP_MATCH_NONE);
 	}
@@ -421,6 +471,8 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 					__builtin_prefetch(
 					    pg->fb->ap[pg->pa[ahead]].name);
 			}
+			if (ga[f] != NULL && ga[f][i] >= 0)
+				continue;	/* in a group row */
 			apply_row(rs, &d->fn[f], d->a, i, d->b,
 			    pg->fb != NULL ? pg->pa[i] : -1, how);
 			if (pg->fb != NULL)
@@ -430,6 +482,15 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		free(pg->pb);
 		free(pg->how);
 	}
+	for (size_t k = 0; k < d->n_groups; k++)
+		group_row(rs, d, k);
+	d->n_match[GP_MATCH_SOURCES] = d->n_groups;
+	for (int f = 0; f < d->n_fn; f++) {
+		free(ga[f]);
+		free(gb[f]);
+	}
+	free(ga);
+	free(gb);
 	free(pgs);
 }
 
@@ -669,6 +730,15 @@ gp_diff_free(struct gp_diff *d)
 	free(d->cls.rows);
 	free(d->ops.rows);
 	free(d->applies.rows);
+	for (size_t k = 0; k < d->n_groups; k++) {
+		free(d->groups[k].id_a);
+		free(d->groups[k].id_b);
+		free(d->groups[k].name);
+		free(d->groups[k].name_a);
+		gp_prof_stat_free(&d->groups[k].st_a);
+		gp_prof_stat_free(&d->groups[k].st_b);
+	}
+	free(d->groups);
 	for (int i = 0; i < 2; i++) {
 		gp_prof_table_free(&d->rollup[i][0]);
 		gp_prof_table_free(&d->rollup[i][1]);

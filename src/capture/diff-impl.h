@@ -67,6 +67,11 @@ struct gp_diff_pairs {
 
 /* Pair the applies of p->fa and p->fb (diff-pair.c). */
 void	gp_diff_pair_applies(struct gp_diff_pairs *p);
+/* Group the applies p left unpaired by their source nodes (diff-prov.c):
+ * new groups appended to d->groups (their fn is f), ga[i] / gb[j] the
+ * group of A's apply i / B's apply j, or -1.  Returns how many. */
+int	gp_diff_group_sources(struct gp_diff *d, int f,
+	    const struct gp_diff_pairs *p, int *ga, int *gb);
 
 /*
  * The noise verdicts (diff-noise.c).

@@ -304,6 +304,56 @@ judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
 	    d->floor_ns * (ea > eb ? ea : eb), ra < rb ? ra : rb, r->p_raw);
 }
 
+/* The mean and the variance of one side's time per round in a group: its
+ * members' executions per round times their means, summed, and the same
+ * with their variances (members vary apart: the variance of a sum of
+ * independent times, not of the members' executions pooled, whose spread
+ * is mostly how the members differ). */
+static void
+group_round(const struct gp_prof_fn *f, const int *ids, int n,
+    uint64_t rounds, double *mean, double *var)
+{
+	*mean = *var = 0;
+	for (int i = 0; i < n; i++) {
+		const struct gp_prof_stat *s = &f->ap[ids[i]].st;
+		double m, v, e = (double)s->n / (double)rounds;
+
+		if (s->n == 0)
+			continue;
+		stat_moments(s, &m, &v);
+		*mean += (double)s->total / (double)rounds;
+		*var += e * v;
+	}
+}
+
+/* A group row (diff-prov.c): its members' time per round, A against B
+ * (Welch, as judge_by_round), the drift of the runs as for any row. */
+static void
+judge_group(const struct gp_diff *d, struct gp_diff_row *r)
+{
+	const struct gp_diff_group *g = &d->groups[r->group];
+	double ta, va, tb, vb, se, z, m = r->factor;
+	uint64_t ra = d->rounds_a, rb = d->rounds_b;
+
+	if (ra == 0 || rb == 0 || r->fn_a < 0 || r->fn_b < 0) {
+		r->by_round = false;
+		return;
+	}
+	group_round(&d->a->fn[r->fn_a], g->id_a, g->n_a, ra, &ta, &va);
+	group_round(&d->b->fn[r->fn_b], g->id_b, g->n_b, rb, &tb, &vb);
+	r->by_round = true;
+	r->change = ta > 0 ? (tb - ta) / ta : NAN;
+	r->rel_change = ta > 0 ? (tb / m - ta) / ta : NAN;
+	se = sqrt(va / (double)ra + vb / (m * m * (double)rb));
+	z = fabs(tb / m - ta);
+	r->p_raw = se > 0 ? erfc(z / se / M_SQRT2) : z > 0 ? 0 : 1;
+	r->p_raw = fmax(r->p_raw, drift_p(d, r, ta, tb));
+	r->p = r->p_raw;
+	r->verdict = verdict_of(&d->opts, r->rel_change, NAN, z, NAN,
+	    d->floor_ns * (double)(g->n_a > g->n_b ? g->n_a : g->n_b),
+	    ra < rb ? ra : rb, r->p_raw);
+}
+
 /* Fill the derived figures of r from its two distributions (r->st_a,
  * r->st_b; its medians and spreads too unless have_figures: gp_diff_row_figures
  * ran); then scale its times (per call of the function, with
@@ -336,6 +386,11 @@ gp_diff_judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
 		r->by_round = false;
 		r->verdict = GP_VERDICT_ONLY;
 		return;
+	}
+	if (r->match == GP_MATCH_SOURCES) {
+		judge_group(d, r);
+		if (r->by_round)
+			return;
 	}
 	if (r->by_round) {
 		judge_by_round(d, r, sa, sb);
@@ -395,7 +450,10 @@ gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
 		const struct gp_diff_row *r = &rows[i];
 		double ma = r->median_a, mb = r->median_b;
 
-		if (r->kind != GP_DIFF_PAIRED || r->st_a->n <
+		/* a group row's executions are not alike (and it is
+		 * judged by round) */
+		if (r->kind != GP_DIFF_PAIRED || r->match == GP_MATCH_SOURCES ||
+		    r->st_a->n <
 		    (uint64_t)d->opts.min_samples || r->st_b->n <
 		    (uint64_t)d->opts.min_samples || !(ma > 0 && mb > 0))
 			continue;
@@ -486,6 +544,8 @@ capture_p(const struct gp_diff *d, const struct gp_diff_row *r)
 const char *
 gp_diff_mark(const struct gp_diff_row *r)
 {
+	if (r->parent != NULL)	/* a member of an expanded group */
+		return (r->kind == GP_DIFF_ADDED ? "in B" : "in A");
 	switch (r->verdict) {
 	case GP_VERDICT_NOISE:
 		return ("~");

@@ -201,10 +201,23 @@ global_section(FILE *fp, const struct gp_diff *d)
 	    b->link_ns, false);
 	fprintf(fp, "  Applies: %zu paired (%zu by structure, %zu by apply "
 	    "name, %zu by shape, %zu by position), %zu added, %zu removed; "
-	    "%zu changed beyond noise\n\n", t->n_paired,
+	    "%zu changed beyond noise\n", t->n_paired - d->n_groups,
 	    d->n_match[GP_MATCH_STRUCTURE], d->n_match[GP_MATCH_APPLY_NAME],
 	    d->n_match[GP_MATCH_SHAPE], d->n_match[GP_MATCH_LOOSE],
 	    t->n_added, t->n_removed, t->n_significant);
+	if (d->n_groups > 0) {
+		size_t na = 0, nb = 0;
+
+		for (size_t k = 0; k < d->n_groups; k++) {
+			na += (size_t)d->groups[k].n_a;
+			nb += (size_t)d->groups[k].n_b;
+		}
+		fprintf(fp, "  Grouped by source nodes: %zu group%s (%zu "
+		    "applies of A against %zu of B doing the work of the "
+		    "same source nodes), judged by round (*)\n",
+		    d->n_groups, d->n_groups == 1 ? "" : "s", na, nb);
+	}
+	fputc('\n', fp);
 }
 
 static void

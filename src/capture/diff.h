@@ -9,9 +9,14 @@
  * inputs); failing that by apply name; then by structure without the
  * names of graph inputs; then by op and signature where the producers are
  * unpaired on both sides (the first candidate in schedule order: what
- * follows a rewritten region).  Captures taken with different rewrite sets
- * therefore pair what both computed alike and list the rest as added (only
- * in B) or removed (only in A).  Functions are paired by name.
+ * follows a rewritten region); last, what is left is grouped by
+ * provenance: the applies of each side doing the work of the same source
+ * nodes of the graph file become one group row (a fused apply against the
+ * applies it fused: struct gp_diff_group).  Captures taken with different
+ * rewrite sets therefore pair what both computed alike, group what a
+ * rewrite replaced, and list the rest as added (only in B) or removed
+ * (only in A): applies whose source nodes nothing on the other side
+ * covers.  Functions are paired by name.
  *
  * Each pair carries the time of A and of B (totals, or per call of the
  * function with opts.per_call), delta = B - A (rows only in B count as
@@ -80,9 +85,12 @@ enum gp_diff_match {
 	GP_MATCH_STRUCTURE,	/* op, params, signature, paired producers */
 	GP_MATCH_APPLY_NAME,	/* the apply's name */
 	GP_MATCH_SHAPE,		/* structure, graph input names aside */
-	GP_MATCH_LOOSE		/* op and signature after a rewritten
+	GP_MATCH_LOOSE,		/* op and signature after a rewritten
 				 * region (producers unpaired on both sides):
 				 * the first candidate in schedule order */
+	GP_MATCH_SOURCES	/* a group row: the applies of each side,
+				 * paired by nothing else, that do the work
+				 * of the same source nodes (provenance) */
 };
 
 enum gp_diff_verdict {
@@ -148,6 +156,35 @@ struct gp_diff_row {
 	 * execution */
 	bool			 by_round;
 	enum gp_diff_verdict	 verdict;
+	/* a group row (match GP_MATCH_SOURCES): its index in the diff's
+	 * groups, else -1 */
+	int			 group;
+	/* a view's row standing for one member of the group row parent
+	 * (the TUI's expanded group): sorted as its parent, else NULL */
+	const struct gp_diff_row *parent;
+};
+
+/*
+ * A group (diff-prov.c): in one function, the applies of A and of B that
+ * no other rule paired, gathered by their source nodes (provenance,
+ * graph/prov.h): the smallest sets of them on both sides that do the work
+ * of the same source nodes (those linked by a source node one of them
+ * does, transitively).  A fused apply and the applies it fused, a Gemm
+ * and its dot and add.  Its row's times are the members' summed; it is
+ * judged on its time per round (by_round).  Only captures of the same
+ * graph (hash) that both carry provenance (gptop-capture/3) are grouped.
+ */
+struct gp_diff_group {
+	int			 fn;	/* index into the diff's fn */
+	int			 n_a, n_b;
+	int			*id_a, *id_b;	/* members, in schedule order */
+	int			 n_src;	/* source nodes the group covers */
+	/* the members' executions, merged (the row's st_a, st_b) */
+	struct gp_prof_stat	 st_a, st_b;
+	/* the row's names: "NAME (N sources)" for one apply, else "N
+	 * applies"; one apply against one: their names (name_a NULL when
+	 * the same) */
+	char			*name, *name_a;
 };
 
 struct gp_diff_table {
@@ -205,8 +242,10 @@ struct gp_diff {
 	int			 n_fn;
 	struct gp_diff_fn	*fn;
 	struct gp_diff_table	 cls, ops, applies;
-	/* apply pairs by how they were paired */
-	size_t			 n_match[GP_MATCH_LOOSE + 1];
+	/* apply pairs by how they were paired (GP_MATCH_SOURCES: groups) */
+	size_t			 n_match[GP_MATCH_SOURCES + 1];
+	struct gp_diff_group	*groups;
+	size_t			 n_groups;
 	bool			 same_graph, same_rewrites, same_clock;
 	double			 scale_a, scale_b;	/* opts.per_call */
 	double			 floor_ns;	/* opts.floor_probes, in ns */

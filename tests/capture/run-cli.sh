@@ -131,8 +131,10 @@ check $? "every delta zero and marked ~"
 "$GPTOP" --batch --diff "$tmp/h1.json" "$tmp/fused.json" >"$tmp/d.out" \
     2>"$tmp/err"
 check $? "--diff without fusion, with fusion"
-grep -q "Applies: 2 paired .*, 1 added, 3 removed" "$tmp/d.out"
-check $? "two applies paired, the fused one added, the three it replaced removed"
+grep -q "Applies: 2 paired .*, 0 added, 0 removed" "$tmp/d.out" &&
+    grep -q "Grouped by source nodes: 1 group (3 applies of A against 1 of B" \
+    "$tmp/d.out" && grep -q ' (3 sources)  \[A: 3 applies\]$' "$tmp/d.out"
+check $? "two applies paired, the fused one grouped with the three it replaced (provenance)"
 dot=$(grep '  Dot22(x, W)$' "$tmp/d.out" | tail -1)
 [ -n "$dot" ] && ! echo "$dot" | grep -q " added \| removed " &&
     grep -q " added  *Elemwise{Composite{" "$tmp/d.out" &&
