@@ -297,6 +297,7 @@ static int
 rd_sources(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 {
 	json_t *v = json_object_get(top, "sources"), *e;
+	const json_t *v_src = v;
 	size_t i;
 
 	if (v != NULL) {
@@ -333,8 +334,12 @@ rd_sources(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 	json_array_foreach(v, i, e) {
 		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
 
-		if (x < 0 || x >= p->n_src_names) {
+		if (x < 0 || x >= INT32_MAX || (v_src != NULL &&
+		    x >= p->n_src_names)) {
 			gp_rd_index(r, i);
+			if (v_src == NULL)
+				return (gp_rd_fail(r, "expected a source node "
+				    "index (a non-negative integer)"));
 			return (gp_rd_fail(r, "expected an index into "
 			    "\"sources\" (0 to %d)", p->n_src_names - 1));
 		}

@@ -610,6 +610,7 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	const int *op, *io;
 	json_t *o;
 	char hash[24];
+	bool named = false;
 
 	w.buf = gp_xmalloc(w.cap);
 	(void)gp_json_arena_begin(&w.arena, WRITE_ARENA);
@@ -639,7 +640,11 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	set(o, "hash", json_string(hash));
 	set(o, "nodes", json_integer(p->n_nodes));
 	member(&w, "graph", o, false);
-	if (p->n_src_names > 0) {
+	/* the names of the source nodes, when one has a name (an unnamed
+	 * one shows as "#INDEX" without them) */
+	for (int i = 0; i < p->n_src_names && !named; i++)
+		named = p->src_names[i] != NULL;
+	if (named) {
 		json_t *a = json_array();
 
 		for (int i = 0; i < p->n_src_names; i++)

@@ -173,6 +173,16 @@ check $? "CSV from a capture"
     tail -1 "$tmp/prov.csv" | tr -d '\r' |
     grep -q ',"#0, #1, #2, #3, #4, #5, #6, #7, #8, #9"$'
 check $? "provenance: chain.json's Composite carries its 10 source nodes (capture, CSV from it, trace)"
+# an ONNX model's source nodes are its nodes, by name: the capture names
+# them, and the Alloc gptop makes for /fc1/Gemm's output does its work
+"$GPTOP" --batch -n 1 --save "$tmp/onnx.json" \
+    "$srcdir/data/models/mlp/model.onnx" >/dev/null 2>"$tmp/err" &&
+    grep -q '^ "sources": \["/fc1/Gemm","/Relu","/fc2/Gemm","/Softmax"\],$' \
+    "$tmp/onnx.json" &&
+    "$GPTOP" --batch --export-csv "$tmp/onnx.csv" "$tmp/onnx.json" \
+    >/dev/null 2>"$tmp/err" &&
+    grep -q '^run,[0-9]*,/fc1/Gemm/alloc,.*,/fc1/Gemm' "$tmp/onnx.csv"
+check $? "provenance: an ONNX model's nodes by name, its pieces doing their node's work"
 "$GPTOP" --batch --export-trace "$tmp/x.json" "$tmp/one.json" >/dev/null \
     2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "needs a run" "$tmp/err"
