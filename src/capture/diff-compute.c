@@ -153,7 +153,8 @@ rounds_of(const struct gp_profile *p)
 static void
 group_table(struct gp_diff *d, enum gp_prof_group grp,
     struct gp_diff_table *out, struct gp_prof_table *keep,
-    const uint64_t *id_a, const uint64_t *id_b)
+    const uint64_t *id_a, const uint64_t *id_b,
+    const struct gp_prof_table *ops)
 {
 	struct gp_prof_table ta, tb;
 	struct rows rs = {0};
@@ -163,8 +164,15 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 
 	uint64_t *mix_a, *mix_b;
 
-	gp_prof_rollup(d->a, -1, grp, &ta);
-	gp_prof_rollup(d->b, -1, grp, &tb);
+	/* classes from the ops' rows (ops: A's and B's Ops rollups), which
+	 * merge far fewer histograms than every apply's */
+	if (grp == GP_GROUP_CLASS && ops != NULL) {
+		gp_prof_rollup_classes(d->a, &ops[0], &ta);
+		gp_prof_rollup_classes(d->b, &ops[1], &tb);
+	} else {
+		gp_prof_rollup(d->a, -1, grp, &ta);
+		gp_prof_rollup(d->b, -1, grp, &tb);
+	}
 	mix_a = mix_sums(&ta, id_a);
 	mix_b = mix_sums(&tb, id_b);
 	gp_diff_kmap_init(&m, tb.n);
@@ -614,10 +622,10 @@ group_tables(void *arg)
 	struct groups_job *j = arg;
 	uint64_t *id_a = apply_idents(j->d->a), *id_b = apply_idents(j->d->b);
 
-	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], id_a,
-	    id_b);
 	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], id_a,
-	    id_b);
+	    id_b, NULL);
+	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], id_a,
+	    id_b, j->d->rollup[1]);
 	free(id_a);
 	free(id_b);
 	return (NULL);

@@ -1079,15 +1079,13 @@ build(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 	gp_buf_free(&key);
 }
 
-void
-gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
-    struct gp_prof_table *out)
+/* The rows of out put in out->order (by time), the members following. */
+static void
+put_in_order(struct gp_prof_table *out)
 {
 	struct gp_prof_row *sorted;
 	uint32_t *inv;
 
-	out->live = false;
-	build(p, fn, grp, out);
 	/* the rows in order, and the members following them */
 	sorted = gp_xmalloc(sizeof(*sorted) * (out->n + 1));
 	inv = gp_xmalloc(sizeof(*inv) * (out->n + 1));
@@ -1101,6 +1099,120 @@ gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
 	free(out->rows);
 	out->rows = sorted;
 	free(inv);
+}
+
+void
+gp_prof_rollup(const struct gp_profile *p, int fn, enum gp_prof_group grp,
+    struct gp_prof_table *out)
+{
+	out->live = false;
+	build(p, fn, grp, out);
+	put_in_order(out);
+}
+
+void
+gp_prof_rollup_classes(const struct gp_profile *p,
+    const struct gp_prof_table *ops, struct gp_prof_table *out)
+{
+	const char **ocls = gp_xcalloc(ops->n + 1, sizeof(*ocls));
+	int *ocrow = gp_xmalloc(sizeof(int) * (ops->n + 1));
+	struct gp_prof_row *rows = NULL;
+	unsigned *impls = NULL;
+	size_t ng = 0, cap = 0, icap = 0, k = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->fn = ops->fn;
+	out->grp = GP_GROUP_CLASS;
+	out->generation = p->generation;
+	out->n_fn = p->n_fn;
+	out->n_member = ops->n_member;
+	out->member = gp_xmalloc(sizeof(*out->member) * (ops->n_member + 1));
+	for (size_t j = 0; j < ops->n; j++)
+		ocrow[j] = -1;
+	/* the class rows in the order their applies are first met, as
+	 * build() makes them; each op row's class is its applies' */
+	for (int f = 0; f < p->n_fn && k <= ops->n_member; f++) {
+		const struct gp_prof_fn *pf = &p->fn[f];
+
+		if (ops->fn >= 0 && f != ops->fn)
+			continue;
+		for (int i = 0; i < pf->n_apply && k < ops->n_member; i++) {
+			const struct gp_prof_apply *a = &pf->ap[i];
+			uint32_t j = ops->member[k];
+			const char *cls = a->cls != NULL ? a->cls : "";
+			size_t c;
+
+			if (ocls[j] == NULL) {
+				for (c = 0; c < ng; c++)
+					if (strcmp(rows[c].name, cls) == 0)
+						break;
+				if (c == ng) {
+					gp_grow(&rows, &cap, ng + 1,
+					    sizeof(*rows));
+					gp_grow(&impls, &icap, ng + 1,
+					    sizeof(*impls));
+					memset(&rows[c], 0, sizeof(rows[c]));
+					impls[c] = 0;
+					rows[c].name = gp_xstrdup(cls);
+					rows[c].fn = f;
+					rows[c].id = i;
+					ng++;
+				}
+				ocls[j] = cls;
+				ocrow[j] = (int)c;
+			} else if (ocls[j] != cls && strcmp(ocls[j], cls) != 0)
+				break;	/* an op of two classes */
+			c = (size_t)ocrow[j];
+			out->member[k++] = (uint32_t)c;
+			impls[c] |= 1u << a->impl;
+			rows[c].n_apply++;
+			if (ops->fn < 0 && rows[c].fn != f)
+				rows[c].fn = -1;
+		}
+	}
+	if (k != ops->n_member) {
+		/* not every op's applies share a class: from the applies */
+		for (size_t c = 0; c < ng; c++)
+			free(rows[c].name);
+		free(rows);
+		free(impls);
+		free(ocls);
+		free(ocrow);
+		gp_prof_table_free(out);
+		gp_prof_rollup(p, ops->fn, GP_GROUP_CLASS, out);
+		return;
+	}
+	/* each class row: its op rows' counters and executions merged
+	 * (times are whole ns: their sums are exact in any order) */
+	for (size_t j = 0; j < ops->n; j++) {
+		const struct gp_prof_row *o = &ops->rows[j];
+		struct gp_prof_row *r;
+
+		if (ocrow[j] < 0)
+			continue;
+		r = &rows[ocrow[j]];
+		r->calls += o->calls;
+		r->time_ns += o->time_ns;
+		r->flops += o->flops * (double)o->calls;
+		gp_prof_stat_merge(&r->st, &o->st);
+	}
+	out->rows = rows != NULL ? rows : gp_xcalloc(1, sizeof(*rows));
+	out->n = ng;
+	out->total_ns = ops->total_ns;
+	for (size_t c = 0; c < ng; c++) {
+		struct gp_prof_row *r = &out->rows[c];
+
+		type_string(impls[c], r->type, sizeof(r->type));
+		r->pct = out->total_ns > 0 ? 100.0 * r->time_ns /
+		    out->total_ns : 0;
+		finish_row(r, GP_GROUP_CLASS, 0, &r->st);
+	}
+	out->order = gp_xmalloc(sizeof(*out->order) * (ng + 1));
+	sort_rows(out, out->order, NULL, NULL);
+	put_in_order(out);
+	free(impls);
+	free(ocls);
+	free(ocrow);
 }
 
 void

@@ -382,6 +382,16 @@ struct gp_prof_table {
  * function), sorted by time, descending, ties broken by id. */
 void	gp_prof_rollup(const struct gp_profile *p, int fn,
 	    enum gp_prof_group grp, struct gp_prof_table *out);
+/* The Class rows, as gp_prof_rollup(p, ops->fn, GP_GROUP_CLASS) gives them
+ * (the same names, order, counts, times and statistics; flops aside, per
+ * execution from the op rows'), made from ops, p's Ops rollup
+ * (gp_prof_rollup) of the same function: a class row merges its op rows'
+ * executions, not every apply's (an op's applies share its class), so a
+ * large profile's classes cost a pass over its applies without a merge
+ * each.  When an op's applies have different classes, made from the
+ * applies. */
+void	gp_prof_rollup_classes(const struct gp_profile *p,
+	    const struct gp_prof_table *ops, struct gp_prof_table *out);
 /* The same rows, left in the order they are first met (schedule order
  * for apply rows), with order giving the order gp_prof_rollup sorts them
  * in: the table gp_prof_rollup_refresh counts again fastest.  Its apply

@@ -946,6 +946,69 @@ test_capture_scale(void)
 	gp_profile_free(e);
 }
 
+/* Two rollups of the Class rows agree row for row (flops aside). */
+static bool
+same_classes(const struct gp_prof_table *x, const struct gp_prof_table *y)
+{
+	if (x->n != y->n || x->n_member != y->n_member ||
+	    x->total_ns != y->total_ns)
+		return (false);
+	for (size_t i = 0; i < x->n; i++) {
+		const struct gp_prof_row *a = &x->rows[i], *b = &y->rows[i];
+
+		if (strcmp(a->name, b->name) != 0 || strcmp(a->type,
+		    b->type) != 0 || a->fn != b->fn || a->id != b->id ||
+		    a->n_apply != b->n_apply || a->calls != b->calls ||
+		    a->time_ns != b->time_ns || a->pct != b->pct ||
+		    a->median_ns != b->median_ns || a->p95_ns != b->p95_ns ||
+		    a->st.n != b->st.n || a->st.min != b->st.min ||
+		    a->st.max != b->st.max)
+			return (false);
+	}
+	for (size_t m = 0; m < x->n_member; m++)
+		if (x->member[m] != y->member[m])
+			return (false);
+	return (true);
+}
+
+/* gp_prof_rollup_classes (the diff's Class rows, from its Ops rows) gives
+ * the rows gp_prof_rollup makes from the applies: on two functions of
+ * several classes, and when an op's applies have two classes (then it
+ * makes them from the applies). */
+static void
+test_classes_from_ops(void)
+{
+	struct gp_profile *p = fused(41, "t3"), *q = chain(42, 1, 12);
+	struct gp_prof_fn *g;
+	struct gp_prof_table ops, want, got;
+
+	/* a second function with the fused one's applies and more calls */
+	g = fx_function(p, "g", 8);
+	for (int i = 0; i < q->fn[0].n_apply; i++) {
+		const struct gp_prof_apply *a = &q->fn[0].ap[i];
+		const char *in = a->in[0].var;
+
+		gp_prof_stat_copy(&fx_apply(g, a->cls, a->opname, 1, &in,
+		    (const int[]){i - 1}, a->out[0].var, 1000)->st, &a->st);
+	}
+	for (int round = 0; round < 2; round++) {
+		gp_prof_rollup(p, -1, GP_GROUP_OP, &ops);
+		gp_prof_rollup(p, -1, GP_GROUP_CLASS, &want);
+		gp_prof_rollup_classes(p, &ops, &got);
+		ok(want.n >= 2 && same_classes(&want, &got), "classes from "
+		    "the op rows: the rows of the applies' rollup (%zu)%s",
+		    want.n, round ? ", an op of two classes" : "");
+		gp_prof_table_free(&ops);
+		gp_prof_table_free(&want);
+		gp_prof_table_free(&got);
+		/* an op whose applies are of two classes */
+		free(g->ap[1].cls);
+		g->ap[1].cls = gp_xstrdup("Other");
+	}
+	gp_profile_free(p);
+	gp_profile_free(q);
+}
+
 int
 main(void)
 {
@@ -971,6 +1034,7 @@ main(void)
 	test_sort();
 	test_sort_ties();
 	test_report();
+	test_classes_from_ops();
 	test_speed();
 	return (done_testing());
 }
