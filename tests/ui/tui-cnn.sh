@@ -2,13 +2,17 @@
 # tui-cnn.sh: b switches the CNN rewrites (the tag cnn) in the edited
 # flags; the Rewrites view lists bn_fold, conv_bias, conv_act and
 # layer_norm_fuse with that key; r recompiles data/graphs/cnn.json without
-# them, and the Diff view shows the batch norm and the relus come back
-# while the fused conv goes.
+# them, and the Diff view groups the fused conv with the conv, batch norm
+# and relu that come back (provenance).
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
-fused_gone() {
-	tui_wait_all 'removed.*Conv\{3x3, pads=\[1, 1, 1, 1\], relu\}' \
-	    'added.*BatchNormalization'
+# the diff groups by provenance (doc/capture-format.md, "Diff"): the
+# fused conv of A against the 3 applies of B doing the same source nodes'
+# work (the conv, the batch norm, the relu), nothing added or removed
+fused_grouped() {
+	tui_wait_all \
+	    '^[-+~?] .* 3 applies \(A: Conv\{3x3, pads=\[1, 1, 1, 1\], relu\}\(x, ' \
+	    ' 0 added, 0 removed'
 }
 
 echo "1..6"
@@ -28,7 +32,8 @@ tui_keys r
 check "r recompiles without them: the Diff view opens" \
     tui_wait 'B current: optimizer_excluding=cnn'
 tui_keys d
-check "... the fused conv removed, the batch norm added" fused_gone
+check "... the fused conv grouped with the 3 applies it replaced" \
+    fused_grouped
 tui_keys q
 check "q quits cleanly" tui_exited 0
 tui_done
