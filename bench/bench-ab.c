@@ -1,0 +1,136 @@
+/*
+ * bench-ab.c: two rewrite settings of one graph or ONNX model timed call
+ * against call in one process: program A (rewritten with FLAGS_A) and
+ * program B (FLAGS_B) run in turn, A B then B A, so that a busy machine
+ * slows both alike, and each pair gives one difference.  Prints each
+ * program's applies, median and fastest call, and the median (with the
+ * quartiles) of the paired differences A - B.  `make bench/bench-ab`
+ * builds it (not part of `make check`).
+ *
+ *   bench/bench-ab MODEL [PAIRS [FLAGS_A [FLAGS_B]]]
+ *
+ * Defaults: 50 pairs, A "optimizer=fast_run", B
+ * "optimizer_excluding=cnn" (the CNN rewrites' effect).  MODEL is a graph
+ * file (.json) or an ONNX model (.onnx, inputs seeded random); function 0
+ * runs, unprofiled.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/flags.h"
+#include "graph/graph.h"
+#include "load/graph-json.h"
+#include "load/onnx-build.h"
+#include "rewrite/rewrite.h"
+#include "run/vm.h"
+
+static struct gp_vm *
+program(const struct gp_graph *g0, const char *flags, struct gp_graph **g,
+    int *applies)
+{
+	struct gp_flags f;
+	struct gp_err err;
+	struct gp_vm_opts o = {.allow_gc = true};
+	struct gp_vm *vm;
+
+	*g = gp_graph_clone(g0);
+	gp_flags_init(&f);
+	if (gp_flags_parse(&f, flags, "bench-ab", &err) < 0 ||
+	    gp_rewrite_run(*g, &f, NULL, &err) < 0 ||
+	    (vm = gp_vm_new(*g, &o, NULL, &err)) == NULL) {
+		fprintf(stderr, "bench-ab: %s: %s\n", flags, err.msg);
+		exit(2);
+	}
+	gp_flags_done(&f);
+	*applies = 0;
+	for (size_t i = 0; i < (*g)->n_nodes; i++)
+		*applies += !(*g)->nodes[i].dead;
+	return (vm);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : NULL;
+	int n = argc > 2 ? atoi(argv[2]) : 50, na, nb;
+	const char *fa = argc > 3 ? argv[3] : "optimizer=fast_run";
+	const char *fb = argc > 4 ? argv[4] : "optimizer_excluding=cnn";
+	struct gp_err err;
+	struct gp_graph *g0, *ga, *gb;
+	struct gp_vm *a, *b;
+	double *ta, *tb, *d;
+	size_t len;
+
+	if (path == NULL || n < 1) {
+		fprintf(stderr, "usage: bench-ab MODEL [PAIRS [FLAGS_A "
+		    "[FLAGS_B]]]\n");
+		return (2);
+	}
+	len = strlen(path);
+	if (len > 5 && strcmp(path + len - 5, ".onnx") == 0) {
+		struct gp_onnx_load_opts lo = {.limit_bytes =
+		    gp_graph_default_limit()};
+
+		g0 = gp_onnx_load(path, &lo, &err);
+	} else
+		g0 = gp_graph_load(path, NULL, &err);
+	if (g0 == NULL) {
+		fprintf(stderr, "bench-ab: %s\n", err.msg);
+		return (2);
+	}
+	a = program(g0, fa, &ga, &na);
+	b = program(g0, fb, &gb, &nb);
+	ta = calloc((size_t)n, sizeof(double));
+	tb = calloc((size_t)n, sizeof(double));
+	d = calloc((size_t)n, sizeof(double));
+	for (int w = 0; w < 3; w++) {	/* warm up: buffers, caches */
+		gp_vm_call(a, 0, NULL);
+		gp_vm_call(b, 0, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		struct gp_vm *first = i % 2 ? b : a, *second = i % 2 ? a : b;
+		uint64_t t0 = gp_clock_ns(), t1, t2;
+		double x, y;
+
+		gp_vm_call(first, 0, NULL);
+		t1 = gp_clock_ns();
+		gp_vm_call(second, 0, NULL);
+		t2 = gp_clock_ns();
+		x = (double)(t1 - t0) / 1e6;
+		y = (double)(t2 - t1) / 1e6;
+		ta[i] = i % 2 ? y : x;
+		tb[i] = i % 2 ? x : y;
+		d[i] = ta[i] - tb[i];
+	}
+	qsort(ta, (size_t)n, sizeof(double), cmp);
+	qsort(tb, (size_t)n, sizeof(double), cmp);
+	qsort(d, (size_t)n, sizeof(double), cmp);
+	printf("%s, %d pairs\n", path, n);
+	printf("  A %-28s %4d applies  median %8.2f ms  fastest %8.2f ms\n",
+	    fa, na, ta[n / 2], ta[0]);
+	printf("  B %-28s %4d applies  median %8.2f ms  fastest %8.2f ms\n",
+	    fb, nb, tb[n / 2], tb[0]);
+	printf("  A - B per pair: median %+.2f ms (quartiles %+.2f, %+.2f)\n",
+	    d[n / 2], d[n / 4], d[3 * n / 4]);
+	gp_vm_free(a);
+	gp_vm_free(b);
+	gp_graph_free(ga);
+	gp_graph_free(gb);
+	gp_graph_free(g0);
+	free(ta);
+	free(tb);
+	free(d);
+	return (0);
+}
