@@ -43,6 +43,11 @@ const struct ui_key ui_keys[] = {
 	    "Diff view: baseline -> current, per class, op or apply"),
 	K('7', "7", UI_K_ANY, UI_A_VIEW_SUMMARY, UI_KS_VIEWS,
 	    "Global summary: calls, VM and thunk time, compile times"),
+	K('8', "8", UI_K_ANY, UI_A_VIEW_TIMELINE, UI_KS_VIEWS,
+	    "Timeline view: one call drawn along time, a lane per apply, "
+	    "and the live bytes under it"),
+	K('M', "M", UI_K_TIMELINE, UI_A_TL_MEDIAN, UI_KS_VIEWS,
+	    "Timeline: the median call (of the last 15 timed) or the last"),
 	K('\t', "Tab", UI_K_ANY, UI_A_VIEW_NEXT, UI_KS_VIEWS,
 	    "next view"),
 	KC(KEY_BTAB, "S-Tab", UI_K_ANY, UI_A_VIEW_PREV, UI_KS_VIEWS,

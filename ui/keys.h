@@ -20,6 +20,7 @@ enum ui_action {
 	UI_A_VIEW_REWRITES,
 	UI_A_VIEW_DIFF,
 	UI_A_VIEW_SUMMARY,
+	UI_A_VIEW_TIMELINE,
 	UI_A_VIEW_NEXT,
 	UI_A_VIEW_PREV,
 	UI_A_FN_NEXT,
@@ -51,6 +52,7 @@ enum ui_action {
 	UI_A_FILTER,
 	UI_A_SIGNATURE,
 	UI_A_DIFF_LEVEL,
+	UI_A_TL_MEDIAN,		/* Timeline: last or median call */
 	/* the runtime */
 	UI_A_PAUSE,
 	UI_A_RESET,
@@ -74,6 +76,7 @@ enum ui_action {
 #define UI_K_REWRITES	(1u << 2)	/* the Rewrites view */
 #define UI_K_DIFF	(1u << 3)	/* the Diff view */
 #define UI_K_OPS	(1u << 4)	/* the Ops view */
+#define UI_K_TIMELINE	(1u << 5)	/* the Timeline view */
 
 enum ui_key_section {
 	UI_KS_VIEWS,

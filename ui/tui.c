@@ -57,6 +57,7 @@ enum top_view {
 	TOP_REWRITES,
 	TOP_DIFF,
 	TOP_SUMMARY,
+	TOP_TIMELINE,
 	TOP__COUNT
 };
 
@@ -79,6 +80,8 @@ static const struct top_entry {
 	    .key = "6"},
 	[TOP_SUMMARY] = {.cls = &ui_view_summary,
 	    .action = UI_A_VIEW_SUMMARY, .key = "7"},
+	[TOP_TIMELINE] = {.cls = &ui_view_timeline,
+	    .action = UI_A_VIEW_TIMELINE, .key = "8"},
 };
 
 enum prompt {

@@ -26,7 +26,7 @@ static const struct essential {
 	enum ui_action	 a, a2;
 	const char	*what;
 } essentials[] = {
-	{.a = UI_A_VIEW_NEXT, .what = "next view (1-7: a view)"},
+	{.a = UI_A_VIEW_NEXT, .what = "next view (1-8: a view)"},
 	{.a = UI_A_FN_NEXT, .what = "next function, then all"},
 	{.a = UI_A_ENTER, .what = "drill down, details"},
 	{.a = UI_A_BACK, .a2 = UI_A_BACK_OR_QUIT, .what = "back (q: quits at top)"},

@@ -100,6 +100,7 @@ extern const struct ui_view_class ui_view_memory;	/* view-memory.c */
 extern const struct ui_view_class ui_view_rewrites;	/* view-rewrites.c */
 extern const struct ui_view_class ui_view_diff;		/* view-diff.c */
 extern const struct ui_view_class ui_view_summary;	/* view-summary.c */
+extern const struct ui_view_class ui_view_timeline;	/* view-timeline.c */
 extern const struct ui_view_class ui_view_detail;	/* view-detail.c */
 extern const struct ui_view_class ui_view_help;		/* view-help.c */
 

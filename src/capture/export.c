@@ -126,6 +126,7 @@ gp_export_trace_new(struct gp_profile *p, struct gp_vm *vm, int max_calls)
 	}
 	p->tracer = trace;
 	p->tracer_ctx = t;
+	p->tracer_sampled = false;
 	if (vm != NULL)
 		gp_vm_set_observer(vm, observe, t);
 	t->hooked = true;
@@ -164,6 +165,92 @@ gp_export_trace_free(struct gp_trace *t)
 	}
 	free(t->fn);
 	free(t);
+}
+
+static void
+call_fit(struct gp_trace_call *c, int n)
+{
+	if (c->n_apply != n || c->start == NULL) {
+		free(c->start);
+		free(c->ns);
+		c->start = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
+		c->ns = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
+		c->n_apply = n;
+	}
+}
+
+int
+gp_export_trace_call(const struct gp_trace *t, int fn, bool median,
+    struct gp_trace_call *out)
+{
+	const struct trace_fn *tf;
+	const struct slot *s = NULL;
+	const struct slot *kept[64];
+	int m = 0, n;
+
+	out->seq = 0;
+	if (fn < 0 || fn >= t->n_fn || t->fn[fn].seen == 0)
+		return (-1);
+	tf = &t->fn[fn];
+	n = tf->n_apply;
+	if (!median)
+		s = &tf->ring[(tf->seen - 1) % (uint64_t)t->k];
+	else {
+		for (int i = 0; i < t->k && m < 64; i++)
+			if (tf->ring[i].seq != 0)
+				kept[m++] = &tf->ring[i];
+		/* insertion sort by time, then by call number */
+		for (int i = 1; i < m; i++)
+			for (int j = i; j > 0 && (kept[j]->call_ns <
+			    kept[j - 1]->call_ns || (kept[j]->call_ns ==
+			    kept[j - 1]->call_ns && kept[j]->seq <
+			    kept[j - 1]->seq)); j--) {
+				const struct slot *x = kept[j];
+
+				kept[j] = kept[j - 1];
+				kept[j - 1] = x;
+			}
+		s = kept[(m - 1) / 2];
+	}
+	call_fit(out, n);
+	out->seq = s->seq;
+	out->call_ns = s->call_ns;
+	out->span_ns = 0;
+	if (n > 0 && s->ticks != NULL) {
+		out->span_ns = gp_clock_ticks_to_ns(s->ticks[n] - s->ticks[0]);
+		for (int i = 0; i < n; i++) {
+			out->start[i] = gp_clock_ticks_to_ns(s->ticks[i] -
+			    s->ticks[0]);
+			out->ns[i] = gp_prof_apply_ns(t->p, s->ticks, i);
+		}
+	}
+	return (0);
+}
+
+void
+gp_export_trace_call_copy(struct gp_trace_call *dst,
+    const struct gp_trace_call *src)
+{
+	call_fit(dst, src->n_apply);
+	dst->seq = src->seq;
+	dst->call_ns = src->call_ns;
+	dst->span_ns = src->span_ns;
+	if (src->n_apply > 0) {
+		memcpy(dst->start, src->start, sizeof(uint64_t) *
+		    (size_t)src->n_apply);
+		memcpy(dst->ns, src->ns, sizeof(uint64_t) *
+		    (size_t)src->n_apply);
+	}
+}
+
+void
+gp_export_trace_call_free(struct gp_trace_call *c)
+{
+	if (c == NULL)
+		return;
+	free(c->start);
+	free(c->ns);
+	memset(c, 0, sizeof(*c));
 }
 
 /* ns since the base, from a raw tick stamp. */

@@ -702,7 +702,7 @@ period(const struct gp_profile *p, const struct gp_prof_fn *f,
 	double base = (double)call_ns - probes;
 	double k;
 
-	if (p->tracer != NULL)
+	if (p->tracer != NULL && !p->tracer_sampled)
 		return (1);
 	if (p->sample > 0)
 		return (p->sample < 1 << 20 ? (uint32_t)p->sample : 1 << 20);

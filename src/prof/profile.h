@@ -276,6 +276,10 @@ struct gp_profile {
 	uint64_t		 generation;	/* changes when the shape does */
 	gp_prof_tracer		 tracer;	/* NULL: none */
 	void			*tracer_ctx;
+	/* the tracer sees the timed calls only, sampling left as it is
+	 * (the TUI's Timeline); else every call is timed while a tracer
+	 * is installed (a trace export) */
+	bool			 tracer_sampled;
 };
 
 /* Apply i's time in a call whose stamps are ticks: stamp i to stamp i+1,

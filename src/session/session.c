@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "graph/hash.h"
 #include "load/graph-json.h"
+#include "capture/export.h"
 #include "load/onnx-build.h"
 #include "prof/memprof.h"
 #include "prof/profile-hook.h"
@@ -24,6 +25,8 @@
 #include "run/vm.h"
 
 #define PUBLISH_NS 100000000ull
+/* timed calls the worker's trace keeps per function (the median's) */
+#define CALLS_KEPT 15
 
 struct gp_session {
 	struct gp_flags		 flags;
@@ -31,6 +34,9 @@ struct gp_session {
 	struct gp_graph		*g;		/* rewritten, running */
 	struct gp_vm		*vm;
 	struct gp_profile	*prof;		/* live: worker only */
+	/* the worker's recorder of the current program's last timed calls
+	 * (capture/export.h, hooked on prof while the worker runs) */
+	struct gp_trace		*trace;
 	double			 load_ns;
 	/* bytes of the storages the session holds (its graphs' values,
 	 * the VM's buffers), as the allocator counts them: kept from the
@@ -64,6 +70,11 @@ struct gp_session {
 	/* under mu */
 	struct gp_profile	*published;
 	struct gp_profile	*baseline;
+	/* per function of the published profile: its last and its median
+	 * recorded call (seq 0: none), and that profile's generation */
+	struct gp_trace_call	*pub_last, *pub_median;
+	int			 n_pub;
+	uint64_t		 pub_gen;
 	bool			 paused, quit, reset_req, done;
 	struct gp_flags		*recompile_req;
 	int			 recompile_rc;
@@ -293,6 +304,12 @@ gp_session_free(struct gp_session *s)
 	free_base(s);
 	gp_profile_free(s->published);
 	gp_profile_free(s->baseline);
+	for (int f = 0; f < s->n_pub; f++) {
+		gp_export_trace_call_free(&s->pub_last[f]);
+		gp_export_trace_call_free(&s->pub_median[f]);
+	}
+	free(s->pub_last);
+	free(s->pub_median);
 	gp_flags_done(&s->flags);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
@@ -396,6 +413,41 @@ publish(struct gp_session *s)
 	publish_one(&s->published, s->prof);
 	if (s->base_prof != NULL)
 		publish_one(&s->baseline, s->base_prof);
+	if (s->trace == NULL)
+		return;
+	if (s->n_pub != s->prof->n_fn) {
+		for (int f = 0; f < s->n_pub; f++) {
+			gp_export_trace_call_free(&s->pub_last[f]);
+			gp_export_trace_call_free(&s->pub_median[f]);
+		}
+		free(s->pub_last);
+		free(s->pub_median);
+		s->n_pub = s->prof->n_fn;
+		s->pub_last = gp_xcalloc((size_t)s->n_pub + 1,
+		    sizeof(*s->pub_last));
+		s->pub_median = gp_xcalloc((size_t)s->n_pub + 1,
+		    sizeof(*s->pub_median));
+	}
+	s->pub_gen = s->published->generation;
+	for (int f = 0; f < s->n_pub; f++) {
+		gp_export_trace_call(s->trace, f, false, &s->pub_last[f]);
+		gp_export_trace_call(s->trace, f, true, &s->pub_median[f]);
+	}
+}
+
+/* Worker: record the current program's timed calls, sampling kept. */
+static void
+trace_start(struct gp_session *s)
+{
+	s->trace = gp_export_trace_new(s->prof, NULL, CALLS_KEPT);
+	s->prof->tracer_sampled = true;
+}
+
+static void
+trace_end(struct gp_session *s)
+{
+	gp_export_trace_free(s->trace);
+	s->trace = NULL;
 }
 
 static void *
@@ -405,6 +457,7 @@ worker_loop(void *arg)
 	uint64_t last_pub = gp_clock_ns(), pub_every = PUBLISH_NS;
 
 	pthread_mutex_lock(&s->mu);
+	trace_start(s);
 	for (;;) {
 		uint64_t now;
 
@@ -418,9 +471,12 @@ worker_loop(void *arg)
 			uint64_t gen = s->prof->generation;
 
 			s->recompile_req = NULL;
+			/* the recorder follows the program that runs */
+			trace_end(s);
 			pthread_mutex_unlock(&s->mu);
 			s->recompile_rc = build(s, nf, true, &err);
 			pthread_mutex_lock(&s->mu);
+			trace_start(s);
 			if (s->recompile_rc == 0) {
 				gp_flags_done(&s->flags);
 				s->flags = *nf;
@@ -511,6 +567,7 @@ worker_loop(void *arg)
 		}
 	}
 	publish(s);
+	trace_end(s);
 	pthread_mutex_unlock(&s->mu);
 	/* this thread's allocator cache dies with it */
 	gp_alloc_trim();
@@ -670,6 +727,27 @@ gp_session_snapshot(struct gp_session *s, struct gp_profile **dst)
 	r = s->rounds;
 	pthread_mutex_unlock(&s->mu);
 	return (r);
+}
+
+int
+gp_session_call(struct gp_session *s, int fn, bool median,
+    struct gp_trace_call *out, uint64_t *generation)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&s->mu);
+	if (fn >= 0 && fn < s->n_pub) {
+		const struct gp_trace_call *src = median ?
+		    &s->pub_median[fn] : &s->pub_last[fn];
+
+		if (src->seq != 0) {
+			gp_export_trace_call_copy(out, src);
+			*generation = s->pub_gen;
+			rc = 0;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return (rc);
 }
 
 struct gp_profile *
