@@ -240,6 +240,16 @@ walkthrough() {
 	keys F10
 	wait_for '^\$ ?$' || fail_step "gptop quits on F10"
 
+	# 3b. One call of the CNN drawn along time (README).
+	start_shell $COLS
+	run 'gptop -n 200 data/models/cnn/model.onnx'
+	keys 8
+	shot cnn-timeline rows "$FBAR" 'done$' '^calls 200 ' \
+	    '^Last call of run \(timed call 200\)' '^ +7 /fc/Gemm ' \
+	    '^Live bytes through the call'
+	keys F10
+	wait_for '^\$ ?$' || fail_step "gptop quits on F10"
+
 	# 4. Captures from the command line (a wider pane: report lines are
 	# long).
 	start_shell 160

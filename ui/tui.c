@@ -350,15 +350,28 @@ state_word(const struct tui *t, char *buf, size_t n)
 static void
 draw_tabs(struct tui *t, int y, int w)
 {
-	int x = 0;
+	int x = 0, need = 0;
+	bool keys_only;
 
+	/* when the tabs and the views opened on top do not fit, the tabs
+	 * not shown keep only their keys */
+	for (int i = 0; i < TOP__COUNT; i++)
+		need += 3 + ui_text_width(top_views[i].key) +
+		    ui_text_width(top_views[i].cls->name);
+	for (int d = 0; d < t->depth; d++)
+		need += 3 + ui_text_width(t->stack[d]->cls->name);
+	keys_only = need > w;
 	ui_draw_blank(y, 0, w, A_NORMAL);
 	for (int i = 0; i < TOP__COUNT; i++) {
 		char label[32];
 		int n;
 
-		snprintf(label, sizeof(label), " %s %s ", top_views[i].key,
-		    top_views[i].cls->name);
+		if (keys_only && i != t->cur)
+			snprintf(label, sizeof(label), " %s ",
+			    top_views[i].key);
+		else
+			snprintf(label, sizeof(label), " %s %s ",
+			    top_views[i].key, top_views[i].cls->name);
 		t->tab_x0[i] = x;
 		n = ui_draw_text(y, x, w - x, label, i == t->cur ?
 		    ui_crt_attr(UI_ROLE_TAB_ACTIVE) :

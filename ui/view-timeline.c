@@ -4,7 +4,8 @@
  * last 15 timed calls) drawn along time, one lane per apply in schedule
  * order, each apply a bar from its start to its end scaled to the
  * terminal's width, the offenders (the call's longest applies) drawn
- * bold and labelled with their rank, time and share of the call; under
+ * bold and labelled with their rank, time and share of the call (the
+ * name column names them); under
  * the lanes, on the same time axis, the memory line: the live bytes
  * through the call from the memory profile (memprof.h), the most of the
  * applies under each column.  Enter on a lane opens its apply's details.
@@ -244,7 +245,7 @@ timeline_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 		    t->call.ns[i], span, bw);
 		attr_t ba = k > 0 ? ui_crt_attr(UI_ROLE_WORSE) | A_BOLD :
 		    ui_crt_attr(UI_ROLE_BAR);
-		char name[256], lab[96];
+		char name[256], lab[256];
 		int lw, after, before;
 
 		snprintf(name, sizeof(name), "%3d %s", i, f->ap[i].name);
@@ -257,14 +258,14 @@ timeline_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 		if (k == 0)
 			continue;
 		gp_fmt_time(b1, sizeof(b1), (double)t->call.ns[i]);
-		snprintf(lab, sizeof(lab), "(%d) %s %.0f%% %s", k, b1,
+		snprintf(lab, sizeof(lab), "(%d) %s %.0f%%", k, b1,
 		    span > 0 ? 100.0 * (double)t->call.ns[i] /
-		    (double)span : 0.0, f->ap[i].op);
+		    (double)span : 0.0);
+		after = bw - (b.x + b.len + 1);
+		before = b.x - 1;
 		/* after the bar, else before it, else cut to the side
 		 * with more room, else over the bar (it fills the axis) */
 		lw = ui_text_width(lab);
-		after = bw - (b.x + b.len + 1);
-		before = b.x - 1;
 		if (lw <= after || (lw > before && after >= before &&
 		    after >= 3))
 			ui_draw_ltext(ly, x0 + b.x + b.len + 1, after, lab,

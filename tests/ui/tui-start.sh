@@ -4,7 +4,7 @@
 # the help screen, and q restores the terminal.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
-echo "1..12"
+echo "1..13"
 tui_shell 120 40
 tui_run -d 2 "$GRAPHS/chain.json"
 check "starts on the Class view with data" \
@@ -25,6 +25,9 @@ check "6 shows the Diff view, with how to make a baseline" \
     tui_wait 'No baseline yet'
 tui_keys 7
 check "7 shows the global summary" tui_wait 'Function profiling'
+tui_keys 8
+check "8 shows the Timeline of the last call" \
+    tui_wait_all '^Last call of f \(timed call [0-9]+\)' '^ +0 Elemwise'
 tui_keys Tab
 check "Tab goes round to the Class view" tui_wait 'Class name'
 tui_keys '?'

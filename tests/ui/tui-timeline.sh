@@ -142,7 +142,7 @@ tui_wait 'done$' >/dev/null
 tui_keys 8
 check "chain: one lane, the fused apply, taking the whole call" \
     tui_wait_all '^Last call of f .*, 1 applies' \
-    '^ +0 Elemwise\{Composite.*█+.*\(1\) [0-9.]+[mun]?s (99|100)% ' \
+    '^ +0 Elemwise\{Composite.*█+.*\(1\) [0-9.]+[mun]?s (99|100)%' \
     '^Live bytes through the call'
 check "... colors by default" has_colors
 tui_keys f r
