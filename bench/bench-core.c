@@ -47,6 +47,7 @@
 #include "capture/diff.h"
 #include "base/flags.h"
 #include "load/graph-json.h"
+#include "ops/par.h"
 #include "session/session.h"
 #include "graph/tensor.h"
 #include "run/vm.h"
@@ -983,6 +984,7 @@ main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 
+	gp_par_init(argv);
 	if (getenv("top_srcdir") != NULL)
 		srcdir = getenv("top_srcdir");
 	if (getenv("top_builddir") != NULL)

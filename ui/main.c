@@ -38,6 +38,7 @@
 #include "graph/op.h"
 #include "load/onnx-read.h"
 #include "onnx.h"
+#include "ops/par.h"
 #include "conformance.h"
 #include "prof/report.h"
 #include "session/session.h"
@@ -975,6 +976,7 @@ run(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	gp_par_init(argv);
 	ui_sig_init();
 	return (finish_stdout(run(argc, argv)));
 }

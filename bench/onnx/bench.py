@@ -10,7 +10,8 @@
 # ROW: load (the row onnx-ldt), mlp, resnet18, mobilenet_v2, squeezenet1_0, transformer
 # (default: all).  Each model row: the three runtimes on the same input
 # file (DIR/NAME/test_data_set_0/input_0.npy), the same thread count
-# (gptop's OpenBLAS threads = ORT's intra-op threads = torch's threads),
+# (gptop's OpenBLAS threads = its OpenMP threads = ORT's intra-op threads
+# = torch's threads),
 # after a warmup, in interleaved repetitions (gptop, ORT, torch, gptop
 # profiled, then again), best of --reps; figures per inference.  gptop
 # runs through its command line (batch mode): its time per inference is
@@ -153,8 +154,10 @@ def timed(argv, env):
 class Gptop:
     def __init__(self, gptop, model, inputs, threads):
         self.gptop, self.model, self.inputs = gptop, model, inputs
+        # the same count for OpenBLAS's threads and the kernels' OpenMP
+        # loops (doc/architecture.md, "Threads")
         self.env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
-                        GPTOP_FLAGS="")
+                        OMP_NUM_THREADS=str(threads), GPTOP_FLAGS="")
 
     def argv(self, calls, profile):
         a = [self.gptop, "--batch", "-n", str(calls), "--flags",

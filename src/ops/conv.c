@@ -12,7 +12,9 @@
  * multiplier) runs as a direct loop instead: one pass over the output
  * plane per kernel tap, whose inner loop over a row the compiler
  * vectorizes.  conv_transpose is the adjoint: one gemm W^T x into the
- * scratch matrix, then col2im adds it into the output.
+ * scratch matrix, then col2im adds it into the output.  im2col's rows, the
+ * bias planes and the depthwise planes are OpenMP parallel loops
+ * (ops/par.h); the gemm threads itself (OpenBLAS).
  *
  * conv may clamp its output (params act_min, act_max: a fused Relu or
  * Clip, see the conv_act rewriter) in the loop that adds the bias, or in
@@ -24,6 +26,7 @@
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/par.h"
 #include "ops/scratch.h"
 #include "ops/window.h"
 
@@ -92,12 +95,14 @@ im2col_##SFX(const T *x, T *col, const struct conv_priv *p, int64_t nch)      \
 {                                                                             \
 	const struct gp_win *w = &p->w;                                       \
 	int64_t ovol = vol(w->out), ivol = vol(w->in);                        \
-	T *dst = col;                                                         \
-	for (int64_t c = 0; c < nch; c++)                                     \
-	for (int64_t kd = 0; kd < w->k[0]; kd++)                              \
-	for (int64_t kh = 0; kh < w->k[1]; kh++)                              \
-	for (int64_t kw = 0; kw < w->k[2]; kw++) {                            \
+	/* one row of col per (channel, tap), each written by one thread */   \
+	GP_PAR_FOR(nch * p->kvol * ovol)                                      \
+	for (int64_t r = 0; r < nch * p->kvol; r++) {                         \
+		int64_t c = r / p->kvol, t = r % p->kvol;                     \
+		int64_t kw = t % w->k[2], kh = t / w->k[2] % w->k[1];         \
+		int64_t kd = t / w->k[2] / w->k[1];                           \
 		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi;               \
+		T *dst = col + r * ovol;                                      \
 		tap_range(offw, w->s[2], w->in[2], w->out[2], &lo, &hi);      \
 		for (int64_t od = 0; od < w->out[0]; od++) {                  \
 			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
@@ -130,7 +135,6 @@ im2col_##SFX(const T *x, T *col, const struct conv_priv *p, int64_t nch)      \
 			}                                                     \
 		}                                                             \
 	}                                                                     \
-	(void)ovol;                                                           \
 }                                                                             \
 static void                                                                   \
 col2im_##SFX(const T *col, T *y, const struct conv_priv *p, int64_t nch)      \
@@ -170,6 +174,8 @@ direct_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,            \
 {                                                                             \
 	const struct gp_win *w = &p->w;                                       \
 	int64_t ivol = vol(w->in), ovol = vol(w->out), cin = cout / p->og;    \
+	/* one output plane per iteration, each written by one thread */     \
+	GP_PAR_FOR(n * cout * ovol * p->kvol)                                 \
 	for (int64_t i = 0; i < n * cout; i++) {                              \
 		const T *xc = x + ((i / cout) * cin + (i % cout) / p->og) *   \
 		    ivol;                                                     \
@@ -249,6 +255,7 @@ conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
 			    (int)ovol);                                       \
 			if (b == NULL && !p->act)                             \
 				continue;                                     \
+			GP_PAR_FOR(p->og * ovol)                              \
 			for (int64_t c = 0; c < p->og; c++) {                 \
 				T bv = b != NULL ? b[g * p->og + c] : 0;      \
 				T *yr = yg + c * ovol, lo = (T)p->lo,         \

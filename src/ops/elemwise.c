@@ -29,6 +29,7 @@
 #include "config.h"
 
 #include "ops/elemwise.h"
+#include "ops/par.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1244,6 +1245,31 @@ ew_kernel_slow(const struct gp_node *n, struct gp_tensor *const *in,
 	run_general(p, n->n_in, in, o, contig, p->numel);
 }
 
+#ifdef GP_HAVE_OPENMP
+/* ew_kernel's loop over a large tensor: one part per thread (ops/par.h),
+ * at multiples of 64 elements. */
+static void __attribute__((noinline))
+ew_parallel(const struct ew_plan *p, int nin, struct gp_tensor *const *in,
+    struct gp_tensor *o, const void *const *arg)
+{
+#pragma omp parallel
+	{
+		const void *a[3];
+		int64_t lo, hi;
+
+		gp_par_split(p->numel, 64, omp_get_thread_num(),
+		    omp_get_num_threads(), &lo, &hi);
+		for (int k = 0; k < nin; k++)
+			a[k] = (const char *)arg[k] + lo *
+			    (int64_t)gp_dtype_size(in[k]->dtype);
+		if (hi > lo)
+			p->loop((char *)gp_tensor_data(o) + lo *
+			    (int64_t)gp_dtype_size(o->dtype), a,
+			    (size_t)(hi - lo));
+	}
+}
+#endif
+
 /* The common case, kept small: inputs already of the compute dtype and
  * output's size, all contiguous (or of one element, where strides do not
  * matter), take one call of the typed loop. */
@@ -1271,6 +1297,12 @@ ew_kernel(const struct gp_node *n, struct gp_tensor *const *in,
 		arg[1] = gp_tensor_data(in[1]);
 	if (nin > 2)
 		arg[2] = gp_tensor_data(in[2]);
+#ifdef GP_HAVE_OPENMP
+	if (p->numel >= GP_PAR_MIN && gp_par_max_threads() > 1) {
+		ew_parallel(p, nin, in, o, arg);
+		return;
+	}
+#endif
 	p->loop(gp_tensor_data(o), arg, (size_t)p->numel);
 }
 

@@ -13,11 +13,13 @@
  * bias; layer_norm may also give each row's mean and 1 / sqrt(var +
  * epsilon) (ONNX's Mean and InvStdDev outputs, float32 as stash_type 1
  * says).  The per-channel or per-column factors live in per-thread scratch.
+ * The planes or rows are an OpenMP parallel loop (ops/par.h).
  * Both dtypes share one definition, instantiated by a macro.
  */
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/par.h"
 #include "ops/scratch.h"
 #include "ops/window.h"
 
@@ -46,6 +48,7 @@ static void                                                                   \
 affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
     const T *a, const T *b)                                                   \
 {                                                                             \
+	GP_PAR_FOR(planes * len)                                              \
 	for (int64_t pl = 0; pl < planes; pl++) {                             \
 		const T *restrict xr = x + pl * len;                          \
 		T *restrict yr = y + pl * len, av = a[pl % nc],               \
@@ -63,6 +66,7 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
     const T *sc, const T *bi, bool percol, int64_t nc, float *mean,           \
     float *istd)                                                              \
 {                                                                             \
+	GP_PAR_FOR(rows * len)                                                \
 	for (int64_t r = 0; r < rows; r++) {                                  \
 		const T *restrict xr = x + r * len;                           \
 		T *restrict yr = y + r * len;                                 \

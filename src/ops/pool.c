@@ -14,10 +14,13 @@
  * Both dtypes share one definition, instantiated by a macro.  max_pool of
  * integers, or with Indices, runs one output at a time over its window
  * (maxw_), tracking where the maximum is.
+ * The planes (and the global pools' planes) are an OpenMP parallel loop
+ * (ops/par.h).
  */
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/par.h"
 #include "ops/scratch.h"
 #include "ops/window.h"
 
@@ -104,6 +107,7 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 					    e] = (T)1 / (c0[a] * c1[b] *      \
 					    c2[e]);                           \
 	}                                                                     \
+	GP_PAR_FOR(planes * ovol * pp->w.k[0] * pp->w.k[1] * pp->w.k[2])      \
 	for (int64_t pl = 0; pl < planes; pl++) {                             \
 		const T *xc = x + pl * ivol;                                  \
 		T *yc = y + pl * ovol;                                        \
@@ -161,6 +165,7 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 static void                                                                   \
 gpool_##SFX(const T *x, T *y, int64_t planes, int64_t len, bool mx)           \
 {                                                                             \
+	GP_PAR_FOR(planes * len)                                              \
 	for (int64_t pl = 0; pl < planes; pl++) {                             \
 		const T *xc = x + pl * len;                                   \
 		if (mx) {                                                     \

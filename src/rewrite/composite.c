@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "ops/par.h"
 
 /*
  * Params
@@ -537,6 +538,66 @@ run_row(const struct gp_composite *c, char *const *p, const int64_t *s,
 		gp_interp_run(c->interp, p, s, n, scratch);
 }
 
+/* The flat elements [lo, hi) of it's iteration space (it.nd >= 1), row
+ * by row: a row cut by lo or hi runs its part. */
+static void
+run_range(const struct gp_composite *c, const struct citer *it, int64_t lo,
+    int64_t hi, void *scratch)
+{
+	int64_t len = it->shape[it->nd - 1], idx[GP_MAX_DIMS] = {0};
+	int64_t steps[NOP], rest = lo / len, j = lo % len, pos = lo;
+	char *p[NOP];
+
+	for (int k = 0; k < it->nop; k++)
+		steps[k] = it->st[k][it->nd - 1];
+	for (int d = it->nd - 2; d >= 0; d--) {
+		idx[d] = rest % it->shape[d];
+		rest /= it->shape[d];
+	}
+	while (pos < hi) {
+		int64_t m = len - j < hi - pos ? len - j : hi - pos;
+		int d;
+
+		for (int k = 0; k < it->nop; k++) {
+			int64_t off = j * steps[k];
+
+			for (d = 0; d < it->nd - 1; d++)
+				off += idx[d] * it->st[k][d];
+			p[k] = it->base[k] + off;
+		}
+		run_row(c, p, steps, m, scratch);
+		pos += m;
+		j = 0;
+		for (d = it->nd - 2; d >= 0; d--) {
+			if (++idx[d] < it->shape[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+}
+
+/* run_range over [lo, hi) with the interpreter's scratch, if it needs
+ * one, on this thread's stack or heap. */
+static void
+run_part(const struct gp_composite *c, const struct citer *it, int64_t lo,
+    int64_t hi)
+{
+	void *scratch = NULL;
+	char stackbuf[16384];
+
+	if (c->jit == NULL) {
+		size_t need = gp_interp_scratch(c->interp);
+
+		scratch = need <= sizeof(stackbuf) ? stackbuf :
+		    gp_xmalloc(need);
+	}
+	run_range(c, it, lo, hi, scratch);
+	if (scratch != NULL && scratch != stackbuf)
+		free(scratch);
+}
+
+/* The apply: a large one is cut into one part per thread (ops/par.h),
+ * at multiples of 64 elements. */
 static void
 composite_kernel(const struct gp_node *node, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -544,10 +605,7 @@ composite_kernel(const struct gp_node *node, struct gp_tensor *const *in,
 	const struct gp_composite *c = node->priv;
 	struct gp_tensor *ops[NOP];
 	struct citer it;
-	int64_t idx[GP_MAX_DIMS] = {0}, steps[NOP];
-	char *p[NOP];
-	void *scratch = NULL;
-	char stackbuf[16384];
+	int64_t total = 1;
 
 	if (gp_tensor_numel(out[0]) == 0)
 		return;
@@ -555,42 +613,29 @@ composite_kernel(const struct gp_node *node, struct gp_tensor *const *in,
 	for (int k = 0; k < c->n_in; k++)
 		ops[k + 1] = in[k];
 	citer_init(&it, ops, c->n_in + 1);
-	if (c->jit == NULL) {
-		size_t need = gp_interp_scratch(c->interp);
-
-		scratch = need <= sizeof(stackbuf) ? stackbuf :
-		    gp_xmalloc(need);
-	}
 	if (it.nd == 0) {
+		/* one element: a row of 1 */
+		it.nd = 1;
+		it.shape[0] = 1;
 		for (int k = 0; k < it.nop; k++)
-			steps[k] = 0;
-		run_row(c, it.base, steps, 1, scratch);
-		goto done;
+			it.st[k][0] = 0;
 	}
-	for (int k = 0; k < it.nop; k++)
-		steps[k] = it.st[k][it.nd - 1];
-	for (;;) {
-		int d;
+	for (int d = 0; d < it.nd; d++)
+		total *= it.shape[d];
+#ifdef GP_HAVE_OPENMP
+	if (total >= GP_PAR_MIN && gp_par_max_threads() > 1) {
+#pragma omp parallel
+		{
+			int64_t lo, hi;
 
-		for (int k = 0; k < it.nop; k++) {
-			int64_t off = 0;
-
-			for (d = 0; d < it.nd - 1; d++)
-				off += idx[d] * it.st[k][d];
-			p[k] = it.base[k] + off;
+			gp_par_split(total, 64, omp_get_thread_num(),
+			    omp_get_num_threads(), &lo, &hi);
+			run_part(c, &it, lo, hi);
 		}
-		run_row(c, p, steps, it.shape[it.nd - 1], scratch);
-		for (d = it.nd - 2; d >= 0; d--) {
-			if (++idx[d] < it.shape[d])
-				break;
-			idx[d] = 0;
-		}
-		if (d < 0)
-			break;
+		return;
 	}
-done:
-	if (scratch != NULL && scratch != stackbuf)
-		free(scratch);
+#endif
+	run_part(c, &it, 0, total);
 }
 
 /*

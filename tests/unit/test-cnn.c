@@ -5,7 +5,9 @@
  * expected value was computed) runs through the op's kernel in float32 and in float64 on the
  * same inputs (exact float32 numbers).  Then: an input that is not
  * contiguous, Op names, flop counts, NaN through the max pools, the
- * prepare errors, and max_pool's Indices output and int8 X (by hand).
+ * prepare errors, max_pool's Indices output and int8 X (by hand), and
+ * shapes large enough for the kernels' parallel loops against plain loops
+ * written here.
  */
 #include "config.h"
 
@@ -462,6 +464,157 @@ test_maxpool_indices(void)
 	}
 }
 
+/*
+ * Shapes past ops/par.h's GP_PAR_MIN, so that the kernels' OpenMP loops
+ * run over the threads (im2col's rows, the depthwise planes, the bias,
+ * the pools' planes, BatchNormalization's planes): every output element
+ * against a plain serial loop written here, in double, from the
+ * definitions (ONNX Conv: y = b + sum over c, kh, kw of w * x at
+ * o * s - p + k; padding is 0 for conv and average, -inf for max).
+ */
+static double
+fb(int i)
+{
+	return (((i * 13 + 5) % 17 - 8) * 0.0625);
+}
+
+static void
+ref_conv(const struct gp_tensor *x, const struct gp_tensor *w,
+    const struct gp_tensor *b, int64_t group, int64_t s, int64_t pad,
+    int64_t oh, int64_t ow, double *y)
+{
+	int64_t n = x->shape[0], cin = x->shape[1], h = x->shape[2],
+	    wd = x->shape[3], cout = w->shape[0], cg = cin / group,
+	    og = cout / group, k = w->shape[2];
+
+	for (int64_t i = 0; i < n; i++)
+	for (int64_t co = 0; co < cout; co++)
+	for (int64_t r = 0; r < oh; r++)
+	for (int64_t q = 0; q < ow; q++) {
+		double acc = gp_tensor_get(b, co);
+
+		for (int64_t c = 0; c < cg; c++)
+		for (int64_t u = 0; u < k; u++)
+		for (int64_t v = 0; v < k; v++) {
+			int64_t ih = r * s - pad + u, iw = q * s - pad + v;
+
+			if (ih < 0 || ih >= h || iw < 0 || iw >= wd)
+				continue;
+			acc += gp_tensor_get(w, ((co * cg + c) * k + u) * k +
+			    v) * gp_tensor_get(x, ((i * cin + co / og * cg +
+			    c) * h + ih) * wd + iw);
+		}
+		*y++ = acc;
+	}
+}
+
+static void
+ref_pool(const struct gp_tensor *x, bool mx, int64_t k, int64_t s,
+    int64_t pad, int64_t oh, int64_t ow, double *y)
+{
+	int64_t planes = x->shape[0] * x->shape[1], h = x->shape[2],
+	    wd = x->shape[3];
+
+	for (int64_t pl = 0; pl < planes; pl++)
+	for (int64_t r = 0; r < oh; r++)
+	for (int64_t q = 0; q < ow; q++) {
+		double acc = mx ? -INFINITY : 0;
+		int cnt = 0;
+
+		for (int64_t u = 0; u < k; u++)
+		for (int64_t v = 0; v < k; v++) {
+			int64_t ih = r * s - pad + u, iw = q * s - pad + v;
+			double e;
+
+			if (ih < 0 || ih >= h || iw < 0 || iw >= wd)
+				continue;
+			e = gp_tensor_get(x, (pl * h + ih) * wd + iw);
+			acc = mx ? (e > acc ? e : acc) : acc + e;
+			cnt++;
+		}
+		*y++ = mx ? acc : acc / cnt;
+	}
+}
+
+static void
+test_large(enum gp_dtype dt)
+{
+	int64_t xs[4] = {2, 8, 64, 64}, ws[4] = {16, 4, 3, 3}, bs[1] = {16},
+	    dws[4] = {16, 1, 3, 3}, cs[1] = {8};
+	int x = var_fn(dt, 4, xs, fa), w = var_fn(dt, 4, ws, fb),
+	    b = var_fn(dt, 1, bs, fa), dw = var_fn(dt, 4, dws, fb);
+	int sc = var_fn(dt, 1, cs, fb), bi = var_fn(dt, 1, cs, fa);
+	int mean = var_fn(dt, 1, cs, fb), var = var_fn(dt, 1, cs, fa);
+	/* (g->vars moves as nodes are added: values are looked up after) */
+#define VAL(i) (&g->vars[(i)].value)
+	double *want = malloc(sizeof(double) * 2 * 16 * 64 * 64);
+	double tol = dt == GP_FLOAT32 ? 1e-4 : 1e-12;
+	struct gp_tensor o;
+	char what[96];
+	int ni;
+
+	/* grouped 3x3 conv with bias: im2col + gemm per image and group */
+	snprintf(what, sizeof(what), "large grouped conv %s",
+	    gp_dtype_name(dt));
+	ni = node_ok("conv", "{\"group\": 2, \"pads\": [1, 1, 1, 1]}", 3,
+	    (int[]){x, w, b});
+	if (ni >= 0) {
+		ref_conv(VAL(x), VAL(w), VAL(b), 2, 1, 1,
+		    64, 64, want);
+		run_check(ni, &o, dt, "(2, 16, 64, 64)", want, tol, what);
+		gp_tensor_release(&o);
+	}
+	/* depthwise, channel multiplier 2, stride 2: the direct loop */
+	snprintf(what, sizeof(what), "large depthwise conv %s",
+	    gp_dtype_name(dt));
+	ni = node_ok("conv", "{\"group\": 8, \"strides\": [2, 2], "
+	    "\"pads\": [1, 1, 1, 1]}", 3, (int[]){x, dw, b});
+	if (ni >= 0) {
+		ref_conv(VAL(x), VAL(dw), VAL(b), 8, 2, 1,
+		    32, 32, want);
+		run_check(ni, &o, dt, "(2, 16, 32, 32)", want, tol, what);
+		gp_tensor_release(&o);
+	}
+	snprintf(what, sizeof(what), "large max_pool %s", gp_dtype_name(dt));
+	ni = node_ok("max_pool", "{\"kernel_shape\": [3, 3], \"strides\": "
+	    "[2, 2], \"pads\": [1, 1, 1, 1]}", 1, &x);
+	if (ni >= 0) {
+		ref_pool(VAL(x), true, 3, 2, 1, 32, 32, want);
+		run_check(ni, &o, dt, "(2, 8, 32, 32)", want, tol, what);
+		gp_tensor_release(&o);
+	}
+	snprintf(what, sizeof(what), "large average_pool %s",
+	    gp_dtype_name(dt));
+	ni = node_ok("average_pool", "{\"kernel_shape\": [3, 3], \"strides\": "
+	    "[1, 1], \"pads\": [1, 1, 1, 1]}", 1, &x);
+	if (ni >= 0) {
+		ref_pool(VAL(x), false, 3, 1, 1, 64, 64, want);
+		run_check(ni, &o, dt, "(2, 8, 64, 64)", want, tol, what);
+		gp_tensor_release(&o);
+	}
+	/* batch_norm: (x - mean) * scale / sqrt(var + eps) + bias; var from
+	 * fa is negative in places: use |var| + 1 through the formula below */
+	snprintf(what, sizeof(what), "large batch_norm %s", gp_dtype_name(dt));
+	for (int c = 0; c < 8; c++)
+		gp_dtype_store(gp_tensor_data(VAL(var)) + c *
+		    (int64_t)gp_dtype_size(dt), dt, 0.5 + 0.25 * c);
+	ni = node_ok("batch_norm", "{\"epsilon\": 0.001}", 5,
+	    (int[]){x, sc, bi, mean, var});
+	if (ni >= 0) {
+		for (int64_t i = 0; i < 2 * 8 * 64 * 64; i++) {
+			int64_t c = i / (64 * 64) % 8;
+
+			want[i] = (gp_tensor_get(VAL(x), i) - fb((int)c)) * fb((int)
+			    c) / sqrt(0.5 + 0.25 * (double)c + 0.001) +
+			    fa((int)c);
+		}
+		run_check(ni, &o, dt, "(2, 8, 64, 64)", want, tol, what);
+		gp_tensor_release(&o);
+	}
+	free(want);
+#undef VAL
+}
+
 int
 main(void)
 {
@@ -474,6 +627,8 @@ main(void)
 	test_errors();
 	test_pool_norm();
 	test_maxpool_indices();
+	test_large(GP_FLOAT32);
+	test_large(GP_FLOAT64);
 	gp_graph_free(g);
 	return (done_testing());
 }
