@@ -265,6 +265,24 @@ gp_diff_row_figures(struct gp_diff_row *r)
 	    r->st_a : &none, r->st_b ? r->st_b : &none) : NAN;
 }
 
+/* A row judged by round shows what it is judged on: its time per round
+ * (call of the function) and the rounds, not the time per execution of
+ * applies that are not alike (a fused apply against the ten it fused:
+ * per execution, the fused one would read 8x slower). */
+static void
+per_round(struct gp_diff_row *r, double ta, double tb, uint64_t ra,
+    uint64_t rb)
+{
+	if (r->calls_a > 0) {
+		r->per_call_a = ta;
+		r->calls_a = ra;
+	}
+	if (r->calls_b > 0) {
+		r->per_call_b = tb;
+		r->calls_b = rb;
+	}
+}
+
 /*
  * Judge a Class or Ops row whose applies differ between A and B by its
  * time per round (the executions of all its applies in one call summed):
@@ -293,6 +311,7 @@ judge_by_round(const struct gp_diff *d, struct gp_diff_row *r,
 	eb = (double)sb->n / (double)rb;
 	ta = (double)sa->total / (double)ra;
 	tb = (double)sb->total / (double)rb;
+	per_round(r, ta, tb, ra, rb);
 	r->change = ta > 0 ? (tb - ta) / ta : NAN;
 	r->rel_change = ta > 0 ? (tb / m - ta) / ta : NAN;
 	se = sqrt(ea * va / (double)ra + eb * vb / (m * m * (double)rb));
@@ -342,6 +361,7 @@ judge_group(const struct gp_diff *d, struct gp_diff_row *r)
 	group_round(&d->a->fn[r->fn_a], g->id_a, g->n_a, ra, &ta, &va);
 	group_round(&d->b->fn[r->fn_b], g->id_b, g->n_b, rb, &tb, &vb);
 	r->by_round = true;
+	per_round(r, ta, tb, ra, rb);
 	r->change = ta > 0 ? (tb - ta) / ta : NAN;
 	r->rel_change = ta > 0 ? (tb / m - ta) / ta : NAN;
 	se = sqrt(va / (double)ra + vb / (m * m * (double)rb));

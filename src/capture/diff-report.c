@@ -288,7 +288,9 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 		    "differ): applies are paired by structure and name\n");
 	else if (!d->same_rewrites)
 		fprintf(fp, "  Note: different rewrite sets: applies are "
-		    "paired by structure; the rest are added or removed\n");
+		    "paired by structure, the rest grouped by source nodes "
+		    "where both captures carry them, else added or "
+		    "removed\n");
 	if (!d->same_clock)
 		fprintf(fp, "  Note: different clocks (%s, %s)\n",
 		    d->a->clock.source, d->b->clock.source);

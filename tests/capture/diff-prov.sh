@@ -5,7 +5,7 @@
 # against the 10 applies it fused, "(10 sources)  [A: 10 applies]", its
 # time A the sum of A's ten applies' totals and its time B the Composite's
 # (both read from the captures here, with sed and awk), nothing added or
-# removed.  mlp.json with gemm off (A) and on (B): each Gemm of B is
+# removed, and its per-call columns per call of the function.  mlp.json with gemm off (A) and on (B): each Gemm of B is
 # grouped with the 2 applies of A doing the work of its 3 source nodes
 # (the dot, the scaling and the update); each group row's time A is the
 # sum of A's applies whose source nodes are among that Gemm's (read from
@@ -35,7 +35,7 @@ secs() {
 	awk '{ s += $0 } END { printf "%.3es\n", s / 1e9 }'
 }
 
-echo "1..6"
+echo "1..7"
 
 "$GPTOP" --batch -n 5 --flags optimizer_excluding=fusion \
     --save "$tmp/ca.json" "$graphs/chain.json" >/dev/null 2>&1 &&
@@ -56,6 +56,14 @@ ok $? "chain.json: one group row, (10 sources) against 10 applies, times A $want
 grep -q 'Applies: 0 paired .*, 0 added, 0 removed;' "$tmp/c.out" &&
     grep -q 'Grouped by source nodes: 1 group (10 applies of A against 1 of B' "$tmp/c.out"
 ok $? "chain.json: nothing added or removed, 1 group"
+# the group row's per-call columns: its time per call of the function (5
+# rounds), what it is judged on, not per execution of applies unlike
+# (the ten of A would read 10x faster each than the Composite)
+per_a=$(applies "$tmp/ca.json" | awk '{ print $3 / 5 }' | secs)
+per_b=$(applies "$tmp/cb.json" | awk '{ print $3 / 5 }' | secs)
+[ "$(awk '{ print $5 " " $6 " " $7 " " $8 }' "$tmp/c.rows")" = \
+    "$per_a $per_b 5 5" ]
+ok $? "chain.json: the group row per call of the function: A $per_a, B $per_b, 5 calls each"
 
 "$GPTOP" --batch -n 5 --flags optimizer_excluding=gemm \
     --save "$tmp/ma.json" "$graphs/mlp.json" >/dev/null 2>&1 &&
