@@ -28,6 +28,7 @@
 #include "base/jsonarena.h"
 #include "base/jsonpos.h"
 #include "capture/memjson.h"
+#include "capture/ort.h"
 #include "capture/rd.h"
 #include "capture/split.h"
 
@@ -555,6 +556,9 @@ gp_capture_load_buf(const char *text, size_t len, const char *name,
 		gp_err_set(err, "%s: empty file (not a gptop capture)", name);
 		return (NULL);
 	}
+	/* a JSON array: ONNX Runtime's profile, as a capture (ort.h) */
+	if (gp_ort_looks(text, len))
+		return (gp_ort_load_buf(text, len, name, ci, err));
 	if ((p = load_split(text, len, name, ci)) != NULL)
 		return (p);
 	/* the tree is never freed value by value: the arena goes whole */
@@ -723,7 +727,11 @@ gp_capture_detect(const char *path, struct gp_err *err)
 	 * doc string or params never counts */
 	end = text + len;
 	p = ws(text, end);
-	if (p < end && *p == '{') {
+	/* captures and graphs are objects; an array is read as ONNX
+	 * Runtime's profile, whose reader says what is wrong with it */
+	if (gp_ort_looks(text, len))
+		found = 1;
+	else if (p < end && *p == '{') {
 		p = ws(p + 1, end);
 		while (p < end && *p == '"') {
 			const char *k = p, *v;
