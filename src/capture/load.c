@@ -727,11 +727,36 @@ gp_capture_detect(const char *path, struct gp_err *err)
 	 * doc string or params never counts */
 	end = text + len;
 	p = ws(text, end);
-	/* captures and graphs are objects; an array is read as ONNX
-	 * Runtime's profile, whose reader says what is wrong with it */
-	if (gp_ort_looks(text, len))
-		found = 1;
-	else if (p < end && *p == '{') {
+	/* captures and graphs are objects; an array whose first element
+	 * has a "cat" member (a trace event) is read as ONNX Runtime's
+	 * profile, whose reader says what is wrong with it; any other
+	 * array goes to the graph loader, which says it is no graph */
+	if (gp_ort_looks(text, len)) {
+		static const char cat[] = "\"cat\"";
+		const char *q = ws(ws(text + (p < end && *p == '[' ? 0 : 3),
+		    end), end);
+
+		q = q < end && *q == '[' ? ws(q + 1, end) : end;
+		if (q < end && *q == '{') {
+			q = ws(q + 1, end);
+			while (q < end && *q == '"') {
+				const char *k = q;
+
+				q = ws(skip_str(q, end), end);
+				if (q >= end || *q != ':')
+					break;
+				if ((size_t)(q - k) >= sizeof(cat) - 1 &&
+				    memcmp(k, cat, sizeof(cat) - 1) == 0) {
+					found = 1;
+					break;
+				}
+				q = ws(skip_val(ws(q + 1, end), end), end);
+				if (q >= end || *q != ',')
+					break;
+				q = ws(q + 1, end);
+			}
+		}
+	} else if (p < end && *p == '{') {
 		p = ws(p + 1, end);
 		while (p < end && *p == '"') {
 			const char *k = p, *v;
