@@ -60,12 +60,39 @@ class CNN(torch.nn.Module):
         return self.fc(self.flatten(x))
 
 
+class Transformer(torch.nn.Module):
+    """One torch TransformerEncoderLayer (d_model 32, 2 heads, feed
+    forward 64, ReLU, post-norm, batch first): MatMul 3-d x 2-d and
+    batched 3-d x 3-d (attention), Softmax, the LayerNorm torch decomposes
+    below opset 17, Gemm (out_proj)."""
+
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(
+            d_model=32, nhead=2, dim_feedforward=64, dropout=0.1,
+            batch_first=True)
+        self.enc = torch.nn.TransformerEncoder(layer, num_layers=1,
+                                               enable_nested_tensor=False)
+
+    def forward(self, x):
+        return self.enc(x)
+
+
 # name: (module, model seed, input name, input shape, input seed, input
 # distribution, output names)
 MODELS = {
     "mlp": (MLP, 2001, "x", (8, 784), 2002, "uniform", ["logits", "probs"]),
     "cnn": (CNN, 2011, "image", (2, 1, 28, 28), 2012, "normal", ["logits"]),
+    "transformer": (Transformer, 2021, "x", (2, 8, 32), 2022, "normal",
+                    ["y"]),
 }
+
+# Models run (and exported) with autograd on: in eval mode under no_grad,
+# torch 1.13 runs TransformerEncoderLayer as one fused kernel
+# (aten::_transformer_encoder_layer_fwd) that has no ONNX export; with
+# grad enabled it runs and exports op by op, and the outputs come from
+# that same path.
+WITH_GRAD = {"transformer"}
 
 
 def make(name):
@@ -79,13 +106,14 @@ def make(name):
     else:
         x = rs.standard_normal(size=shape).astype(np.float32)
     buf = io.BytesIO()
-    with torch.no_grad():
+    with torch.set_grad_enabled(name in WITH_GRAD):
         outs = model(torch.from_numpy(x))
         torch.onnx.export(model, torch.from_numpy(x), buf,
                           opset_version=OPSET, input_names=[in_name],
                           output_names=out_names, do_constant_folding=True)
     if isinstance(outs, torch.Tensor):
         outs = (outs,)
+    outs = [o.detach() for o in outs]
     m = onnx.load_from_string(buf.getvalue())
     m.doc_string = ("data/models/make-models.py: %s, torch %s, seed %d"
                     % (name, torch.__version__, seed))

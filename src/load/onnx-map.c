@@ -622,11 +622,14 @@ b_matmul(struct gp_onnxb *b, const struct gp_onnx_map *e)
 
 	if (x < 0 || y < 0)
 		return (gp_onnxb_fail(b, "MatMul needs two inputs"));
-	if (ndim_of(b, x) > 2 || ndim_of(b, y) > 2)
-		return (gp_onnxb_unsupported(b, "MatMul of %d-d and %d-d "
-		    "operands (gptop's dot takes 1-d and 2-d; batched MatMul "
-		    "is not supported yet)", ndim_of(b, x), ndim_of(b, y)));
-	return (set1(b, apply2(b, "dot", x, y)));
+	if (ndim_of(b, x) <= 2 && ndim_of(b, y) <= 2)
+		return (set1(b, apply2(b, "dot", x, y)));
+	if (!gp_dtype_is_float(dtype_of(b, x)))
+		return (gp_onnxb_unsupported(b, "MatMul of %d-d and %d-d %s "
+		    "operands (batched MatMul is float32 and float64 only)",
+		    ndim_of(b, x), ndim_of(b, y),
+		    gp_dtype_name(dtype_of(b, x))));
+	return (set1(b, apply2(b, "matmul", x, y)));
 }
 
 static int
@@ -2146,7 +2149,7 @@ const struct gp_onnx_map gp_onnx_map_table[] = {
 	EW("LessOrEqual", 12, "le", A),
 	EW("Log", 1, "log", S),
 	OP("LogSoftmax", 1, "Softmax", "log_softmax", b_softmax, sh_axis, A),
-	OP("MatMul", 1, "BLAS", "dot", b_matmul, NULL, S),
+	OP("MatMul", 1, "BLAS", "dot, matmul", b_matmul, NULL, S),
 	EW("Max", 1, "maximum", S),
 	OP("MaxPool", 1, "Pool", "max_pool", b_pool, NULL, A),
 	OP("Mean", 1, "Elemwise", "add, true_div", b_mean, NULL, S),

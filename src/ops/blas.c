@@ -42,11 +42,7 @@ count_copy(void)
 }
 
 /* A matrix or vector as BLAS sees it: element [0, 0] and byte strides. */
-struct mat {
-	char	*p;
-	int64_t	 rows, cols;
-	int64_t	 rs, cs;
-};
+#define mat gp_blas_mat
 
 struct vec {
 	char	*p;
@@ -342,6 +338,13 @@ gemm_core(enum gp_dtype dt, double alpha, struct mat a, struct mat b,
 	blas_fns[dt].gemm(ta, tb, (blasint)M, (blasint)N, (blasint)K, alpha,
 	    a.p, lda, b.p, ldb, beta, c.p, ldc);
 	tmps_free(&tp);
+}
+
+void
+gp_blas_gemm(enum gp_dtype dt, double alpha, const struct gp_blas_mat *a,
+    const struct gp_blas_mat *b, double beta, const struct gp_blas_mat *c)
+{
+	gemm_core(dt, alpha, *a, *b, beta, *c);
 }
 
 /* y (M) = alpha * a (M x N) . x (N) + beta * y. */

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/dtype.h"
+
 /* Copies to a contiguous temporary made by BLAS kernels since the start
  * of the process (all threads; relaxed atomic reads). */
 uint64_t	gp_blas_copies(void);
@@ -20,5 +22,20 @@ uint64_t	gp_blas_copies(void);
  * copy it to a contiguous temporary on every execution. */
 bool		gp_blas_addressable(int ndim, const int64_t *shape,
 		    const int64_t *strides, size_t isz);
+
+/* A matrix where it lies: element [0, 0] and byte strides. */
+struct gp_blas_mat {
+	char	*p;
+	int64_t	 rows, cols;
+	int64_t	 rs, cs;
+};
+
+/* c (M x N) = alpha a (M x K) . b (K x N) + beta c, float32 or float64
+ * (dt), through cblas_?gemm: operands BLAS can address (row-major, or
+ * column-major as CblasTrans) are read where they lie, others copied (and
+ * counted).  beta 0 ignores c's old contents.  Dimensions fit in an int. */
+void		gp_blas_gemm(enum gp_dtype dt, double alpha,
+		    const struct gp_blas_mat *a, const struct gp_blas_mat *b,
+		    double beta, const struct gp_blas_mat *c);
 
 #endif

@@ -22,6 +22,7 @@ extern const struct gp_op *const gp_ops_pad[];
 extern const struct gp_op *const gp_ops_resize[];
 extern const struct gp_op *const gp_ops_depth[];
 extern const struct gp_op *const gp_ops_index[];
+extern const struct gp_op *const gp_ops_matmul[];
 
 /* Before an inner loop whose iterations are independent: vectorize it
  * (OpenMP's simd directive, when configure found -fopenmp-simd). */

@@ -16,7 +16,7 @@
 static const struct gp_op *const *const families[] = {
 	gp_ops_elemwise, gp_ops_blas, gp_ops_reduce, gp_ops_shape, gp_ops_nn,
 	gp_ops_extern, gp_ops_conv, gp_ops_pool, gp_ops_norm, gp_ops_pad,
-	gp_ops_resize, gp_ops_depth, gp_ops_index,
+	gp_ops_resize, gp_ops_depth, gp_ops_index, gp_ops_matmul,
 };
 
 static const struct gp_op **sorted;

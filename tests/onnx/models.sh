@@ -1,6 +1,7 @@
 #!/bin/sh
 # models.sh: the ONNX models torch exported into data/models/ (the MLP
-# classifier and the small CNN; data/models/README.md), against the
+# classifier, the small CNN and the one-layer transformer encoder;
+# data/models/README.md), against the
 # outputs torch computed for them (test_data_set_0/output_K.pb).
 #
 # For each model: `gptop --check` reads it, with the inputs, outputs and
@@ -13,8 +14,9 @@
 # line (dtype, shape, sum, min, max, first values) must match the one
 # tests/onnx/tensor-stats computes from output_K.pb: shape exactly, sum
 # within 1e-4 of the sum of |x|, the others within 1e-4 of max |x| (+1e-6).
-# gptop supports every op of both models (the CNN's Conv and MaxPool
-# since their mapping landed), so a model it refuses to run is a failure,
+# gptop supports every op of the three models (the CNN's Conv and MaxPool
+# since their mapping landed, the transformer's batched MatMul since
+# ops/matmul.c), so a model it refuses to run is a failure,
 # not a skip: the runs always compare.  The comparison itself is
 # checked on lines made from the expected figures (equal, and one value
 # off by 1e-3 of max |x|, which it must refuse).  TAP output.
@@ -91,7 +93,8 @@ fake_line() {
 
 # model  op-types-line
 for spec in "mlp|Gemm 2, Relu 1, Softmax 1" \
-    "cnn|Conv 2, MaxPool 2, Relu 2, Flatten 1, Gemm 1"; do
+    "cnn|Conv 2, MaxPool 2, Relu 2, Flatten 1, Gemm 1" \
+    "transformer|Constant 17, Add 10, Transpose 6, MatMul 5, Mul 5, Reshape 5, Div 4, ReduceMean 4, Identity 3, Slice 3, Pow 2, Sqrt 2, Sub 2, Gather 1, Gemm 1, Relu 1, Shape 1, Softmax 1"; do
 	m=${spec%%|*} ops=${spec#*|}
 	d=$models/$m
 	"$GPTOP" --check "$d/model.onnx" >"$tmp/check" 2>&1

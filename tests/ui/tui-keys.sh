@@ -34,7 +34,7 @@ full_name() {
 }
 producer_details() {
 	tui_wait '> Details > D' &&
-	    tui_wait '^Apply [0-9]+ of function train: Elemwise\{add\}'
+	    tui_wait '^Apply [0-9]+ of function train: MatMul\{bias\}'
 }
 same_lines() {
 	[ -n "$1" ] && [ -n "$2" ] && [ "$(line_no 'thunks')" = "$1" ] &&

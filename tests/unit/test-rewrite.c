@@ -18,6 +18,7 @@
 #include "load/graph-json.h"
 #include "graph/graph.h"
 #include "graph/op.h"
+#include "load/onnx-build.h"
 #include "rewrite/rewrite.h"
 #include "rewrite/composite.h"
 #include "rewrite/jit.h"
@@ -526,14 +527,190 @@ test_specialize(void)
 	    XS("z", "[4]", "float64", 3),
 	    "{'op': 'dot', 'inputs': ['a', 'b'], 'outputs': ['d']},"
 	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
-	    s, "Elemwise{add} Dot22",
-	    "gemm: a broadcast bias stays an add");
+	    s, "MatMul{bias}",
+	    "gemm: a broadcast bias stays an add, which matmul_bias takes");
 	expect(XS("a", "[5, 3]", "float64", 1) ", "
 	    XS("v", "[3]", "float64", 2) ", "
 	    XS("y", "[5]", "float64", 3),
 	    "{'op': 'dot', 'inputs': ['a', 'v'], 'outputs': ['d']},"
 	    "{'op': 'add', 'inputs': ['d', 'y'], 'outputs': ['c']}", "'c'",
 	    s, "Gemv{no_inplace}", "gemm: dot(a, v) + y -> gemv with beta 1");
+}
+
+/* Rewrite with flags, then the ops must be want and every value the same
+ * bits as optimizer=None's (the matmul rewrites are exact). */
+static void
+expect_exact(const char *vars, const char *nodes, const char *outs,
+    const char *flags, const char *want, const char *what)
+{
+	struct gp_graph *g = graph_of(vars, nodes, outs, NULL);
+	struct gp_graph *r = g ? rewritten(g, flags) : NULL;
+	struct gp_graph *none = g ? rewritten(g, "optimizer=None") : NULL;
+
+	if (is_ops(r, want, what) && none != NULL) {
+		struct res a, b;
+		char why[256];
+
+		if (run(r, g, 1, &a) && run(none, g, 1, &b))
+			if (!ok(agree(&a, &b, 0, why, sizeof(why)), "%s: the "
+			    "same bits", what))
+				diag("  %s", why);
+		free(a.v);
+		free(b.v);
+	}
+	gp_graph_free(r);
+	gp_graph_free(none);
+	gp_graph_free(g);
+}
+
+static void
+test_matmul(void)
+{
+	const char *s = "optimizer=None,optimizer_including=specialize";
+	/* (excluding comes before including: the others, by name) */
+	const char *nb = "optimizer=None,optimizer_including=matmul_scale";
+	const char *ns = "optimizer=None,optimizer_including=matmul_bias";
+#define MM_AB XS("a", "[3, 5, 40]", "float32", 1) ", "			\
+	    XS("b", "[40, 6]", "float32", 2)
+
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul{bias}", "matmul_bias: matmul(a, b) + z");
+	expect_exact(MM_AB ", " XS("z", "[3, 1, 6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['z', 'd'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul{bias}", "matmul_bias: z (3, 1, 6) + matmul(a, b)");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
+	    nb, "MatMul Elemwise{add}", "matmul_bias not selected: the "
+	    "add stays");
+	expect_exact(MM_AB ", " XS("z", "[2, 3, 5, 6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul Elemwise{add}", "matmul_bias: a bias that broadcasts "
+	    "the product stays an add");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float64", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul Elemwise{add}", "matmul_bias: a float64 bias on a "
+	    "float32 product stays an add");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['e']},"
+	    "{'op': 'tanh', 'inputs': ['e'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul Elemwise{add} Elemwise{tanh}", "matmul_bias: a sum "
+	    "read only by an elementwise apply stays an add (fusion takes "
+	    "it)");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['e']},"
+	    "{'op': 'tanh', 'inputs': ['e'], 'outputs': ['c']}", "'c', 'e'",
+	    s, "Elemwise{tanh} MatMul{bias}", "matmul_bias: a sum that is "
+	    "also an output fuses");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}",
+	    "'c', 'd'", s, "MatMul Elemwise{add}", "matmul_bias: a product "
+	    "that is also an output stays");
+	expect_exact(MM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 8], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul{alpha=0.125}", "matmul_scale: matmul(a / 8, b)");
+	expect_exact(MM_AB,
+	    "{'op': 'matmul', 'inputs': ['a', 'b'], 'outputs': ['d']},"
+	    "{'op': 'mul', 'inputs': [0.25, 'd'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul{alpha=0.25}", "matmul_scale: 0.25 matmul(a, b)");
+	expect_exact(MM_AB ", " XS("z", "[6]", "float32", 3),
+	    "{'op': 'mul', 'inputs': ['b', 2], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['a', 'q'], 'outputs': ['d']},"
+	    "{'op': 'add', 'inputs': ['d', 'z'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul{bias, alpha=2}", "matmul_scale and matmul_bias: "
+	    "matmul(a, b * 2) + z");
+	expect_exact(MM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 8], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['c']}", "'c'",
+	    ns, "Elemwise{true_div} MatMul", "matmul_scale not selected: "
+	    "the division stays");
+	expect_exact(MM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['c']}", "'c'",
+	    s, "Elemwise{true_div} MatMul", "matmul_scale: a scale that is "
+	    "not a power of two stays");
+	expect_exact(MM_AB,
+	    "{'op': 'true_div', 'inputs': [8, 'a'], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['c']}", "'c'",
+	    s, "Elemwise{true_div} MatMul", "matmul_scale: 8 / a stays");
+#undef MM_AB
+}
+
+/*
+ * The committed transformer (data/models/transformer, torch's export):
+ * matmul_bias and matmul_scale fire on it (in_proj's bias, read by the
+ * head slices; the feed forward's biases, read by a Relu and the residual
+ * add, are left to fusion; the scale 1/sqrt(16) = 0.25 of Q), and its output has the same bits with
+ * each of them on and off, the other rewrites on.
+ */
+static void
+test_transformer_model(void)
+{
+	char *path = gp_xasprintf("%s/data/models/transformer/model.onnx",
+	    top_srcdir);
+	char *in = gp_xasprintf("x=%s/data/models/transformer/test_data_set_0/"
+	    "input_0.pb", top_srcdir);
+	struct gp_onnx_load_opts lo = {.limit_bytes = UINT64_C(1) << 32,
+	    .inputs = in};
+	struct gp_err err;
+	struct gp_graph *g = gp_onnx_load(path, &lo, &err), *r;
+	static const char *const off[] = {"optimizer_excluding=matmul_bias",
+		"optimizer_excluding=matmul_scale",
+		"optimizer_excluding=matmul_bias:matmul_scale"};
+	struct res ref;
+
+	if (!ok(g != NULL, "transformer: load %s", path)) {
+		diag("  %s", err.msg);
+		goto out;
+	}
+	r = rewritten(g, "");
+	if (r != NULL) {
+		char *ops = ops_of(r);
+		int bias = 0;
+
+		for (const char *p = ops; (p = strstr(p, "MatMul{bias}"));
+		    p++)
+			bias++;
+		ok(bias == 1 && strstr(ops, "MatMul{alpha=0.25}") != NULL,
+		    "transformer: one MatMul{bias} and one "
+		    "MatMul{alpha=0.25} (%d)", bias);
+		free(ops);
+	}
+	if (r == NULL || !run(r, g, 1, &ref)) {
+		ok(false, "transformer: runs with the default rewrites");
+		gp_graph_free(r);
+		gp_graph_free(g);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		struct gp_graph *o = rewritten(g, off[i]);
+		struct res b;
+		char why[256] = "";
+
+		if (o != NULL && run(o, g, 1, &b)) {
+			if (!ok(agree(&b, &ref, 0, why, sizeof(why)),
+			    "transformer: %s gives the same bits", off[i]))
+				diag("  %s", why);
+			free(b.v);
+		} else
+			ok(false, "transformer: runs with %s", off[i]);
+		gp_graph_free(o);
+	}
+	free(ref.v);
+	gp_graph_free(r);
+	gp_graph_free(g);
+out:
+	free(path);
+	free(in);
 }
 
 static void
@@ -1102,6 +1279,8 @@ main(void)
 	test_canonicalize();
 	test_stabilize();
 	test_specialize();
+	test_matmul();
+	test_transformer_model();
 	test_fusion();
 	test_fusion_math();
 	test_inplace();

@@ -1,0 +1,381 @@
+/*
+ * ops/matmul.c: matmul, numpy's matmul (and ONNX MatMul) for operands of
+ * any rank: the last two dimensions are matrices, the dimensions before
+ * them a batch, broadcast between the operands; a 1-d x is a row (its
+ * dimension removed from the result), a 1-d y a column.  Optional input 2,
+ * a bias broadcast to the result, and param alpha make it alpha x@y + bias
+ * in one apply (the rewrites matmul_bias and matmul_scale build those
+ * forms from add and mul/div applies).  float32 or float64, one dtype.
+ *
+ * Every matrix of the batch goes to cblas_?gemm where it lies (through
+ * gp_blas_gemm: row-major, or column-major as CblasTrans, so transposed
+ * views are not copied).  When y is the same matrix for the whole batch
+ * and x's batch and row dimensions fold into one row dimension of one
+ * stride (x contiguous, [B, M, K] x [K, N]), the batch is one gemm of B*M
+ * rows; otherwise one gemm per matrix of the batch.  A bias is added
+ * (broadcast) to the product afterwards, one add per element in the
+ * dtype, so matmul(x, y, b) gives the bits of matmul(x, y) + b (BLAS's
+ * beta 1 would add it to the first partial sums of a long K instead).
+ */
+#include "config.h"
+
+#include "ops/blas.h"
+#include "ops/ops.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mm_priv {
+	int	nb;			/* batch dimensions of the result */
+	int64_t	batch[GP_MAX_DIMS];	/* their sizes */
+	int64_t	m, n, k;
+	bool	x1, y1;			/* x (y) is 1-d */
+	double	alpha;
+};
+
+static const char *const p_matmul[] = {"alpha", NULL};
+
+/* An operand's matrix at batch element 0 and its byte strides along the
+ * result's batch dimensions (0 where it is broadcast). */
+struct operand {
+	struct gp_blas_mat	m;
+	int64_t			bs[GP_MAX_DIMS];
+};
+
+/*
+ * t's matrix dims: rows (rdim) and columns (cdim), -1 when absent (a 1-d
+ * operand: one row or one column).  Its dimensions before the matrix are
+ * aligned to the right of the result's nb batch dimensions.
+ */
+static void
+operand_of(struct operand *o, const struct gp_tensor *t, int rdim, int cdim,
+    int nmat, const struct mm_priv *p)
+{
+	int lead = t->ndim - nmat;
+
+	o->m.p = gp_tensor_data(t);
+	o->m.rows = rdim >= 0 ? t->shape[rdim] : 1;
+	o->m.cols = cdim >= 0 ? t->shape[cdim] : 1;
+	o->m.rs = rdim >= 0 ? t->strides[rdim] : 0;
+	o->m.cs = cdim >= 0 ? t->strides[cdim] : 0;
+	for (int d = 0; d < p->nb; d++) {
+		int td = d - (p->nb - lead);
+
+		o->bs[d] = td >= 0 && t->shape[td] != 1 ? t->strides[td] : 0;
+	}
+}
+
+/* Do the batch dimensions fold into o's rows: batch element b's matrix
+ * starts b * rows row strides on (size-1 dimensions aside)?  *rs gets the
+ * row stride (a single row's own stride means nothing: the batch's is
+ * taken). */
+static bool
+folds(const struct operand *o, const struct mm_priv *p, int64_t *rs)
+{
+	int64_t want;
+	int d = p->nb - 1;
+
+	*rs = o->m.rs;
+	if (o->m.rows == 1) {
+		while (d >= 0 && p->batch[d] == 1)
+			d--;
+		if (d < 0)
+			return (false);
+		*rs = o->bs[d];
+	}
+	want = *rs * o->m.rows;
+	for (; d >= 0; d--) {
+		if (p->batch[d] == 1)
+			continue;
+		if (o->bs[d] != want)
+			return (false);
+		want *= p->batch[d];
+	}
+	return (true);
+}
+
+static bool
+broadcast_all(const struct operand *o, const struct mm_priv *p)
+{
+	for (int d = 0; d < p->nb; d++)
+		if (p->batch[d] != 1 && o->bs[d] != 0)
+			return (false);
+	return (true);
+}
+
+static void
+run(const struct mm_priv *p, enum gp_dtype dt, const struct gp_tensor *x,
+    const struct gp_tensor *y, double beta, struct gp_tensor *out)
+{
+	struct operand a, b, c;
+	int64_t nbatch = gp_shape_numel(p->nb, p->batch), idx[GP_MAX_DIMS];
+	int64_t ars, crs;
+	int on = out->ndim;
+
+	operand_of(&a, x, p->x1 ? -1 : x->ndim - 2, x->ndim - 1,
+	    p->x1 ? 1 : 2, p);
+	operand_of(&b, y, p->y1 ? 0 : y->ndim - 2, p->y1 ? -1 : y->ndim - 1,
+	    p->y1 ? 1 : 2, p);
+	operand_of(&c, out, p->x1 ? -1 : (p->y1 ? on - 1 : on - 2),
+	    p->y1 ? -1 : on - 1, (p->x1 ? 0 : 1) + (p->y1 ? 0 : 1), p);
+	if (nbatch == 0)
+		return;
+	if (nbatch > 1 && !p->x1 && broadcast_all(&b, p) &&
+	    folds(&a, p, &ars) && folds(&c, p, &crs) &&
+	    p->m * nbatch <= INT_MAX) {
+		/* [B, M, K] x [K, N]: one gemm of B*M rows */
+		a.m.rows *= nbatch;
+		a.m.rs = ars;
+		c.m.rows *= nbatch;
+		c.m.rs = crs;
+		gp_blas_gemm(dt, p->alpha, &a.m, &b.m, beta, &c.m);
+		return;
+	}
+	memset(idx, 0, sizeof(idx));
+	for (int64_t i = 0; i < nbatch; i++) {
+		struct gp_blas_mat ma = a.m, mb = b.m, mc = c.m;
+
+		for (int d = 0; d < p->nb; d++) {
+			ma.p += idx[d] * a.bs[d];
+			mb.p += idx[d] * b.bs[d];
+			mc.p += idx[d] * c.bs[d];
+		}
+		gp_blas_gemm(dt, p->alpha, &ma, &mb, beta, &mc);
+		for (int d = p->nb - 1; d >= 0; d--) {
+			if (++idx[d] < p->batch[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+}
+
+static bool
+same_storage(const struct gp_tensor *a, const struct gp_tensor *b)
+{
+	return (a->storage != NULL && a->storage == b->storage);
+}
+
+/* out += bias, broadcast: the add the rewrite matmul_bias swallowed,
+ * rounded as it did (one add in the dtype). */
+struct bias_ctx {
+	enum gp_dtype	dt;
+};
+
+static void
+bias_inner(char **ptrs, const int64_t *steps, int64_t n, void *ctx)
+{
+	const struct bias_ctx *c = ctx;
+	char *o = ptrs[0];
+	const char *b = ptrs[1];
+
+	if (c->dt == GP_FLOAT32)
+		for (int64_t i = 0; i < n; i++)
+			*(float *)(o + i * steps[0]) += *(const float *)(b +
+			    i * steps[1]);
+	else
+		for (int64_t i = 0; i < n; i++)
+			*(double *)(o + i * steps[0]) += *(const double *)(b +
+			    i * steps[1]);
+}
+
+static void
+add_bias(struct gp_tensor *o, const struct gp_tensor *b)
+{
+	struct gp_iter it;
+	struct bias_ctx c = {.dt = o->dtype};
+
+	if (gp_tensor_numel(o) == 0)
+		return;
+	gp_iter_init(&it, o->ndim, o->shape, 2);
+	gp_iter_add(&it, 0, o);
+	gp_iter_add(&it, 1, b);
+	gp_iter_run(&it, bias_inner, &c);
+}
+
+static void
+k_matmul(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	const struct mm_priv *p = n->priv;
+	struct gp_tensor *o = out[0], t = {0}, *dst = o;
+	bool bias = n->n_in > 2;
+
+	if (same_storage(o, in[0]) || same_storage(o, in[1]) ||
+	    (bias && same_storage(o, in[2]))) {
+		/* the output overlaps an operand: compute aside */
+		gp_tensor_alloc(&t, o->dtype, o->ndim, o->shape);
+		dst = &t;
+	}
+	run(p, o->dtype, in[0], in[1], 0, dst);
+	if (bias)
+		add_bias(dst, in[2]);
+	if (dst != o) {
+		gp_tensor_copy_into(o, &t);
+		gp_tensor_release(&t);
+	}
+}
+
+static int
+err_shapes(struct gp_err *err, const struct gp_type *a,
+    const struct gp_type *b, const char *tail)
+{
+	struct gp_buf sa = {0}, sb = {0};
+
+	gp_shape_format(&sa, a->ndim, a->shape);
+	gp_shape_format(&sb, b->ndim, b->shape);
+	gp_err_set(err, "matmul: shapes %s and %s %s", gp_buf_str(&sa),
+	    gp_buf_str(&sb), tail);
+	gp_buf_free(&sa);
+	gp_buf_free(&sb);
+	return (-1);
+}
+
+static int
+check_dtype(struct gp_err *err, const char *arg, const struct gp_type *t,
+    enum gp_dtype want)
+{
+	if (t->dtype != GP_FLOAT32 && t->dtype != GP_FLOAT64)
+		return (gp_err_set(err, "matmul: %s must be float32 or "
+		    "float64, got %s", arg, gp_dtype_name(t->dtype)));
+	if (t->dtype != want)
+		return (gp_err_set(err, "matmul: %s is %s but x is %s", arg,
+		    gp_dtype_name(t->dtype), gp_dtype_name(want)));
+	return (0);
+}
+
+static int
+prep_matmul(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = gp_graph_in_type(g, n, 1);
+	struct mm_priv *p = gp_xcalloc(1, sizeof(*p));
+	int64_t shape[GP_MAX_DIMS], kx, ky;
+	int xb, yb, ndim;
+
+	n->priv = p;
+	if (check_dtype(err, "x", x, x->dtype) < 0 ||
+	    check_dtype(err, "y", y, x->dtype) < 0)
+		return (-1);
+	if (x->ndim == 0 || y->ndim == 0)
+		return (err_shapes(err, x, y, "include a 0-d operand (matmul "
+		    "takes 1-d and more; a scalar product is mul)"));
+	if (gp_op_param_double(n->params, "alpha", 1, &p->alpha, err) < 0)
+		return (-1);
+	p->x1 = x->ndim == 1;
+	p->y1 = y->ndim == 1;
+	xb = p->x1 ? 0 : x->ndim - 2;
+	yb = p->y1 ? 0 : y->ndim - 2;
+	kx = x->shape[x->ndim - 1];
+	ky = y->shape[p->y1 ? 0 : y->ndim - 2];
+	if (kx != ky) {
+		char tail[128];
+
+		snprintf(tail, sizeof(tail), "are not aligned: %lld (x's last "
+		    "dimension) != %lld (y's %s)", (long long)kx,
+		    (long long)ky, p->y1 ? "only dimension" :
+		    "second to last");
+		return (err_shapes(err, x, y, tail));
+	}
+	if (gp_shape_broadcast(xb, x->shape, yb, y->shape, &p->nb, p->batch,
+	    err) < 0)
+		return (err_shapes(err, x, y, "have batch dimensions that do "
+		    "not broadcast"));
+	p->m = p->x1 ? 1 : x->shape[x->ndim - 2];
+	p->k = kx;
+	p->n = p->y1 ? 1 : y->shape[y->ndim - 1];
+	memcpy(shape, p->batch, sizeof(int64_t) * (size_t)p->nb);
+	ndim = p->nb;
+	if (!p->x1)
+		shape[ndim++] = p->m;
+	if (!p->y1)
+		shape[ndim++] = p->n;
+	if (p->m > INT_MAX || p->n > INT_MAX || p->k > INT_MAX)
+		return (gp_err_set(err, "matmul: a dimension is larger than "
+		    "BLAS can index (%d)", INT_MAX));
+	if (n->n_in > 2) {
+		const struct gp_type *c = gp_graph_in_type(g, n, 2);
+		int64_t bs[GP_MAX_DIMS];
+		int bn;
+		struct gp_type r = {.dtype = x->dtype, .ndim = ndim};
+
+		memcpy(r.shape, shape, sizeof(int64_t) * (size_t)ndim);
+		if (check_dtype(err, "bias", c, x->dtype) < 0)
+			return (-1);
+		if (gp_shape_broadcast(c->ndim, c->shape, ndim, shape, &bn, bs,
+		    err) < 0 || bn != ndim || memcmp(bs, shape,
+		    sizeof(int64_t) * (size_t)ndim) != 0) {
+			struct gp_buf sc = {0}, sr = {0};
+
+			gp_shape_format(&sc, c->ndim, c->shape);
+			gp_shape_format(&sr, ndim, shape);
+			gp_err_set(err, "matmul: bias of shape %s does not "
+			    "broadcast to the product's shape %s",
+			    gp_buf_str(&sc), gp_buf_str(&sr));
+			gp_buf_free(&sc);
+			gp_buf_free(&sr);
+			return (-1);
+		}
+	}
+	gp_ops_set_out(g, n, 0, x->dtype, ndim, shape);
+	n->kernel = k_matmul;
+	n->impl = GP_IMPL_BLAS;
+	return (0);
+}
+
+/* 2 M N K per matrix of the batch, plus M N for alpha (when not 1) and M
+ * N for the bias. */
+static double
+flops_matmul(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct mm_priv *p = n->priv;
+	double b, mn;
+
+	if (p == NULL)
+		return (0);
+	b = (double)gp_shape_numel(p->nb, p->batch);
+	mn = (double)p->m * (double)p->n;
+	return (b * (2 * mn * (double)p->k + (p->alpha != 1 ? mn : 0) +
+	    (n->n_in > 2 ? mn : 0)));
+}
+
+static void
+fmt_matmul(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	const struct mm_priv *p = n->priv;
+	bool alpha = p != NULL && p->alpha != 1;
+
+	gp_buf_puts(b, "MatMul");
+	if (n->n_in > 2 || alpha) {
+		gp_buf_puts(b, "{");
+		if (n->n_in > 2)
+			gp_buf_puts(b, alpha ? "bias, " : "bias");
+		if (alpha)
+			gp_buf_printf(b, "alpha=%g", p->alpha);
+		gp_buf_puts(b, "}");
+	}
+}
+
+static const struct gp_op op_matmul = {
+	.name = "matmul",
+	.cls = "MatMul",
+	.doc = "matmul(x, y[, bias]; alpha): numpy's matmul, alpha x@y + "
+	    "bias: matrices in the last two dimensions, the batch dimensions "
+	    "before them broadcast, a 1-d x a row and a 1-d y a column "
+	    "(their dimension removed), bias broadcast to the result; float32 "
+	    "or float64, one dtype; through BLAS; never in place",
+	.min_in = 2, .max_in = 3, .n_out = 1,
+	.flags = GP_OPF_BLAS,
+	.params = p_matmul,
+	.prepare = prep_matmul,
+	.flops = flops_matmul,
+	.format = fmt_matmul,
+	.free_priv = free,
+};
+
+const struct gp_op *const gp_ops_matmul[] = {
+	&op_matmul,
+	NULL,
+};

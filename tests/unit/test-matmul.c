@@ -1,0 +1,356 @@
+/*
+ * test-matmul.c: the matmul op (src/ops/matmul.c) against numpy: every
+ * case of tests/data/matmul/matmul.json (made by
+ * tests/data/matmul/make-cases.py with numpy's matmul, in float64 from
+ * exact float32 inputs) runs through the kernel in float32 and float64.
+ * Then: transposed and strided views reach BLAS without a copy (the
+ * count of gp_blas_copies stays) and give the contiguous operands'
+ * values, the output overlapping an operand, Op names, flop counts and
+ * the prepare errors.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "graph/op.h"
+#include "ops/blas.h"
+#include "ops/ops.h"
+
+#include "ops-helpers.h"
+
+static double
+fx2(int i)
+{
+	return (fa(i) + 0.125 * (i % 5));
+}
+
+static double
+tol_of(enum gp_dtype dt)
+{
+	return (dt == GP_FLOAT32 ? 1e-6 : 1e-14);
+}
+
+/* An input variable of dtype dt holding a case's {"shape", "data"}. */
+static int
+var_json(enum gp_dtype dt, const json_t *spec)
+{
+	const json_t *sh = json_object_get(spec, "shape");
+	const json_t *data = json_object_get(spec, "data");
+	int64_t shape[GP_MAX_DIMS];
+	int nd = (int)json_array_size(sh), idx;
+	struct gp_tensor *v;
+
+	for (int i = 0; i < nd; i++)
+		shape[i] = json_integer_value(json_array_get(sh, (size_t)i));
+	idx = var_fn(dt, nd, shape, NULL);
+	v = &g->vars[idx].value;
+	for (size_t i = 0; i < json_array_size(data); i++)
+		gp_dtype_store(gp_tensor_data(v) + (int64_t)i *
+		    (int64_t)gp_dtype_size(dt), dt,
+		    json_number_value(json_array_get(data, i)));
+	return (idx);
+}
+
+static bool
+run_case(const json_t *c, enum gp_dtype dt)
+{
+	const char *name = json_string_value(json_object_get(c, "name"));
+	const json_t *ins = json_object_get(c, "inputs");
+	const json_t *out = json_object_get(c, "output");
+	const json_t *od = json_object_get(out, "data");
+	const json_t *osh = json_object_get(out, "shape");
+	char *params = json_dumps(json_object_get(c, "params"), JSON_COMPACT);
+	char what[200], shape[128];
+	int in[3], nin = (int)json_array_size(ins), ni;
+	size_t n = json_array_size(od), len = 0;
+	double *want = malloc(sizeof(double) * (n ? n : 1));
+	struct gp_tensor o;
+
+	for (int k = 0; k < nin; k++)
+		in[k] = var_json(dt, json_array_get(ins, (size_t)k));
+	for (size_t i = 0; i < n; i++)
+		want[i] = json_number_value(json_array_get(od, i));
+	len += (size_t)snprintf(shape, sizeof(shape), "(");
+	for (size_t i = 0; i < json_array_size(osh); i++)
+		len += (size_t)snprintf(shape + len, sizeof(shape) - len,
+		    "%s%lld", i ? ", " : "", (long long)json_integer_value(
+		    json_array_get(osh, i)));
+	snprintf(shape + len, sizeof(shape) - len, "%s)",
+	    json_array_size(osh) == 1 ? "," : "");
+	snprintf(what, sizeof(what), "%s %s", name, gp_dtype_name(dt));
+	ni = node_ok("matmul", params, nin, in);
+	if (ni >= 0) {
+		run_check(ni, &o, dt, shape, want, tol_of(dt), what);
+		gp_tensor_release(&o);
+	}
+	free(params);
+	free(want);
+	return (ni >= 0);
+}
+
+static void
+test_cases(void)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	json_error_t je;
+	json_t *root, *cases, *c;
+	size_t i;
+	int ran = 0;
+
+	snprintf(path, sizeof(path), "%s/tests/data/matmul/matmul.json",
+	    top != NULL ? top : ".");
+	root = json_load_file(path, 0, &je);
+	if (!ok(root != NULL, "load %s", path)) {
+		diag("  %s", je.text);
+		return;
+	}
+	cases = json_object_get(root, "cases");
+	json_array_foreach(cases, i, c) {
+		ran += run_case(c, GP_FLOAT32);
+		ran += run_case(c, GP_FLOAT64);
+	}
+	ok(json_array_size(cases) >= 19 && ran == 2 * (int)json_array_size(
+	    cases), "%d cases ran in each dtype", ran / 2);
+	json_decref(root);
+}
+
+/* The value of a permuted view: dims of t reordered by perm (a view of
+ * the same storage). */
+static void
+permute(struct gp_tensor *t, const int *perm)
+{
+	struct gp_tensor s = *t;
+
+	for (int d = 0; d < t->ndim; d++) {
+		t->shape[d] = s.shape[perm[d]];
+		t->strides[d] = s.strides[perm[d]];
+	}
+}
+
+/*
+ * The attention's forms: Q (4, 6, 5) a transposed view of a (6, 4, 5)
+ * block, K^T (4, 5, 6) a view (perm 1, 2, 0) of a (6, 4, 5) block: every
+ * matrix reaches BLAS where it lies (no copy), and the values are those of
+ * the same product on contiguous copies (checked against numpy above).
+ */
+static void
+test_views(void)
+{
+	int64_t s3[3] = {6, 4, 5}, c1[3] = {4, 6, 5}, c2[3] = {4, 5, 6};
+	int perm1[3] = {1, 0, 2}, perm2[3] = {1, 2, 0};
+	int q = var_fn(GP_FLOAT32, 3, s3, fa), k = var_fn(GP_FLOAT32, 3, s3,
+	    fa);
+	int qc = var_fn(GP_FLOAT32, 3, c1, NULL), kc = var_fn(GP_FLOAT32, 3,
+	    c2, NULL);
+	struct gp_tensor *tq = &g->vars[q].value, *tk = &g->vars[k].value;
+	struct gp_tensor a, b;
+	double want[4 * 6 * 6];
+	uint64_t copies;
+	int in[2], ni;
+
+	/* the views (types changed to the views' shapes, then copies) */
+	permute(tq, perm1);
+	permute(tk, perm2);
+	g->vars[q].type.shape[0] = 4;
+	g->vars[q].type.shape[1] = 6;
+	g->vars[k].type.shape[0] = 4;
+	g->vars[k].type.shape[1] = 5;
+	g->vars[k].type.shape[2] = 6;
+	gp_tensor_copy_into(&g->vars[qc].value, tq);
+	gp_tensor_copy_into(&g->vars[kc].value, tk);
+	in[0] = qc;
+	in[1] = kc;
+	ni = node_ok("matmul", NULL, 2, in);
+	run(ni, &a);
+	for (int i = 0; i < 4 * 6 * 6; i++)
+		want[i] = gp_tensor_get(&a, i);
+	in[0] = q;
+	in[1] = k;
+	ni = node_ok("matmul", NULL, 2, in);
+	copies = gp_blas_copies();
+	run(ni, &b);
+	ok(gp_blas_copies() == copies, "transposed views: no copy (%llu)",
+	    (unsigned long long)(gp_blas_copies() - copies));
+	check(&b, want, 4 * 6 * 6, 0, "transposed views: the values of the "
+	    "contiguous operands");
+	gp_tensor_release(&a);
+	gp_tensor_release(&b);
+}
+
+/* [B, M, K] x [K, N] folds into one gemm; a batch whose x is strided per
+ * batch (every other matrix of a block) does not fold but still reads x
+ * where it lies. */
+static void
+test_fold(void)
+{
+	int64_t xs[3] = {3, 4, 5}, ys[2] = {5, 2}, bs[3] = {6, 4, 5};
+	int x = var_fn(GP_FLOAT64, 3, xs, fa), y = var_fn(GP_FLOAT64, 2, ys,
+	    fx2), xb = var_fn(GP_FLOAT64, 3, bs, NULL), in[2] = {x, y}, ni;
+	struct gp_tensor *t = &g->vars[xb].value, a, b;
+	double want[3 * 4 * 2];
+	uint64_t copies;
+
+	ni = node_ok("matmul", NULL, 2, in);
+	run(ni, &a);
+	for (int i = 0; i < 3; i++)
+		for (int r = 0; r < 4; r++)
+			for (int c = 0; c < 2; c++) {
+				double s = 0;
+
+				for (int kk = 0; kk < 5; kk++)
+					s += fa(i * 20 + r * 5 + kk) *
+					    fx2(kk * 2 + c);
+				want[(i * 4 + r) * 2 + c] = s;
+			}
+	check(&a, want, 24, 1e-15, "3d x 2d (folded into one gemm): the "
+	    "sums computed here");
+	/* xb: matrices 0, 2, 4 of a (6, 4, 5) block hold x */
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 20; j++)
+			((double *)gp_tensor_data(t))[i * 40 + j] =
+			    fa(i * 20 + j);
+	t->shape[0] = 3;
+	t->strides[0] *= 2;
+	g->vars[xb].type.shape[0] = 3;
+	in[0] = xb;
+	ni = node_ok("matmul", NULL, 2, in);
+	copies = gp_blas_copies();
+	run(ni, &b);
+	ok(gp_blas_copies() == copies, "every other matrix: no copy");
+	check(&b, want, 24, 1e-15, "every other matrix: the same values");
+	gp_tensor_release(&a);
+	gp_tensor_release(&b);
+	/* x (3, 1, 5), the view (perm 1, 0, 2) of a (1, 3, 5) block (the
+	 * transformer's input): single rows whose own stride is the block's
+	 * size; the batch still folds, without a copy */
+	{
+		int64_t s1[3] = {1, 3, 5}, s2[3] = {3, 1, 5};
+		int xr = var_fn(GP_FLOAT64, 3, s1, fa), xc = var_fn(GP_FLOAT64,
+		    3, s2, fa);
+		int perm[3] = {1, 0, 2};
+		struct gp_tensor c;
+		double w2[3 * 2];
+
+		permute(&g->vars[xr].value, perm);
+		memcpy(g->vars[xr].type.shape, s2, sizeof(s2));
+		in[0] = xc;
+		ni = node_ok("matmul", NULL, 2, in);
+		run(ni, &a);
+		for (int i = 0; i < 6; i++)
+			w2[i] = gp_tensor_get(&a, i);
+		in[0] = xr;
+		ni = node_ok("matmul", NULL, 2, in);
+		copies = gp_blas_copies();
+		run(ni, &c);
+		ok(gp_blas_copies() == copies, "(3, 1, 5) view: no copy");
+		check(&c, w2, 6, 0, "(3, 1, 5) view: the contiguous x's values");
+		gp_tensor_release(&a);
+		gp_tensor_release(&c);
+	}
+}
+
+/* The output may share storage with an operand (a rewrite's in-place
+ * plan never asks it, the kernel must still be right): computed aside. */
+static void
+test_overlap(void)
+{
+	int64_t s[3] = {2, 3, 3};
+	int x = var_fn(GP_FLOAT64, 3, s, fa), y = var_fn(GP_FLOAT64, 3, s,
+	    fx2), in[2] = {x, y}, ni;
+	struct gp_tensor a, *outs[1], *ins[2];
+	struct gp_tensor xc;
+	double want[18];
+
+	ni = node_ok("matmul", NULL, 2, in);
+	run(ni, &a);
+	for (int i = 0; i < 18; i++)
+		want[i] = gp_tensor_get(&a, i);
+	gp_tensor_copy(&xc, &g->vars[x].value);
+	ins[0] = &xc;
+	ins[1] = &g->vars[y].value;
+	outs[0] = &xc;
+	g->nodes[ni].kernel(&g->nodes[ni], ins, outs);
+	check(&xc, want, 18, 0, "output over x: the same values");
+	gp_tensor_release(&xc);
+	gp_tensor_release(&a);
+}
+
+static void
+test_names_flops(void)
+{
+	int64_t xs[3] = {4, 3, 5}, ys[2] = {5, 2}, bs[1] = {2};
+	int x = var_fn(GP_FLOAT32, 3, xs, fa), y = var_fn(GP_FLOAT32, 2, ys,
+	    fa), b = var_fn(GP_FLOAT32, 1, bs, fa), in[3] = {x, y, b}, ni;
+
+	ni = node_ok("matmul", NULL, 2, in);
+	format_is(ni, "MatMul");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 2.0 * 4 * 3 * 2 * 5,
+	    "flops 2 B M N K (got %g)", gp_node_flops(g, &g->nodes[ni]));
+	ni = node_ok("matmul", "{\"alpha\": 0.25}", 3, in);
+	format_is(ni, "MatMul{bias, alpha=0.25}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == 4.0 * 3 * 2 * (2 * 5 + 2),
+	    "flops with alpha and bias: B M N (2 K + 2) (got %g)",
+	    gp_node_flops(g, &g->nodes[ni]));
+	ni = node_ok("matmul", NULL, 3, in);
+	format_is(ni, "MatMul{bias}");
+	ok(g->nodes[ni].impl == GP_IMPL_BLAS, "impl BLAS");
+}
+
+static void
+test_errors(void)
+{
+	int64_t a[3] = {2, 3, 4}, b[3] = {3, 4, 5}, c[2] = {5, 4}, d[1] = {3};
+	int x = var_fn(GP_FLOAT32, 3, a, fa), y = var_fn(GP_FLOAT32, 3, b,
+	    fa), z = var_fn(GP_FLOAT32, 2, c, fa), w = var_fn(GP_FLOAT64, 2,
+	    c, fa), s = var_scalar(GP_FLOAT32, 2), i = var_fn(GP_INT32, 2, c,
+	    fa), bias = var_fn(GP_FLOAT32, 1, d, fa);
+	int in[3];
+
+	in[0] = x;
+	in[1] = y;
+	expect_err("matmul", NULL, 2, in, "(2, 3, 4) and (3, 4, 5)",
+	    "do not broadcast", "batch 2 against 3");
+	in[1] = z;
+	expect_err("matmul", NULL, 2, in, "not aligned: 4 (x's last "
+	    "dimension) != 5", NULL, "inner dimensions differ");
+	in[0] = z;
+	in[1] = w;
+	expect_err("matmul", NULL, 2, in, "y is float64 but x is float32",
+	    NULL, "mixed dtypes");
+	in[0] = i;
+	in[1] = i;
+	expect_err("matmul", NULL, 2, in, "x must be float32 or float64, got "
+	    "int32", NULL, "integers");
+	in[0] = s;
+	in[1] = z;
+	expect_err("matmul", NULL, 2, in, "0-d operand", NULL, "a scalar");
+	in[0] = x;
+	in[1] = var_fn(GP_FLOAT32, 2, (int64_t[]){4, 5}, fa);
+	in[2] = bias;
+	expect_err("matmul", NULL, 3, in, "bias of shape (3,) does not "
+	    "broadcast to the product's shape (2, 3, 5)", NULL,
+	    "a bias that does not broadcast");
+	expect_err("matmul", "{\"alpha\": \"x\"}", 2, in, "alpha", NULL,
+	    "alpha not a number");
+	expect_err("matmul", "{\"beta\": 1}", 2, in, "beta", NULL,
+	    "an unknown param");
+}
+
+int
+main(void)
+{
+	g = gp_graph_new("matmul");
+	test_cases();
+	test_views();
+	test_fold();
+	test_overlap();
+	test_names_flops();
+	test_errors();
+	gp_graph_free(g);
+	return (done_testing());
+}
