@@ -100,10 +100,10 @@ tui_wait 'done$' >/dev/null
 tui_keys 8
 check "mlp: 8 opens the Timeline of the last call, its axis and memory line" \
     tui_wait_all '^Last call of train \(timed call 30\): ' \
-    'apply \\ time \|0 ' '^ +30 Elemwise' \
+    'apply \\ time \|0 ' '^ +29 Elemwise' \
     '^Live bytes through the call \(memory profile\): [0-9.]+[KMG]?i?B to '
 check "... one lane per apply, in schedule order" lane_ids_are \
-    "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 "
+    "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 "
 check "... the three offenders labelled, once each" one_label_each
 check "... their times in descending order" times_descend
 check "... bar lengths ordered like the times" bars_order_like_times
@@ -120,7 +120,7 @@ tui_keys Escape
 tui_wait '^Last call of train' >/dev/null
 tui_keys End Enter
 check "End, Enter: the last apply's details" \
-    tui_wait '^Apply 30 of function train: Elemwise'
+    tui_wait '^Apply 29 of function train: Elemwise'
 tui_keys Escape
 tui_wait '^Last call of train' >/dev/null
 tui_keys Home Down Down Enter
