@@ -71,6 +71,19 @@ bad "gather_elements, index 3 on an axis of 3" \
     "g.json:10:5: apply GatherElements{axis=1}(x, i)" \
     "index 3 at indices[1, 1] is out of range for axis 1 of size 3" \
     "(valid: -3 to 2)"
+# the same in an ONNX model (tests/data/index/make-onnx.py): the model's
+# file and the node's name
+"$GPTOP" --batch -n 1 --input "i=$top_srcdir/tests/data/index/gather-elements-i.npy" \
+    "$top_srcdir/tests/data/index/gather-elements.onnx" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+good=0
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || good=1
+for s in "gather-elements.onnx: apply GatherElements{axis=1}(x, i) (node 'ge')" \
+    "index 5 at indices[0, 1] is out of range for axis 1 of size 3"; do
+	grep -qF -e "$s" "$tmp/err" || good=1
+done
+ok $good "ONNX GatherElements, index 5 on an axis of 3: status 2, one line naming the model and the node (status $rc)"
+[ $good -eq 0 ] || sed 's/^/# /' "$tmp/err"
 graph gather_elements '{"axis": 1}' '[2, 2]' '[[0, -3], [1, -1]]'
 runs "gather_elements, indices in range" "first=[0, 0, 4, 5]"
 graph gather_elements '{"axis": 0}' '[1, 3]' '[[0, -3, 1]]'

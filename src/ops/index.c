@@ -57,7 +57,8 @@ free_priv(void *v)
 	free(p);
 }
 
-/* The apply as run-time errors name it (its file position when known). */
+/* The apply as run-time errors name it: its file, with the node's line and
+ * column when known (a graph.json; an ONNX model's node is named after). */
 static void
 set_apply(struct gp_graph *g, struct gp_node *n, struct ix_priv *p)
 {
@@ -65,6 +66,8 @@ set_apply(struct gp_graph *g, struct gp_node *n, struct ix_priv *p)
 
 	if (g->path != NULL && g->path[0] != '\0' && n->line > 0)
 		gp_buf_printf(&b, "%s:%d:%d: ", g->path, n->line, n->col);
+	else if (g->path != NULL && g->path[0] != '\0')
+		gp_buf_printf(&b, "%s: ", g->path);	/* an ONNX model */
 	gp_buf_puts(&b, "apply ");
 	gp_node_format_apply(g, n, &b);
 	free(p->apply);
