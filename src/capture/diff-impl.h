@@ -33,7 +33,8 @@ gp_diff_hstr(uint64_t h, const char *s)
 		h = gp_hash_mix(h, w);
 	}
 	w = 0;
-	memcpy(&w, s + i, n - i);
+	if (n > i)	/* not memcpy(&w, NULL, 0): s may be NULL */
+		memcpy(&w, s + i, n - i);
 	return (gp_hash_mix(gp_hash_mix(h, w), n));
 }
 

@@ -565,7 +565,7 @@ test_math_params(void)
 	/* integers are never NaN nor infinite */
 	for (int k = 0; k < 2; k++) {
 		reset();
-		in[0] = input1(GP_INT32, 6, special + 3);
+		in[0] = input1(GP_INT32, 3, special + 3);
 		i = node(k ? "isinf" : "isnan", NULL, 1, in);
 		if (ok(i >= 0, "%s int32 prepares", k ? "isinf" : "isnan")) {
 			run(i, &o);
