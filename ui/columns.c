@@ -275,6 +275,12 @@ m_alloc(const void *r)
 }
 
 static double
+m_work(const void *r)
+{
+	return ((double)MEM(r)->work);
+}
+
+static double
 m_during(const void *r)
 {
 	return ((double)MEM(r)->during);
@@ -299,6 +305,15 @@ static void
 f_m_alloc(const void *r, char *b, size_t n)
 {
 	fmt_predicted(r, b, n, MEM(r)->alloc);
+}
+
+static void
+f_m_work(const void *r, char *b, size_t n)
+{
+	if (MEM(r)->predicted && MEM(r)->work == 0)
+		snprintf(b, n, "-");
+	else
+		fmt_predicted(r, b, n, MEM(r)->work);
 }
 
 static void
@@ -733,6 +748,10 @@ const struct ui_column ui_columns[UI_COL__COUNT] = {
 	[UI_COL_MEM_ALLOC] = {.title = "allocated", .width = 9, .prio = 70,
 	    .help = "of those bytes, what the VM allocates (not views or "
 	    "inplace)", .num = m_alloc, .fmt = f_m_alloc},
+	[UI_COL_MEM_WORK] = {.title = "scratch", .width = 9, .prio = 56,
+	    .help = "work space its kernel takes while it runs (im2col "
+	    "matrices, per-channel factors): in the predicted peak, not in "
+	    "the intermediates", .num = m_work, .fmt = f_m_work},
 	[UI_COL_MEM_DURING] = {.title = "during", .width = 9, .prio = 55,
 	    .help = "intermediates alive while it runs (one call, predicted "
 	    "from the schedule)", .num = m_during, .fmt = f_m_during},
@@ -831,7 +850,8 @@ static const enum ui_col apply_cols[] = {UI_COL_PCT, UI_COL_SUM,
 	UI_COL_TYPE, UI_COL_CALLS, UI_COL_ID, UI_COL_MFLOPS, UI_COL_GFLOPS,
 	UI_COL_FROM, UI_COL_APPLY};
 static const enum ui_col memory_cols[] = {UI_COL_MEM_BYTES,
-	UI_COL_MEM_KIND, UI_COL_MEM_ALLOC, UI_COL_MEM_DURING, UI_COL_MEM_AFTER,
+	UI_COL_MEM_KIND, UI_COL_MEM_ALLOC, UI_COL_MEM_WORK, UI_COL_MEM_DURING,
+	UI_COL_MEM_AFTER,
 	UI_COL_MEM_NOUT, UI_COL_MEM_OUTPUTS, UI_COL_MEM_ID, UI_COL_MEM_APPLY};
 static const enum ui_col diff_cols[] = {UI_COL_DIFF_STATUS, UI_COL_DIFF_A,
 	UI_COL_DIFF_B, UI_COL_DIFF_DELTA, UI_COL_DIFF_RATIO,

@@ -63,6 +63,7 @@ enum ui_col {
 	UI_COL_MEM_KIND,
 	UI_COL_MEM_NOUT,
 	UI_COL_MEM_ALLOC,
+	UI_COL_MEM_WORK,
 	UI_COL_MEM_DURING,
 	UI_COL_MEM_AFTER,
 	UI_COL_MEM_OUTPUTS,
@@ -119,6 +120,7 @@ struct ui_mem_row {
 	/* from the memory profile (memprof.h), when there is one */
 	bool				 predicted;
 	uint64_t			 alloc;	/* outputs the VM allocates */
+	uint64_t			 work;	/* its kernel's work space */
 	/* intermediates during */
 	uint64_t			 during;
 	uint64_t			 after;	/* and after it */

@@ -123,6 +123,7 @@ memory_update(struct ui_view *v, struct ui_ctx *c)
 			if (mp != NULL && i < mp->n_apply) {
 				r->predicted = true;
 				r->alloc = mp->ap[i].alloc_bytes;
+				r->work = mp->ap[i].work_bytes;
 				r->during = mp->ap[i].inter_during;
 				r->after = mp->ap[i].inter_after;
 			}
@@ -189,7 +190,7 @@ predicted(int y, int w, const struct gp_profile *p, int fn, bool named)
 	x = ui_draw_text(y, 0, w, "Predicted peak: ",
 	    ui_crt_attr(UI_ROLE_LABEL));
 	gp_buf_printf(&s, "%s%s%s%s (program: first call %s, later calls %s; "
-	    "outside it %s; graph values %s)", named ? p->fn[fn].name : "",
+	    "outside it %s; graph values %s", named ? p->fn[fn].name : "",
 	    named ? " " : "",
 	    bytes(b1, sizeof(b1), gp_memprof_predicted_peak(p, fn)),
 	    span == GP_MEM_SPAN_FIRST ? " in the first call, the only one run" :
@@ -198,6 +199,11 @@ predicted(int y, int w, const struct gp_profile *p, int fn, bool named)
 	    bytes(b3, sizeof(b3), sim->peak_steady),
 	    bytes(b4, sizeof(b4), m->external),
 	    bytes(b5, sizeof(b5), sim->values));
+	if (sim->peak_step >= 0 && sim->peak_step < m->n_apply &&
+	    m->ap[sim->peak_step].work_bytes > 0)
+		gp_buf_printf(&s, "; kernel scratch at the peak %s",
+		    bytes(b1, sizeof(b1), m->ap[sim->peak_step].work_bytes));
+	gp_buf_puts(&s, ")");
 	ui_draw_ltext(y, x, w - x, gp_buf_str(&s),
 	    ui_crt_attr(UI_ROLE_NORMAL));
 	gp_buf_clear(&s);
@@ -399,6 +405,7 @@ static const char *const kind_names[] = {
 	[GP_MEM_CONSTANT] = "constant",
 	[GP_MEM_HELD] = "held",
 	[GP_MEM_NEW] = "new",
+	[GP_MEM_WORK] = "scratch",
 };
 
 static void
@@ -498,7 +505,7 @@ peak_update(struct ui_view *v, struct ui_ctx *c)
 			    "");
 		ui_text_add(t, UI_ROLE_NORMAL, "  %-20s %10s  %-8s %-8s %4d  %s",
 		    gp_memprof_str(m, b->var), bytes(b1, sizeof(b1), b->bytes),
-		    b->kind >= 0 && b->kind <= GP_MEM_NEW ?
+		    b->kind >= 0 && b->kind <= GP_MEM_WORK ?
 		    kind_names[b->kind] : "?", buf_alias(p, b), b->n_ref, by);
 	}
 }

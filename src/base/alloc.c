@@ -183,6 +183,7 @@ gp_alloc_get_stats(struct gp_alloc_stats *out)
 	out->n_free = gp_alloc_tls.nfree;
 	out->n_sys = gp_alloc_tls.nsys;
 	out->cached = gp_alloc_tls.cached > 0 ? (uint64_t)gp_alloc_tls.cached : 0;
+	out->work = gp_alloc_tls.work > 0 ? (uint64_t)gp_alloc_tls.work : 0;
 }
 
 void

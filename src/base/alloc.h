@@ -10,6 +10,13 @@
  * gp_alloc_reset_peak().  Counters are kept per thread, so the hot path
  * has no atomic operations: gp_alloc_get_stats() reports the calling
  * thread's allocations and frees (the runtime's worker reads its own).
+ *
+ * The kernels' work space (the per-thread scratch of ops/scratch.h: an
+ * im2col matrix, per-channel factors) is not storage but counts as live
+ * all the same, as what it is (`work`): from a kernel's request until the
+ * caller of the kernel ends the apply with gp_alloc_work_end(), so the
+ * peak holds it at the apply that uses it, as the memory profile predicts
+ * (doc/memory.md, "Workspace").
  */
 #ifndef GPTOP_SRC_ALLOC_H
 #define GPTOP_SRC_ALLOC_H
@@ -39,6 +46,8 @@ struct gp_alloc_stats {
 	uint64_t	n_free;		/* storages given back */
 	uint64_t	n_sys;		/* of which came from the system */
 	uint64_t	cached;		/* bytes kept for reuse */
+	uint64_t	work;		/* of live: kernel work space held by
+					 * the apply running (ops/scratch.h) */
 };
 
 /* A new storage of n bytes, refcount 1, contents unspecified. */
@@ -51,6 +60,7 @@ struct gp_alloc_counters {
 	int64_t		live, peak;
 	uint64_t	nalloc, nfree, nsys;
 	int64_t		cached;
+	int64_t		work;
 };
 extern _Thread_local struct gp_alloc_counters gp_alloc_tls;
 
@@ -97,6 +107,27 @@ gp_alloc_pool_take(struct gp_storage *s)
 /* The pool lets go of s: freed now if idle, else when its last user
  * lets go. */
 void	gp_alloc_pool_drop(struct gp_storage *s);
+
+/* Kernel work space: n more bytes held by the running apply (ops/scratch.c
+ * calls it; a kernel asks gp_scratch_get). */
+static inline void
+gp_alloc_work_add(uint64_t n)
+{
+	gp_alloc_tls.work += (int64_t)n;
+	gp_alloc_tls.live += (int64_t)n;
+	if (gp_alloc_tls.live > gp_alloc_tls.peak)
+		gp_alloc_tls.peak = gp_alloc_tls.live;
+}
+/* After every kernel call (the VM's steps, constant folding): the work
+ * space the kernel held is no longer counted. */
+static inline void
+gp_alloc_work_end(void)
+{
+	if (__builtin_expect(gp_alloc_tls.work != 0, 0)) {
+		gp_alloc_tls.live -= gp_alloc_tls.work;
+		gp_alloc_tls.work = 0;
+	}
+}
 
 void	gp_alloc_get_stats(struct gp_alloc_stats *st);
 /* Restart the peak at the current live bytes. */

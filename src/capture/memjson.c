@@ -36,7 +36,9 @@ struct pool {
 /* Column values are clamped to this on writing, so differences fit. */
 #define COL_MAX		(INT64_MAX / 2)
 
-static const char kind_chars[] = "ischn";	/* enum gp_mem_kind */
+/* enum gp_mem_kind, but GP_MEM_WORK: the work space at the peak is the
+ * sim's "work" member (readers of the same version know only these) */
+static const char kind_chars[] = "ischn";
 
 /* A column being written: the runs of equal differences, one pending. */
 struct col {
@@ -216,15 +218,19 @@ bufs_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 	struct col bytes = {0}, fn = {0}, step = {0}, ref = {0}, out = {0};
 	char *kinds = gp_xmalloc((size_t)s->n_bufs + 1);
 
+	int nk = 0;
+
 	for (int i = 0; i < s->n_bufs; i++) {
 		const struct gp_mem_buf *b = &s->bufs[i];
 		const char *name = b->var < m->strs_len ?
 		    gp_memprof_str(m, b->var) : "";
 		int k = -1;
 
+		if (b->kind == GP_MEM_WORK)
+			continue;	/* the sim's "work" */
 		col_put_u(&bytes, b->bytes);
-		kinds[i] = b->kind >= 0 && b->kind < (int)sizeof(kind_chars) -
-		    1 ? kind_chars[b->kind] : 'n';
+		kinds[nk++] = b->kind >= 0 && b->kind <
+		    (int)sizeof(kind_chars) - 1 ? kind_chars[b->kind] : 'n';
 		col_put(&fn, b->fn);
 		col_put(&step, b->step);
 		col_put(&ref, b->n_ref);
@@ -243,7 +249,7 @@ bufs_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 			json_array_append_new(names, jname(name));
 	}
 	put(o, "bytes", col_json(&bytes));
-	put(o, "kind", json_stringn_nocheck(kinds, (size_t)s->n_bufs));
+	put(o, "kind", json_stringn_nocheck(kinds, (size_t)nk));
 	put(o, "fn", col_json(&fn));
 	put(o, "step", col_json(&step));
 	put(o, "n_ref", col_json(&ref));
@@ -286,7 +292,18 @@ sim_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 	put(o, "peak_fresh", jnum(s->peak_fresh));
 	put(o, "after", points_to_json(s->after, m->n_apply));
 	put(o, "during", points_to_json(s->during, m->n_apply));
-	put(o, "n_bufs", json_integer(s->n_bufs));
+	{
+		int nb = s->n_bufs;
+
+		for (int i = 0; i < s->n_bufs; i++)
+			if (s->bufs[i].kind == GP_MEM_WORK) {
+				/* the work space alive at the peak, kept
+				 * out of bufs (see kind_chars) */
+				put(o, "work", jnum(s->bufs[i].bytes));
+				nb--;
+			}
+		put(o, "n_bufs", json_integer(nb));
+	}
 	put(o, "bufs", bufs_to_json(m, s));
 	return (o);
 }
@@ -326,6 +343,9 @@ gp_memprof_to_json(const struct gp_memprof *m, const struct gp_prof_fn *f)
 	}
 	put(o, "inter_after", col_json(&c1));
 	put(o, "inter_during", col_json(&c2));
+	for (int i = 0; i < m->n_apply; i++)
+		col_put_u(&c1, m->ap[i].work_bytes);
+	put(o, "work", col_json(&c1));
 	for (uint32_t i = 0; i < m->n_outs; i++)
 		col_put(&c1, m->outs[i].alias == 'c' ? -1 : m->outs[i].src);
 	put(o, "alias_of", col_json(&c1));
@@ -793,10 +813,37 @@ out:
 	return (rc);
 }
 
+/* The work space alive at the peak (the sim's "work"): into bufs (which
+ * has room for one more) where the replay sorted it, largest first, ties
+ * by name. */
+static int
+add_work_buf(struct jr *r, struct gp_memprof *m, struct gp_mem_sim *s,
+    uint64_t work, struct pool *pool)
+{
+	struct gp_mem_buf w = {.bytes = work, .kind = GP_MEM_WORK,
+	    .fn = m->fn, .step = s->peak_step, .n_ref = 1};
+	int at = 0;
+
+	if (pool_add_checked(pool, GP_MEM_WORK_NAME, strlen(GP_MEM_WORK_NAME),
+	    &w.var) < 0)
+		return (jr_fail(r, "too many names"));
+	while (at < s->n_bufs && (s->bufs[at].bytes > work ||
+	    (s->bufs[at].bytes == work && strcmp(pool->s + s->bufs[at].var,
+	    GP_MEM_WORK_NAME) < 0)))
+		at++;
+	memmove(&s->bufs[at + 1], &s->bufs[at], sizeof(*s->bufs) *
+	    (size_t)(s->n_bufs - at));
+	s->bufs[at] = w;
+	s->n_bufs++;
+	return (0);
+}
+
 static int
 jr_sim(struct jr *r, const json_t *o, struct gp_memprof *m,
     struct gp_mem_sim *s, struct pool *pool)
 {
+	uint64_t work = 0;
+
 	if (!json_is_object(o))
 		return (jr_fail(r, "expected an object, got %s", gp_jsonpos_kind(o)));
 	if (jr_u64(r, o, "peak", &s->peak) < 0 ||
@@ -817,7 +864,20 @@ jr_sim(struct jr *r, const json_t *o, struct gp_memprof *m,
 	if (jr_points(r, o, "after", s->after, m->n_apply) < 0 ||
 	    jr_points(r, o, "during", s->during, m->n_apply) < 0)
 		return (-1);
-	return (jr_bufs(r, o, m, s, pool));
+	if (json_object_get(o, "work") != NULL) {
+		if (jr_u64(r, o, "work", &work) < 0)
+			return (-1);
+		if (work > 0 && s->peak_step < 0) {
+			jr_key(r, "work");
+			return (jr_fail(r, "work space at a peak that falls at "
+			    "the call's start: expected 0"));
+		}
+	}
+	if (jr_bufs(r, o, m, s, pool) < 0)
+		return (-1);
+	if (work > 0)
+		return (add_work_buf(r, m, s, work, pool));
+	return (0);
 }
 
 /* The outputs, sums and names the applies of f give. */
@@ -930,6 +990,22 @@ jr_memprof(struct jr *r, const json_t *j, struct gp_memprof *m,
 		return (-1);
 	for (size_t i = 0; i < n; i++)
 		m->ap[i].inter_during = (uint64_t)r->tmp[i];
+	/* the kernels' work space: absent from older captures (none then) */
+	m->work_max_step = -1;
+	if (json_object_get(j, "work") != NULL) {
+		if (jr_col(r, j, "work", n, 0, INT64_MAX, "one per apply") < 0)
+			return (-1);
+		for (size_t i = 0; i < n; i++) {
+			m->ap[i].work_bytes = (uint64_t)r->tmp[i];
+			if (r->tmp[i] == 0)
+				continue;
+			m->n_work++;
+			if (m->ap[i].work_bytes > m->work_max) {
+				m->work_max = m->ap[i].work_bytes;
+				m->work_max_step = (int)i;
+			}
+		}
+	}
 	if (jr_col(r, j, "alias_of", m->n_outs, -1, INT8_MAX,
 	    "one per output") < 0)
 		return (-1);

@@ -709,6 +709,7 @@ gp_graph_fold_node(struct gp_graph *g, int node,
 		out[k] = &ot[k];
 	}
 	n->kernel(n, in, out);
+	gp_alloc_work_end();	/* its work space (ops/scratch.h) */
 	for (int k = 0; k < n->n_out; k++) {
 		struct gp_var *v = &g->vars[n->out[k]];
 

@@ -3,8 +3,8 @@
  * extern, is a const struct gp_op in a family table (one file per family
  * in src/ops/); the registry (ops/table.c) looks ops up by name.  An op owns: its name and class (Theano's Op and Class
  * columns), its arity and params, dtype and shape inference (prepare), its
- * kernel(s), its flop count, and which outputs view or may overwrite which
- * inputs (view_map / destroy_map).
+ * kernel(s), its flop count, the work space its kernel takes, and which
+ * outputs view or may overwrite which inputs (view_map / destroy_map).
  */
 #ifndef GPTOP_SRC_OP_H
 #define GPTOP_SRC_OP_H
@@ -51,6 +51,13 @@ struct gp_op {
 			    struct gp_err *err);
 	/* Floating-point operations of one execution (NULL: none counted). */
 	double		(*flops)(const struct gp_graph *g,
+			    const struct gp_node *n);
+	/* Bytes of work space (ops/scratch.h) one execution takes for the
+	 * node's types and params: the sum over the scratch slots of the
+	 * largest request the kernel makes of each (NULL: none).  The memory
+	 * profile holds them alive during the apply; the allocator counts
+	 * the kernel's requests, and the tests hold the two equal. */
+	uint64_t	(*workspace)(const struct gp_graph *g,
 			    const struct gp_node *n);
 	/* The Op name with params ("Sum{axis=[0]}"); NULL: "Class{name}". */
 	void		(*format)(const struct gp_graph *g,

@@ -642,6 +642,27 @@ flops_conv(const struct gp_graph *g, const struct gp_node *n)
 	    (double)vol(p->w.out) * (double)p->cg * (double)p->kvol);
 }
 
+/* The work space (ops/scratch.h) of one execution, one line per kernel
+ * that takes some: im2col's matrix for one image and group, (C/g kernel
+ * volume) x (output pixels); conv_transpose's col2im matrix, (M/g kernel
+ * volume) x (input pixels).  The direct (depthwise) and pointwise kernels
+ * take none. */
+static uint64_t
+work_conv(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct conv_priv *p = n->priv;
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	uint64_t isz = gp_dtype_size(y->dtype);
+
+	if (p == NULL || gp_type_nbytes(y) == 0)
+		return (0);
+	if (n->op->name[4] == '_')
+		return (isz * (uint64_t)(p->og * p->kvol * vol(p->w.out)));
+	if (p->direct || p->pointwise)
+		return (0);
+	return (isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
+}
+
 static void
 fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 {
@@ -674,6 +695,7 @@ static const struct gp_op op_conv = {
 	.params = p_conv,
 	.prepare = prep_conv,
 	.flops = flops_conv,
+	.workspace = work_conv,
 	.format = fmt_conv,
 	.free_priv = free,
 };
@@ -690,6 +712,7 @@ static const struct gp_op op_conv_transpose = {
 	.params = p_convt,
 	.prepare = prep_convt,
 	.flops = flops_conv,
+	.workspace = work_conv,
 	.format = fmt_conv,
 	.free_priv = free,
 };

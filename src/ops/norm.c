@@ -380,6 +380,22 @@ flops_norm(const struct gp_graph *g, const struct gp_node *n)
 	return ((np->kind == N_LAYER && n->n_in < 3 ? 7 : 8) * e);
 }
 
+/* The work space (ops/scratch.h) of one execution: two factors in X's
+ * dtype per normalized position (layer_norm) or per channel. */
+static uint64_t
+work_norm(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct norm_priv *np = n->priv;
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	uint64_t each;
+
+	if (np == NULL || gp_type_nbytes(y) == 0)
+		return (0);
+	each = np->kind == N_LAYER ? (uint64_t)gp_shape_numel(y->ndim -
+	    np->axis, y->shape + np->axis) : (uint64_t)y->shape[1];
+	return (2 * gp_dtype_size(y->dtype) * each);
+}
+
 static void
 fmt_norm(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 {
@@ -404,6 +420,7 @@ static const struct gp_op op_batch_norm = {
 	.params = p_batch,
 	.prepare = prep_norm,
 	.flops = flops_norm,
+	.workspace = work_norm,
 	.format = fmt_norm,
 	.free_priv = free,
 };
@@ -420,6 +437,7 @@ static const struct gp_op op_layer_norm = {
 	.params = p_layer,
 	.prepare = prep_norm,
 	.flops = flops_norm,
+	.workspace = work_norm,
 	.format = fmt_norm,
 	.free_priv = free,
 };
@@ -434,6 +452,7 @@ static const struct gp_op op_instance_norm = {
 	.params = p_inst,
 	.prepare = prep_norm,
 	.flops = flops_norm,
+	.workspace = work_norm,
 	.format = fmt_norm,
 	.free_priv = free,
 };

@@ -284,6 +284,21 @@ prep_pad(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	return (0);
 }
 
+/* The work space (ops/scratch.h) of one execution: the source index of
+ * every output position along each dimension (int64). */
+static uint64_t
+work_pad(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	uint64_t tot = 0;
+
+	if (y->ndim == 0 || gp_type_nbytes(y) == 0)
+		return (0);
+	for (int d = 0; d < y->ndim; d++)
+		tot += (uint64_t)y->shape[d];
+	return (sizeof(int64_t) * tot);
+}
+
 /* "Pad{reflect, pads=[0, 0, 1, 1, 0, 0, 1, 1]}"; constant: its value */
 static void
 fmt_pad(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
@@ -313,6 +328,7 @@ static const struct gp_op op_pad = {
 	.min_in = 1, .max_in = 2, .n_out = 1,
 	.params = p_pad,
 	.prepare = prep_pad,
+	.workspace = work_pad,
 	.format = fmt_pad,
 	.free_priv = free,
 };

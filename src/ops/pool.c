@@ -390,6 +390,23 @@ flops_pool(const struct gp_graph *g, const struct gp_node *n)
 	}
 }
 
+/* The work space (ops/scratch.h) of one execution: average_pool's
+ * divisors, the taps counted along each output dimension and one per
+ * output pixel of a plane. */
+static uint64_t
+work_pool(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct pool_priv *pp = n->priv;
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	const int64_t *o;
+
+	if (pp == NULL || pp->kind != P_AVG || gp_type_nbytes(y) == 0)
+		return (0);
+	o = pp->w.out;
+	return (gp_dtype_size(y->dtype) * (uint64_t)(o[0] + o[1] + o[2] +
+	    vol(o)));
+}
+
 static void
 fmt_pool(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 {
@@ -417,6 +434,7 @@ static const struct gp_op op_max_pool = {
 	.params = p_max,
 	.prepare = prep_pool,
 	.flops = flops_pool,
+	.workspace = work_pool,
 	.format = fmt_pool,
 	.free_priv = free,
 };
@@ -431,6 +449,7 @@ static const struct gp_op op_average_pool = {
 	.params = p_avg,
 	.prepare = prep_pool,
 	.flops = flops_pool,
+	.workspace = work_pool,
 	.format = fmt_pool,
 	.free_priv = free,
 };
@@ -443,6 +462,7 @@ static const struct gp_op op_global_average_pool = {
 	.min_in = 1, .max_in = 1, .n_out = 1,
 	.prepare = prep_pool,
 	.flops = flops_pool,
+	.workspace = work_pool,
 	.format = fmt_pool,
 	.free_priv = free,
 };
@@ -455,6 +475,7 @@ static const struct gp_op op_global_max_pool = {
 	.min_in = 1, .max_in = 1, .n_out = 1,
 	.prepare = prep_pool,
 	.flops = flops_pool,
+	.workspace = work_pool,
 	.format = fmt_pool,
 	.free_priv = free,
 };

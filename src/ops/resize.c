@@ -723,6 +723,34 @@ flops_resize(const struct gp_graph *g, const struct gp_node *n)
 	return (rp != NULL ? rp->flops : 0);
 }
 
+/* The work space (ops/scratch.h) of one execution: linear and cubic
+ * resample one axis per pass, each pass but the last into a scratch slot,
+ * the two slots in turn (interpolate()): each slot's largest pass. */
+static uint64_t
+work_resize(const struct gp_graph *g, const struct gp_node *n)
+{
+	const struct rs_priv *rp = n->priv;
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *y = &g->vars[n->out[0]].type;
+	int64_t shape[GP_MAX_DIMS];
+	uint64_t slot[2] = {0, 0};
+
+	if (rp == NULL || rp->mode == RS_NEAREST || rp->nax == 0 ||
+	    gp_type_nbytes(y) == 0)
+		return (0);
+	memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+	for (int p = 0; p < rp->nax - 1; p++) {
+		uint64_t b;
+
+		shape[rp->ax[p].axis] = rp->ax[p].out;
+		b = gp_dtype_size(y->dtype) * (uint64_t)gp_shape_numel(x->ndim,
+		    shape);
+		if (b > slot[p % 2])
+			slot[p % 2] = b;
+	}
+	return (slot[0] + slot[1]);
+}
+
 /* "Resize{linear, align_corners, scales=[1, 1, 2, 2]}" */
 static void
 fmt_resize(const struct gp_graph *g, const struct gp_node *n,
@@ -768,6 +796,7 @@ static const struct gp_op op_resize = {
 	.params = p_resize,
 	.prepare = prep_resize,
 	.flops = flops_resize,
+	.workspace = work_resize,
 	.format = fmt_resize,
 	.free_priv = free_resize,
 };

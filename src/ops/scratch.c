@@ -1,7 +1,9 @@
 /*
  * ops/scratch.c: per-thread work space for kernels: one growing buffer per
  * slot, freed by a thread-specific-data destructor when the thread exits
- * (and at process exit for the main thread, so leak checkers stay quiet).
+ * (and at process exit for the main thread, so leak checkers stay quiet);
+ * the bytes each slot holds for the running apply, counted as work space
+ * (base/alloc.h).
  */
 #include "config.h"
 
@@ -10,11 +12,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "base/util.h"
 
 struct scratch {
 	void	*p[GP_SCRATCH__COUNT];
 	size_t	 n[GP_SCRATCH__COUNT];
+	/* bytes counted for the running apply: valid while the allocator
+	 * counts work space (gp_alloc_work_end() zeroes it after each
+	 * apply: then none is) */
+	size_t	 held[GP_SCRATCH__COUNT];
 };
 
 static pthread_key_t key;
@@ -60,11 +67,16 @@ gp_scratch_get(enum gp_scratch_slot slot, size_t n)
 		if (pthread_setspecific(key, mine) != 0)
 			abort();
 	}
-	if (n == 0)
-		n = 1;
-	if (mine->n[slot] < n) {
+	if (gp_alloc_tls.work == 0)
+		for (int i = 0; i < GP_SCRATCH__COUNT; i++)
+			mine->held[i] = 0;
+	if (n > mine->held[slot]) {
+		gp_alloc_work_add(n - mine->held[slot]);
+		mine->held[slot] = n;
+	}
+	if (mine->n[slot] < n || mine->p[slot] == NULL) {
 		free(mine->p[slot]);
-		mine->p[slot] = gp_xmalloc(n);
+		mine->p[slot] = gp_xmalloc(n > 0 ? n : 1);
 		mine->n[slot] = n;
 	}
 	return (mine->p[slot]);

@@ -3,9 +3,25 @@
  * convolution, a normalization's per-channel factors).  Each slot is one
  * buffer that grows to the largest size asked of it and is then reused, so
  * a kernel allocates nothing in the steady state; the buffers are freed
- * when their thread exits.  They are not tensors: the allocator's counters
- * and the memory profile do not see them (doc/graph-format.md says which
- * ops use them and how much).
+ * when their thread exits.
+ *
+ * They are not tensors, but the memory profile and the allocator's
+ * counters both count them, as work space (doc/memory.md, "Workspace"):
+ *  - an op whose kernel asks for scratch declares how much for its shapes
+ *    (struct gp_op's workspace(): the sum over the slots of the largest
+ *    request the kernel makes of each in one execution), and the memory
+ *    profile holds those bytes alive during that apply;
+ *  - gp_scratch_get() counts the bytes asked (each slot at the largest
+ *    request of the apply) as live on the calling thread's counters
+ *    (base/alloc.h's `work`) until the apply ends (gp_alloc_work_end(),
+ *    called by the VM after every kernel).
+ * The tests hold the two equal (tests/unit/test-memprof on the real
+ * models), so a kernel's declaration must follow its requests.
+ *
+ * Ask on the kernel's calling thread, outside OpenMP parallel regions
+ * (ops/par.h): a thread of a region has counters nobody reads.  Threads
+ * that each need their own part take it from one request of
+ * parts * gp_par_max_threads() bytes made before the region.
  */
 #ifndef GPTOP_SRC_OPS_SCRATCH_H
 #define GPTOP_SRC_OPS_SCRATCH_H
@@ -20,7 +36,8 @@ enum gp_scratch_slot {
 };
 
 /* At least n bytes (malloc's alignment) for the calling thread; the previous
- * contents of the slot are not kept. */
+ * contents of the slot are not kept.  Counts n bytes of work space held by
+ * the running apply (the slot's largest request of the apply). */
 void	*gp_scratch_get(enum gp_scratch_slot slot, size_t n);
 
 #endif

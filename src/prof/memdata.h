@@ -30,6 +30,10 @@ struct gp_mem_out {
 struct gp_mem_apply {
 	uint64_t	out_bytes;	/* all outputs (dense sizes) */
 	uint64_t	alloc_bytes;	/* the outputs the VM allocates */
+	/* its kernel's work space (ops/scratch.h, the op's workspace()):
+	 * alive during the apply only, counted in the allocator's figures
+	 * (sim), not in Theano's intermediates */
+	uint64_t	work_bytes;
 	uint32_t	first_out;	/* its outputs: outs[first_out ...] */
 	int		n_out;
 	/* Theano's model (intermediates, one call on its own, current
@@ -49,10 +53,14 @@ enum gp_mem_kind {
 	GP_MEM_SHARED,		/* a shared variable's value */
 	GP_MEM_CONSTANT,	/* a constant's value */
 	GP_MEM_HELD,		/* held by the VM from an earlier call */
-	GP_MEM_NEW		/* allocated during this call */
+	GP_MEM_NEW,		/* allocated during this call */
+	GP_MEM_WORK		/* the running apply's kernel work space
+				 * (ops/scratch.h), named GP_MEM_WORK_NAME */
 };
+#define GP_MEM_WORK_NAME	"(kernel scratch)"
 
-/* A storage alive at the peak. */
+/* A storage alive at the peak, or the work space of the apply running
+ * then (GP_MEM_WORK). */
 struct gp_mem_buf {
 	uint64_t	bytes;
 	uint32_t	var;	/* its variable's name (string pool) */
@@ -110,6 +118,11 @@ struct gp_memprof {
 	uint64_t	sum_out;	/* every apply's outputs */
 	uint64_t	sum_view;	/* outputs declared views */
 	uint64_t	sum_inplace;	/* outputs declared in place */
+	/* kernel work space: the largest of an apply (-1: none), and how
+	 * many applies take some */
+	uint64_t	work_max;
+	int		work_max_step;
+	int		n_work;
 
 	/* the allocator's: [0] GC on, [1] GC off */
 	struct gp_mem_sim sim[2];

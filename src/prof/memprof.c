@@ -131,9 +131,19 @@ describe_applies(struct gp_memprof *mp, const struct gp_graph *g,
     const struct mr_prog *pr)
 {
 	mp->ap = gp_xcalloc((size_t)pr->n + 1, sizeof(*mp->ap));
+	mp->work_max_step = -1;
 	for (int i = 0; i < pr->n; i++) {
 		const struct gp_node *nd = &g->nodes[pr->node[i]];
 		struct gp_mem_apply *a = &mp->ap[i];
+
+		a->work_bytes = pr->work[i];
+		if (pr->work[i] > 0) {
+			mp->n_work++;
+			if (pr->work[i] > mp->work_max) {
+				mp->work_max = pr->work[i];
+				mp->work_max_step = i;
+			}
+		}
 
 		a->first_out = (uint32_t)pr->out0[i];
 		a->n_out = nd->n_out;

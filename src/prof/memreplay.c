@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/op.h"
 #include "run/vm.h"
 
 uint32_t
@@ -108,9 +109,16 @@ gp_memreplay_prog_build(struct mr_prog *pr, const struct mr_ctx *c,
 	memset(pr, 0, sizeof(*pr));
 	pr->n = n;
 	pr->node = gp_xmalloc(sizeof(int) * ((size_t)n + 1));
+	pr->work = gp_xmalloc(sizeof(uint64_t) * ((size_t)n + 1));
 	for (int i = 0; i < n; i++) {
+		const struct gp_node *nd;
+
 		pr->node[i] = gp_vm_step_node(vm, fi, i);
-		no += (size_t)g->nodes[pr->node[i]].n_out;
+		nd = &g->nodes[pr->node[i]];
+		no += (size_t)nd->n_out;
+		/* the kernel's work space, declared by its op */
+		pr->work[i] = nd->op->workspace != NULL ?
+		    nd->op->workspace(g, nd) : 0;
 	}
 	memset(last, 0xff, sizeof(int) * g->n_vars);	/* -1 */
 	memset(surv, 0, sizeof(bool) * g->n_vars);
@@ -209,6 +217,7 @@ void
 gp_memreplay_prog_free(struct mr_prog *pr)
 {
 	free(pr->node);
+	free(pr->work);
 	free(pr->out0);
 	free(pr->outs);
 	free(pr->free0);
@@ -237,6 +246,7 @@ struct sim {
 	int			*fl;	/* recycled ids */
 	size_t			 n_fl, cap_fl;
 	uint64_t		 live, fresh, call, ev;
+	uint64_t		 work;	/* work space held now */
 	int			 cur_fn, cur_step;
 	/* the watched call */
 	bool			 watch;
@@ -272,6 +282,7 @@ sim_dump(struct sim *s)
 	const struct gp_graph *g = s->g;
 	int *valvar = gp_xmalloc(sizeof(int) * (s->n_st + 1));
 	int n = 0;
+	struct gp_mem_buf *b0;
 
 	/* a storage holding a graph value is named after that variable */
 	memset(valvar, 0xff, sizeof(int) * (s->n_st + 1));
@@ -284,8 +295,18 @@ sim_dump(struct sim *s)
 	for (size_t i = 0; i < s->n_st; i++)
 		if (s->ref[i] > 0)
 			n++;
-	s->dump = gp_xcalloc((size_t)n + 1, sizeof(*s->dump));
+	s->dump = gp_xcalloc((size_t)n + 2, sizeof(*s->dump));
 	s->n_dump = 0;
+	if (s->work > 0) {
+		/* the running apply's work space: no variable's */
+		b0 = &s->dump[s->n_dump++];
+		b0->bytes = s->work;
+		b0->var = UINT32_MAX;
+		b0->kind = GP_MEM_WORK;
+		b0->fn = s->cur_fn;
+		b0->step = s->cur_step;
+		b0->n_ref = 1;
+	}
 	for (size_t i = 0; i < s->n_st; i++) {
 		struct gp_mem_buf *b;
 
@@ -363,6 +384,23 @@ sim_alloc(struct sim *s, uint64_t bytes, int var)
 	if (s->ev == s->stop_ev && !s->dumped)
 		sim_dump(s);
 	return ((int)id);
+}
+
+/* The kernel of the current step takes and gives back bytes of work
+ * space (an event of its own: a replay can stop there). */
+static void
+sim_work(struct sim *s, uint64_t bytes)
+{
+	s->work = bytes;
+	s->live += bytes;
+	s->fresh += bytes;
+	s->ev++;
+	sim_peak_check(s);
+	if (s->ev == s->stop_ev && !s->dumped)
+		sim_dump(s);
+	s->live -= bytes;
+	s->fresh -= bytes;
+	s->work = 0;
 }
 
 static inline void
@@ -558,10 +596,13 @@ sim_call(struct sim *s, int fi, struct gp_mem_point *after,
 				break;
 			}
 		}
-		/* the kernel makes its views */
+		/* the kernel makes its views, and holds its work space
+		 * until it returns */
 		for (int k = 0; k < no; k++)
 			if (o[k].mode == MR_KERNEL)
 				sim_view(s, &slot[o[k].var], slot[o[k].src]);
+		if (pr->work[i] > 0)
+			sim_work(s, pr->work[i]);
 		/* collect() */
 		if (s->gc)
 			for (int j = pr->free0[i]; j < pr->free0[i + 1]; j++)
@@ -779,6 +820,7 @@ gp_memreplay_sim(struct gp_mem_sim *ms, const struct mr_ctx *c,
 	s.dump = NULL;
 	for (int i = 0; i < ms->n_bufs; i++)
 		ms->bufs[i].var = gp_memreplay_pool_add(pool,
+		    ms->bufs[i].kind == GP_MEM_WORK ? GP_MEM_WORK_NAME :
 		    g->vars[ms->bufs[i].var].name);
 	sort_bufs(ms->bufs, (size_t)ms->n_bufs, pool);
 	sim_done(&s);

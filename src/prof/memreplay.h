@@ -71,6 +71,7 @@ struct mr_pout {
 struct mr_prog {
 	int		 n;
 	int		*node;
+	uint64_t	*work;	/* per step: its kernel's work space */
 	int		*out0;	/* n + 1 offsets into outs */
 	struct mr_pout	*outs;
 	int		*free0;	/* n + 1 offsets into frees (GC lists) */

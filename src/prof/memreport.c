@@ -249,9 +249,36 @@ measured_lines(FILE *fp, const struct gp_profile *p, int f)
 		    fmt_b(b2, sizeof(b2), pred - meas));
 	fprintf(fp, "      Why it can differ:\n");
 	(void)list_suspects(fp, p, f, true);
-	fprintf(fp, "        kernels may allocate temporaries (workspace) "
-	    "that no declaration shows; storage outside the program that "
+	fprintf(fp, "        kernels may allocate temporaries beyond the work "
+	    "space their ops declare; storage outside the program that "
 	    "the session did not declare counts too\n");
+}
+
+/* The kernels' work space (ops/scratch.h): in the program peak, alive
+ * during the apply that takes it. */
+static void
+work_lines(FILE *fp, const struct gp_profile *p, int f)
+{
+	const struct gp_prof_fn *pf = &p->fn[f];
+	const struct gp_memprof *m = pf->mem;
+	const struct gp_mem_sim *s = gp_memprof_sim(m);
+	uint64_t at_peak = s->peak_step >= 0 && s->peak_step < m->n_apply ?
+	    m->ap[s->peak_step].work_bytes : 0;
+	char b1[64], b2[64];
+
+	fprintf(fp, "    Work space (kernels' scratch, alive during the apply "
+	    "that takes it): ");
+	if (m->n_work == 0) {
+		fprintf(fp, "none\n");
+		return;
+	}
+	fprintf(fp, "largest %s, apply %d", fmt_b(b1, sizeof(b1),
+	    m->work_max), m->work_max_step);
+	if (m->work_max_step < pf->n_apply)
+		fprintf(fp, " (%s)", pf->ap[m->work_max_step].name);
+	fprintf(fp, "; %d appl%s take some; at the program's peak %s\n",
+	    m->n_work, m->n_work == 1 ? "y" : "ies", fmt_b(b2, sizeof(b2),
+	    at_peak));
 }
 
 static const char *const kind_names[] = {
@@ -260,6 +287,7 @@ static const char *const kind_names[] = {
 	[GP_MEM_CONSTANT] = "constant",
 	[GP_MEM_HELD] = "held",
 	[GP_MEM_NEW] = "new",
+	[GP_MEM_WORK] = "scratch",
 };
 
 static void
@@ -291,9 +319,13 @@ peak_buffers(FILE *fp, const struct gp_profile *p, int f,
 		}
 		shown++;
 		fprintf(fp, "    %12lluB  %-8s %4d  %s", (unsigned long long)
-		    b->bytes, kind_names[b->kind], b->n_ref,
+		    b->bytes, b->kind >= 0 && b->kind <= GP_MEM_WORK ?
+		    kind_names[b->kind] : "?", b->n_ref,
 		    gp_memprof_str(m, b->var));
-		if (b->fn >= 0 && b->fn < p->n_fn)
+		if (b->kind == GP_MEM_WORK && b->fn >= 0 && b->fn < p->n_fn)
+			fprintf(fp, "  (work space of apply %d of %s, while it "
+			    "runs)", b->step, p->fn[b->fn].name);
+		else if (b->fn >= 0 && b->fn < p->n_fn)
 			fprintf(fp, "  (made by apply %d of %s%s)", b->step,
 			    p->fn[b->fn].name, b->kind == GP_MEM_NEW ? "" :
 			    " in an earlier call");
@@ -392,6 +424,67 @@ apply_table(FILE *fp, const struct gp_profile *p, int fn,
 	    "i: an input overwritten in place.  Views and in-place outputs "
 	    "allocate nothing, as the VM runs them.\n");
 	gp_buf_free(&b);
+	free(rows);
+}
+
+/* The applies that take work space (function fn, or all when fn < 0),
+ * largest first; nothing when none does. */
+static void
+work_table(FILE *fp, const struct gp_profile *p, int fn,
+    const struct gp_report_opts *o)
+{
+	struct row *rows = NULL;
+	size_t n = 0, cap = 0, shown = 0;
+	uint64_t rest = 0;
+	int multi = 0;
+
+	for (int f = 0; f < p->n_fn; f++) {
+		const struct gp_memprof *m = p->fn[f].mem;
+
+		if ((fn >= 0 && f != fn) || m == NULL)
+			continue;
+		multi++;
+		for (int i = 0; i < m->n_apply; i++) {
+			if (m->ap[i].work_bytes == 0)
+				continue;
+			gp_grow(&rows, &cap, n + 1, sizeof(*rows));
+			rows[n].fn = f;
+			rows[n].id = i;
+			rows[n++].bytes = m->ap[i].work_bytes;
+		}
+	}
+	if (n == 0)
+		return;
+	qsort(rows, n, sizeof(*rows), cmp_row);
+	fprintf(fp, "  ---\n");
+	fprintf(fp, "    <Apply work space (bytes)> <Apply node>\n");
+	for (size_t r = 0; r < n; r++) {
+		const struct gp_prof_fn *pf = &p->fn[rows[r].fn];
+		char head[64];
+
+		if ((int)shown >= o->n_apply ||
+		    (int64_t)rows[r].bytes < o->min_memory_size) {
+			rest += rows[r].bytes;
+			continue;
+		}
+		shown++;
+		if (multi > 1)
+			snprintf(head, sizeof(head), "     %9lluB  %s:%d ",
+			    (unsigned long long)rows[r].bytes, pf->name,
+			    rows[r].id);
+		else
+			snprintf(head, sizeof(head), "     %9lluB  ",
+			    (unsigned long long)rows[r].bytes);
+		fputs(head, fp);
+		put_cut(fp, rows[r].id < pf->n_apply ?
+		    pf->ap[rows[r].id].name : "?", o->width - (int)strlen(head));
+	}
+	if (shown < n)
+		fprintf(fp, "   ... (remaining %zu Apply take %lluB of work "
+		    "space)\n", n - shown, (unsigned long long)rest);
+	fprintf(fp, "    Work space: the kernel's scratch (im2col matrices, "
+	    "per-channel factors), alive while the apply runs; in the "
+	    "predicted and measured peaks, not in the intermediates.\n");
 	free(rows);
 }
 
@@ -508,6 +601,7 @@ function_section(FILE *fp, const struct gp_profile *p, int f,
 	fprintf(fp, "    Outside the program: %s%s\n", fmt_b(b1, sizeof(b1),
 	    m->external), m->external > 0 ? " (the session's pristine copy "
 	    "of the shared variables, kept for recompiles)" : "");
+	work_lines(fp, p, f);
 	measured_lines(fp, p, f);
 	fprintf(fp, "  ---\n");
 }
@@ -532,6 +626,7 @@ gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
 		}
 		function_section(fp, p, first, o);
 		apply_table(fp, p, first, o);
+		work_table(fp, p, first, o);
 		fprintf(fp, "  ---\n");
 		peak_buffers(fp, p, first, o);
 		fprintf(fp, "\n");
@@ -617,6 +712,7 @@ gp_memprof_report(FILE *fp, const struct gp_profile *p, int fn,
 	}
 	fprintf(fp, "  ---\n");
 	apply_table(fp, p, -1, o);
+	work_table(fp, p, -1, o);
 	fprintf(fp, "    (each function's section above has its storage "
 	    "totals and the storage alive at its peak)\n\n");
 }

@@ -278,6 +278,7 @@ fold_node(struct gp_graph *g, struct fold *f, int x)
 		out[k] = &ot[k];
 	}
 	n->kernel(n, in, out);
+	gp_alloc_work_end();	/* its work space (ops/scratch.h) */
 	for (int k = 0; k < n->n_out; k++) {
 		int v = n->out[k];
 

@@ -510,6 +510,7 @@ run_steps(struct gp_vm *vm, struct vm_fn *f, int fi, bool observe)
 		__builtin_prefetch(ahead->out[0]);
 		prepare_outputs(f, i);
 		s->kernel(s->node, s->in, s->out);
+		gp_alloc_work_end();
 		collect(s);
 		if (observe)
 			vm->observer(vm->observer_ctx, fi, i);
@@ -533,6 +534,7 @@ run_timed(struct gp_vm *vm, struct vm_fn *f, int fi, uint64_t *tk,
 
 		prepare_outputs(f, i);
 		s->kernel(s->node, s->in, s->out);
+		gp_alloc_work_end();
 		if (__builtin_expect(see != NULL, 0))
 			see->step(see->ctx, fi, i, s->in, s->out);
 		collect(s);
