@@ -1,0 +1,94 @@
+#!/bin/sh
+# resnet18.sh: the resnet18-shaped model tests/onnx/make-resnet18 writes
+# (no torch needed), run in batch mode: gptop --check counts torchvision's
+# resnet18 layers; the Apply and Ops tables rank the convolutions first,
+# with each conv's flops as computed here by hand (2 x Cout x Hout x Wout
+# x Cin x k x k) and a GFLOP/s figure; the memory profile counts the
+# convolutions' im2col work space (conv1's: 3 x 7 x 7 by 112 x 112
+# float32) and its predicted peak equals the allocator's measured peak
+# with GC on and off; a capture keeps the work space.  TAP output.
+
+: "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
+MAKE_RN18=${MAKE_RN18:-$top_builddir/tests/onnx/make-resnet18}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gptop-rn18.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+t() {	# t DESCRIPTION COMMAND...: one TAP line
+	d=$1
+	shift
+	n=$((n + 1))
+	if "$@" >"$tmp/t.out" 2>&1; then
+		echo "ok $n - $d"
+	else
+		echo "not ok $n - $d"
+		sed 's/^/# /' "$tmp/t.out" | head -n 20
+		fail=1
+	fi
+}
+has() {	# has FILE EXTENDED-REGEX...: every pattern matches a line
+	f=$1
+	shift
+	for re in "$@"; do
+		grep -Eq -- "$re" "$f" || { echo "no line matches: $re"; return 1; }
+	done
+}
+
+echo "1..14"
+model=$tmp/resnet18.onnx
+t "make-resnet18 writes the model: 69 nodes, 11,699,112 values" \
+    sh -c "'$MAKE_RN18' '$model' >'$tmp/make.out' &&
+    grep -q 'resnet18, 69 nodes, 11699112 parameters' '$tmp/make.out'"
+"$GPTOP" --check "$model" >"$tmp/check.txt" 2>&1
+t "gptop --check: resnet18's layers (20 conv + 20 batch norm, 17 relu, 8 adds, ...)" \
+    has "$tmp/check.txt" \
+    'op types: BatchNormalization 20, Conv 20, Relu 17, Add 8, Flatten 1, Gemm 1, GlobalAveragePool 1, MaxPool 1' \
+    'input +float32\(1, 3, 224, 224\)' 'output +float32\(1, 1000\)'
+
+"$GPTOP" --batch -n 3 --flags profile_memory=True,profiling__n_apply=100 \
+    --save "$tmp/cap.json" "$model" >"$tmp/on.txt" 2>"$tmp/on.err"
+t "a batch run with the memory profile" test -s "$tmp/on.txt"
+sed -n '/^Apply$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/apply"
+sed -n '/^Ops$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/ops"
+t "the Apply table ranks convolutions first (its 5 costliest applies)" \
+    sh -c "head -n 5 '$tmp/apply' | grep -c '/Conv\$' | grep -qx 5"
+t "the Ops table ranks conv ops first (its 3 costliest)" \
+    sh -c "head -n 3 '$tmp/ops' | grep -c ' Conv{' | grep -qx 3"
+# <% time> <sum %> <apply time> <time per call> <median> <p95> <#call>
+# <id> <Mflops> <Gflops/s> <Apply name>: flops by hand, per conv shape
+flops_of() {	# the Mflops column of the apply named $1
+	awk -v a="$1" '$NF == a { print $9 }' "$tmp/apply"
+}
+t "conv1's flops: 2 x 64 x 112 x 112 x 3 x 7 x 7 = 236.028 M" \
+    test "$(flops_of /conv1/Conv)" = 236.028
+t "layer1's 3x3 convs: 2 x 64 x 56 x 56 x 64 x 9 = 231.211 M (each of 4)" \
+    sh -c "for c in 0/conv1 0/conv2 1/conv1 1/conv2; do
+        awk -v a=/layer1/layer1.\$c/Conv '\$NF == a { print \$9 }' \
+        '$tmp/apply'; done | grep -c '^231\.211\$' | grep -qx 4"
+t "layer2.0's strided conv1: 2 x 128 x 28 x 28 x 64 x 9 = 115.606 M" \
+    test "$(flops_of /layer2/layer2.0/conv1/Conv)" = 115.606
+t "layer4.0's 1x1 downsample: 2 x 512 x 7 x 7 x 256 = 12.845 M" \
+    test "$(flops_of /layer4/layer4.0/downsample/downsample.0/Conv)" = 12.845
+t "every conv has a GFLOP/s figure above 0" \
+    sh -c "awk '\$NF ~ /Conv\$/ { n++; if (\$10 + 0 > 0) g++ }
+        END { exit !(n == 20 && g == 20) }' '$tmp/apply'"
+
+work='Work space \(kernels. scratch, alive during the apply that takes it\): largest 7\.0MiB \(7375872 B\), apply [0-9]+ \(/conv1/Conv\); 20 applies take some'
+t "the memory profile: conv1's im2col, 3 x 49 x 112 x 112 x 4 B, the largest work space of 20" \
+    has "$tmp/on.txt" "$work" \
+    '^ +7375872B +/conv1/Conv$' '^ +7225344B +/layer1/layer1.0/conv1/Conv$'
+t "GC on: measured peak = predicted peak" \
+    has "$tmp/on.txt" '^    Measured peak .*: equal to the predicted peak$'
+"$GPTOP" --batch -n 3 --flags profile_memory=True,allow_gc=False \
+    "$model" >"$tmp/off.txt" 2>&1
+t "GC off: measured peak = predicted peak" \
+    has "$tmp/off.txt" 'allow_gc=False \(as the VM runs\)' \
+    '^    Measured peak .*: equal to the predicted peak$'
+"$GPTOP" --batch "$tmp/cap.json" >"$tmp/cap.txt" 2>&1
+grep -E '^ +[0-9]+B +scratch ' "$tmp/on.txt" >"$tmp/scratch.on"
+t "the capture keeps the work space and the scratch alive at the peak" \
+    sh -c "grep -Eq '$work' '$tmp/cap.txt' &&
+        grep -E '^ +[0-9]+B +scratch ' '$tmp/cap.txt' |
+        cmp -s - '$tmp/scratch.on' && test -s '$tmp/scratch.on'"
+exit "$fail"

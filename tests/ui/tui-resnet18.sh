@@ -1,0 +1,61 @@
+#!/bin/sh
+# tui-resnet18.sh: a user profiles resnet18 (the model tests/onnx/
+# make-resnet18 writes: torchvision's architecture, seeded random weights)
+# in the interface: the Class view ranks Conv first; the Ops view's three
+# costliest rows are conv ops and the Apply view's five costliest applies
+# are convolutions, each with its flops (Mflops, as computed by hand: 2 x
+# Cout x Hout x Wout x Cin x k x k) and a GFLOP/s figure; the Memory view
+# shows conv1's im2col work space in its scratch column and at the peak.
+. "$top_srcdir/tests/ui/tui-lib.sh"
+
+MAKE_RN18=${MAKE_RN18:-${top_builddir:-.}/tests/onnx/make-resnet18}
+model=$TUI_TMP/resnet18.onnx
+
+# the first N rows under the table header matching HRE
+rows_under() {
+	tui_screen | awk -v re="$1" -v n="$2" \
+	    'found && n-- > 0 { print } $0 ~ re { found = 1 }'
+}
+# the first N rows all match RE (the screen may be half drawn: retried)
+first_rows() {
+	tries=$((TUI_TIMEOUT * 10))
+	while [ "$tries" -gt 0 ]; do
+		if [ "$(rows_under "$1" "$2" | grep -Ec -- "$3")" = "$2" ]; then
+			return 0
+		fi
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+# a conv's flops per execution (Mflops) then its GFLOP/s (not 0)
+FL='(236\.028|231\.211|115\.606|12\.845) +[0-9]*\.[0-9]*[1-9][0-9]*'
+
+echo "1..7"
+if ! "$MAKE_RN18" "$model" >"$TUI_TMP/make.out" 2>&1; then
+	echo "Bail out! make-resnet18: $(cat "$TUI_TMP/make.out")"
+	exit 1
+fi
+tui_shell 200 50
+tui_run -d 2 "$model"
+check "the Class view ranks Conv first" \
+    tui_wait_first 'Mflops +Gflops/s +Class name' ' BLAS .* Conv *$'
+tui_keys 2
+check "2: the Ops view's 3 costliest rows are conv ops, with Mflops and Gflops/s" \
+    first_rows 'Mflops +Gflops/s +Op name' 3 " BLAS +[0-9]+ +[0-9]+ +$FL Conv\{"
+check "... the 3x3 convs: 231.211 Mflops each (2 x 64 x 56 x 56 x 64 x 9)" \
+    tui_wait ' 231\.211 +[0-9.]+ Conv\{3x3,p1\} *$'
+tui_keys 3
+check "3: the Apply view's 5 costliest applies are convolutions, with Mflops and Gflops/s" \
+    first_rows 'Mflops +Gflops/s +from +Apply name' 5 " BLAS +[0-9]+ +[0-9]+ +$FL .*/Conv *$"
+check "... conv1: 236.028 Mflops (2 x 64 x 112 x 112 x 3 x 7 x 7)" \
+    tui_wait ' 236\.028 +[0-9.]+ /conv1/Conv +/conv1/Conv *$'
+tui_keys 4
+check "4: the Memory view shows conv1's im2col in its scratch column and at the peak" \
+    tui_wait_all 'allocated +scratch +during' \
+    ' 3\.1MiB +7\.0MiB +.* /conv1/Conv *$' \
+    'kernel scratch at the peak 7\.0MiB\)'
+tui_keys q
+check "q quits: exit status 0, no sanitizer report" tui_exited 0
+tui_done
