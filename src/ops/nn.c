@@ -5,6 +5,16 @@
  * with integer targets and its gradient (Theano's
  * CrossentropyCategorical1Hot and CrossentropyCategorical1HotGrad).
  *
+ * softmax and log_softmax take a param scale (default 1): softmax(x *
+ * scale), the attention's scale of its scores in the same apply (the
+ * rewrite softmax_scale puts it there).  Each row is scaled in the dtype,
+ * y = x * scale, then the max of y subtracted, so softmax(x; scale=c)
+ * gives the bits of softmax(mul(x, c)).  Their rows are made contiguous
+ * (an input that is not is copied), the exponentials are computed by the
+ * Elemwise exp's own evaluator (libmvec's vector exp where elemwise.c uses
+ * it, so softmax and exp agree), the sum of each row in double, and the
+ * rows are an OpenMP parallel loop (ops/par.h) when large.
+ *
  * Kernels run in float32 or float64; integer inputs are converted to the
  * float type first (Theano's upgrade_to_float).  Inputs may have any
  * strides.  A target outside [0, K) gives NaN as that row's loss and a row
@@ -13,7 +23,9 @@
  */
 #include "config.h"
 
+#include "ops/elemwise.h"
 #include "ops/ops.h"
+#include "ops/par.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -124,46 +136,7 @@ walk_rows(const struct gp_tensor *const *t, int nop, row_fn fn)
 
 #define EL(T, p, s, i) (*(T *)((p) + (i) * (s)))
 
-#define DEF_ROWS(SFX, T, EXP)                                            \
-static T                                                                      \
-rowmax_##SFX(const char *x, int64_t s, int64_t k)                             \
-{                                                                             \
-	T m = -INFINITY;                                                      \
-	for (int64_t i = 0; i < k; i++) {                                     \
-		T v = EL(const T, x, s, i);                                   \
-		if (v > m || isnan(v))                                        \
-			m = v;                                                \
-		if (isnan(m))                                                 \
-			break;                                                \
-	}                                                                     \
-	return (m);                                                           \
-}                                                                             \
-static void                                                                   \
-softmax_##SFX(char *const *p, const int64_t *s, int64_t k)                    \
-{                                                                             \
-	T m = rowmax_##SFX(p[1], s[1], k);                                    \
-	double sum = 0;                                                       \
-	T inv;                                                                \
-	for (int64_t i = 0; i < k; i++) {                                     \
-		T e = EXP(EL(const T, p[1], s[1], i) - m);                    \
-		EL(T, p[0], s[0], i) = e;                                     \
-		sum += e;                                                     \
-	}                                                                     \
-	inv = (T)(1.0 / sum);                                                 \
-	for (int64_t i = 0; i < k; i++)                                       \
-		EL(T, p[0], s[0], i) *= inv;                                  \
-}                                                                             \
-static void                                                                   \
-logsoftmax_##SFX(char *const *p, const int64_t *s, int64_t k)                 \
-{                                                                             \
-	T m = rowmax_##SFX(p[1], s[1], k), l;                                 \
-	double sum = 0;                                                       \
-	for (int64_t i = 0; i < k; i++)                                       \
-		sum += EXP(EL(const T, p[1], s[1], i) - m);                   \
-	l = (T)log(sum);                                                      \
-	for (int64_t i = 0; i < k; i++)                                       \
-		EL(T, p[0], s[0], i) = (EL(const T, p[1], s[1], i) - m) - l;  \
-}                                                                             \
+#define DEF_ROWS(SFX, T)                                                      \
 static void                                                                   \
 softmaxgrad_##SFX(char *const *p, const int64_t *s, int64_t k)                \
 {                                                                             \
@@ -177,8 +150,8 @@ softmaxgrad_##SFX(char *const *p, const int64_t *s, int64_t k)                \
 		EL(T, p[0], s[0], i) = (EL(const T, p[1], s[1], i) - d) *     \
 		    EL(const T, p[2], s[2], i);                               \
 }
-DEF_ROWS(f32, float, expf)
-DEF_ROWS(f64, double, exp)
+DEF_ROWS(f32, float)
+DEF_ROWS(f64, double)
 
 static void
 k_rows(const struct gp_node *n, struct gp_tensor *const *in,
@@ -196,18 +169,126 @@ k_rows(const struct gp_node *n, struct gp_tensor *const *in,
 	conv_free(&c, n->n_in);
 }
 
+/*
+ * softmax and log_softmax: contiguous rows of k elements, y = x * scale,
+ * m = max(y), e = exp(y - m) through the Elemwise exp's evaluator, the
+ * sum of each row in double; softmax writes e / sum (e times 1 / sum, in
+ * the dtype), log_softmax (y - m) - log(sum).  A NaN in a row makes its
+ * sum NaN, so the whole row NaN, as numpy's.
+ */
+struct sm_priv {
+	double	scale;
+	bool	lg;		/* log_softmax */
+};
+
+static const char *const p_softmax[] = {"scale", NULL};
+
+/* Elements of a row's exponentials computed at once (log_softmax, which
+ * keeps y - m in the output, puts them on the stack). */
+#define SM_BLOCK	256
+
+#if defined(GP_HAVE_OMP_SIMD)
+#define SM_SIMD_MAX	_Pragma("omp simd reduction(max:m)")
+#define SM_SIMD_SUM	_Pragma("omp simd reduction(+:sum)")
+#else
+#define SM_SIMD_MAX
+#define SM_SIMD_SUM
+#endif
+
+#define DEF_SM(SFX, T, EVAL, LOG)                                             \
+static void                                                                   \
+sm_rows_##SFX(const T *x, T *y, int64_t rows, int64_t k, T sc, bool lg)       \
+{                                                                             \
+	void (*ex)(T *, const T *const *, size_t) =                           \
+	    gp_elemwise_scalar_find("exp")->EVAL;                             \
+                                                                              \
+	GP_PAR_FOR(rows * k)                                                  \
+	for (int64_t r = 0; r < rows; r++) {                                  \
+		const T *restrict xr = x + r * k;                             \
+		T *restrict yr = y + r * k;                                   \
+		T m = -INFINITY, e[SM_BLOCK];                                 \
+		double sum = 0;                                               \
+                                                                              \
+		SM_SIMD_MAX                                                   \
+		for (int64_t i = 0; i < k; i++) {                             \
+			yr[i] = xr[i] * sc;                                   \
+			m = yr[i] > m ? yr[i] : m;                            \
+		}                                                             \
+		GP_SIMD                                                       \
+		for (int64_t i = 0; i < k; i++)                               \
+			yr[i] = yr[i] - m;                                    \
+		if (!lg) {                                                    \
+			const T *arg = yr;                                    \
+			T inv;                                                \
+                                                                              \
+			ex(yr, &arg, (size_t)k);                              \
+			SM_SIMD_SUM                                           \
+			for (int64_t i = 0; i < k; i++)                       \
+				sum += yr[i];                                 \
+			inv = (T)(1.0 / sum);                                 \
+			GP_SIMD                                               \
+			for (int64_t i = 0; i < k; i++)                       \
+				yr[i] *= inv;                                 \
+			continue;                                             \
+		}                                                             \
+		for (int64_t j = 0; j < k; j += SM_BLOCK) {                   \
+			int64_t nb = k - j < SM_BLOCK ? k - j : SM_BLOCK;     \
+			const T *arg = yr + j;                                \
+                                                                              \
+			ex(e, &arg, (size_t)nb);                              \
+			SM_SIMD_SUM                                           \
+			for (int64_t i = 0; i < nb; i++)                      \
+				sum += e[i];                                  \
+		}                                                             \
+		{                                                             \
+			T l = (T)LOG(sum);                                    \
+                                                                              \
+			GP_SIMD                                               \
+			for (int64_t i = 0; i < k; i++)                       \
+				yr[i] = yr[i] - l;                            \
+		}                                                             \
+	}                                                                     \
+}
+DEF_SM(f32, float, eval_f32, log)
+DEF_SM(f64, double, eval_f64, log)
+
 static void
 k_softmax(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	k_rows(n, in, out, softmax_f32, softmax_f64);
-}
+	const struct sm_priv *p = n->priv;
+	struct gp_tensor *o = out[0], xc = {0}, oc = {0};
+	const struct gp_tensor *x;
+	struct gp_tensor *y = o;
+	struct conv c;
+	int64_t total = gp_tensor_numel(o), k;
 
-static void
-k_logsoftmax(const struct gp_node *n, struct gp_tensor *const *in,
-    struct gp_tensor *const *out)
-{
-	k_rows(n, in, out, logsoftmax_f32, logsoftmax_f64);
+	if (total == 0)
+		return;
+	k = o->shape[o->ndim - 1];
+	conv_inputs(&c, in, 1, o->dtype);
+	x = c.use[0];
+	if (!gp_tensor_is_contiguous(x)) {
+		gp_tensor_copy(&xc, x);
+		x = &xc;
+	}
+	if (!gp_tensor_is_contiguous(o)) {
+		gp_tensor_alloc(&oc, o->dtype, o->ndim, o->shape);
+		y = &oc;
+	}
+	if (o->dtype == GP_FLOAT32)
+		sm_rows_f32((const float *)gp_tensor_data(x),
+		    (float *)gp_tensor_data(y), total / k, k, (float)p->scale,
+		    p->lg);
+	else
+		sm_rows_f64((const double *)gp_tensor_data(x),
+		    (double *)gp_tensor_data(y), total / k, k, p->scale, p->lg);
+	if (y != o) {
+		gp_tensor_copy_into(o, &oc);
+		gp_tensor_release(&oc);
+	}
+	gp_tensor_release(&xc);
+	conv_free(&c, 1);
 }
 
 static void
@@ -221,6 +302,7 @@ static int
 prep_softmax(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 {
 	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	struct sm_priv *p;
 
 	if (t->ndim < 1)
 		return (gp_err_set(err, "%s: the input must have at least 1 "
@@ -229,10 +311,17 @@ prep_softmax(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	if (t->dtype == GP_BOOL)
 		return (gp_err_set(err, "%s: the input must be numbers, got "
 		    "bool", n->op->name));
+	p = gp_xcalloc(1, sizeof(*p));
+	n->priv = p;
+	p->lg = strcmp(n->op->name, "log_softmax") == 0;
+	if (gp_op_param_double(n->params, "scale", 1, &p->scale, err) < 0)
+		return (-1);
+	if (!isfinite(p->scale) || p->scale == 0)
+		return (gp_err_set(err, "%s: scale must be a finite number "
+		    "other than 0, got %g", n->op->name, p->scale));
 	gp_ops_set_out(g, n, 0, gp_dtype_to_float(t->dtype), t->ndim,
 	    t->shape);
-	n->kernel = strcmp(n->op->name, "softmax") == 0 ? k_softmax :
-	    k_logsoftmax;
+	n->kernel = k_softmax;
 	return (0);
 }
 
@@ -265,12 +354,27 @@ flops_rows(const struct gp_graph *g, const struct gp_node *n)
 	const struct gp_type *t = gp_graph_in_type(g, n, 0);
 	double e = (double)gp_shape_numel(t->ndim, t->shape);
 
-	/* max, subtract, exp, sum and scale: counted as 4 per element;
-	 * log_softmax adds one log per row */
+	const struct sm_priv *p = n->op->prepare == prep_softmax ? n->priv :
+	    NULL;
+	double extra = p != NULL && p->scale != 1 ? e : 0;
+
+	/* max, subtract, exp, sum and scale: counted as 4 per element, one
+	 * more for a scale other than 1; log_softmax adds one log per row */
 	if (strcmp(n->op->name, "log_softmax") == 0 && t->ndim > 0 &&
 	    t->shape[t->ndim - 1] > 0)
-		return (4 * e + e / (double)t->shape[t->ndim - 1]);
-	return (4 * e);
+		return (4 * e + extra + e / (double)t->shape[t->ndim - 1]);
+	return (4 * e + extra);
+}
+
+static void
+fmt_softmax(const struct gp_graph *g, const struct gp_node *n,
+    struct gp_buf *b)
+{
+	const struct sm_priv *p = n->priv;
+
+	gp_buf_puts(b, n->op->cls);
+	if (p != NULL && p->scale != 1)
+		gp_buf_printf(b, "{scale=%g}", p->scale);
 }
 
 /*
@@ -442,23 +546,29 @@ flops_xent(const struct gp_graph *g, const struct gp_node *n)
 static const struct gp_op op_softmax = {
 	.name = "softmax",
 	.cls = "Softmax",
-	.doc = "softmax(x): exp(x - max) / sum over the last axis; float "
-	    "output (ints upgraded); never in place",
+	.doc = "softmax(x; scale): exp(y - max) / sum over the last axis, y "
+	    "= x * scale (default 1); float output (ints upgraded); never in "
+	    "place",
 	.min_in = 1, .max_in = 1, .n_out = 1,
+	.params = p_softmax,
 	.prepare = prep_softmax,
 	.flops = flops_rows,
-	.format = fmt_cls,
+	.format = fmt_softmax,
+	.free_priv = free,
 };
 
 static const struct gp_op op_log_softmax = {
 	.name = "log_softmax",
 	.cls = "LogSoftmax",
-	.doc = "log_softmax(x): x - max - log(sum(exp(x - max))) over the "
-	    "last axis; float output; never in place",
+	.doc = "log_softmax(x; scale): y - max - log(sum(exp(y - max))) over "
+	    "the last axis, y = x * scale (default 1); float output; never in "
+	    "place",
 	.min_in = 1, .max_in = 1, .n_out = 1,
+	.params = p_softmax,
 	.prepare = prep_softmax,
 	.flops = flops_rows,
-	.format = fmt_cls,
+	.format = fmt_softmax,
+	.free_priv = free,
 };
 
 static const struct gp_op op_softmax_grad = {

@@ -8,8 +8,8 @@
  * batch_norm folds its four per-channel inputs into one scale and one
  * shift per channel (in double) and runs y = x * a + b over each plane.
  * layer_norm and instance_norm compute each row's mean and then its
- * variance in double, in two passes over the row (no cancellation as in
- * E[x^2] - E[x]^2), then write (x - mean) / sqrt(var + epsilon) * scale +
+ * variance in double, in two vectorized passes over the row (no
+ * cancellation as in E[x^2] - E[x]^2), then write (x - mean) / sqrt(var + epsilon) * scale +
  * bias; layer_norm may also give each row's mean and 1 / sqrt(var +
  * epsilon) (ONNX's Mean and InvStdDev outputs, float32 as stash_type 1
  * says).  The per-channel or per-column factors live in per-thread scratch.
@@ -42,6 +42,16 @@ static const char *const p_layer[] = {"axis", "epsilon", "stash_type",
 	NULL};
 static const char *const p_inst[] = {"epsilon", NULL};
 
+/* Before a row's sum into v: vectorized, in lanes added at the end (the
+ * order of the additions is not the row's; in double, each lane's error
+ * is far below float32's). */
+#ifdef GP_HAVE_OMP_SIMD
+#define NORM_SIMD_SUM(v)	NORM_PRAGMA(omp simd reduction(+:v))
+#define NORM_PRAGMA(x)		_Pragma(#x)
+#else
+#define NORM_SIMD_SUM(v)
+#endif
+
 #define DEF_NORM(SFX, T)                                                      \
 /* y = x * a[c] + b[c] over planes of len elements, channel pl % nc */        \
 static void                                                                   \
@@ -72,9 +82,11 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
 		T *restrict yr = y + r * len;                                 \
 		double s = 0, v = 0, m;                                       \
 		T mt, inv;                                                    \
+		NORM_SIMD_SUM(s)                                              \
 		for (int64_t i = 0; i < len; i++)                             \
 			s += xr[i];                                           \
 		m = s / (double)len;                                          \
+		NORM_SIMD_SUM(v)                                              \
 		for (int64_t i = 0; i < len; i++) {                           \
 			double d = xr[i] - m;                                 \
 			v += d * d;                                           \
@@ -85,11 +97,14 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
 			mean[r] = (float)m;                                   \
 		if (istd != NULL)                                             \
 			istd[r] = (float)(1 / sqrt(v / (double)len + eps));   \
-		if (percol) {                                                 \
+		if (percol && bi != NULL) {                                   \
 			GP_SIMD                                               \
 			for (int64_t i = 0; i < len; i++)                     \
-				yr[i] = (xr[i] - mt) * inv * sc[i] +          \
-				    (bi != NULL ? bi[i] : 0);                 \
+				yr[i] = (xr[i] - mt) * inv * sc[i] + bi[i];   \
+		} else if (percol) {                                          \
+			GP_SIMD                                               \
+			for (int64_t i = 0; i < len; i++)                     \
+				yr[i] = (xr[i] - mt) * inv * sc[i] + (T)0;    \
 		} else {                                                      \
 			T a = inv * sc[r % nc], b = bi != NULL ? bi[r % nc] : \
 			    0;                                                \
@@ -107,6 +122,11 @@ static void
 params_into(void *dst, enum gp_dtype dt, const struct gp_tensor *t,
     int64_t n)
 {
+	if (t->dtype == dt && gp_tensor_is_contiguous(t) &&
+	    gp_tensor_numel(t) == n) {
+		memcpy(dst, gp_tensor_data(t), (size_t)n * gp_dtype_size(dt));
+		return;
+	}
 	for (int64_t i = 0; i < n; i++) {
 		double v = gp_tensor_get(t, i);
 

@@ -15,7 +15,15 @@
  *                 -> matmul(x, y; alpha = c or 1/c): the attention's
  *                 scale of Q (or of the scores) goes into BLAS's alpha
  *
- * Both keep every result bit for bit.  The bias is added after the
+ *   softmax_scale softmax(x * c), softmax(c * x), softmax(x / c) ->
+ *                 softmax(x; scale = c or 1/c), and the attention's
+ *                 softmax(matmul(q / c, k)) (or q * c, or the scale on
+ *                 k) -> softmax(matmul(q, k); scale = 1/c or c); the
+ *                 same for log_softmax: the scale no power of two
+ *                 matmul_scale would take (torch's 1/sqrt(32) of a head
+ *                 size 32) becomes part of the softmax's row pass
+ *
+ * matmul_bias and matmul_scale keep every result bit for bit.  The bias is added after the
  * product, in the dtype, as the add did.  A scale moves into alpha only
  * when it is a power of two (c = 2^k, |k| < 64): scaling by 2^k commutes
  * with every rounding of the product and of its sums (barring overflow
@@ -26,6 +34,19 @@
  * update), the operands have the product's dtype, and the replacement has
  * exactly the type of what it replaces.  Tags: matmul_bias `gemm`,
  * matmul_scale `scale`, both `fast_run:specialize`.
+ *
+ * softmax_scale is exact for a multiplication of the scores (the softmax
+ * kernel computes y = x * c in the dtype, as the mul did, then the rest
+ * from y) and for a division by a power of two; a division by another c
+ * (x * (1/c) instead of x / c: at most 1 ulp of y apart) and a scale
+ * moved from a matmul's operand onto its product ((q / c) . k and (q . k)
+ * / c round differently) are within float tolerance: each score y at most
+ * a few ulp of y apart, so each output by about |y| ulp relative (for
+ * float32 scores below 100, under 1e-5).  It fires only on a softmax of
+ * scale 1 whose input (and the matmul's scaled operand) is read by
+ * nothing else, float32 or float64, the constant of that dtype, finite
+ * and not 0.  Tags `fast_run:specialize:scale`; it runs after
+ * matmul_scale, which takes the powers of two into the matmul exactly.
  */
 #include "config.h"
 
@@ -189,32 +210,52 @@ pow2_const(const struct gp_graph *g, int c, int v, double *x)
 	return (e > -63 && e < 65);
 }
 
+/* Is c a 0-d-like constant of v's dtype, finite and not 0?  *x gets
+ * it. */
+static bool
+any_const(const struct gp_graph *g, int c, int v, double *x)
+{
+	return (gp_rw_const_value(g, c, x) && dtype_of(g, c) == dtype_of(g,
+	    v) && *x != 0 && isfinite(*x));
+}
+
+/* v = t * c, c * t or t / c, read only here, of t's type, with c a power
+ * of two (pow2) or any constant: t, the factor (c or 1/c), and whether it
+ * was a division. */
+static bool
+scaled_by(const struct mm *s, int v, bool pow2, int *t, double *f,
+    bool *div)
+{
+	const struct gp_graph *g = s->w.g;
+	const struct gp_node *p = gp_rw_producer(g, v);
+	double c;
+
+	if (p == NULL || p->n_in != 2 || !used_once(s, v))
+		return (false);
+	*div = gp_rw_is(p, "true_div");
+	if (!*div && !gp_rw_is(p, "mul"))
+		return (false);
+	for (int k = *div ? 1 : 0; k < 2; k++) {
+		int o = p->in[1 - k];
+
+		if ((pow2 ? pow2_const(g, p->in[k], v, &c) : any_const(g,
+		    p->in[k], v, &c)) && gp_rw_same_type(g, o, v)) {
+			*t = o;
+			*f = *div ? 1 / c : c;
+			return (true);
+		}
+	}
+	return (false);
+}
+
 /* v = t * c, c * t or t / c with c a power of two, read only here, of
  * t's type: t and the factor (c or 1/c). */
 static bool
 scaled(const struct mm *s, int v, int *t, double *f)
 {
-	const struct gp_graph *g = s->w.g;
-	const struct gp_node *p = gp_rw_producer(g, v);
 	bool div;
-	double c;
 
-	if (p == NULL || p->n_in != 2 || !used_once(s, v))
-		return (false);
-	div = gp_rw_is(p, "true_div");
-	if (!div && !gp_rw_is(p, "mul"))
-		return (false);
-	for (int k = div ? 1 : 0; k < 2; k++) {
-		int o = p->in[1 - k];
-
-		if (pow2_const(g, p->in[k], v, &c) &&
-		    gp_rw_same_type(g, o, v)) {
-			*t = o;
-			*f = div ? 1 / c : c;
-			return (true);
-		}
-	}
-	return (false);
+	return (scaled_by(s, v, true, t, f, &div));
 }
 
 static bool
@@ -266,6 +307,102 @@ m_scale(struct gp_rw *w, int xn)
 	return (false);
 }
 
+/*
+ * softmax_scale
+ */
+
+static json_t *
+scale_params(double scale)
+{
+	return (json_pack("{s:f}", "scale", scale));
+}
+
+/* v's producer takes the name and front-end family of the node at old
+ * (an ONNX model's "/layers.0/self_attn/Softmax" stays so named in the
+ * profile), and its label when keep_label (else the op's own format
+ * names it: the scale shows).  Returns v. */
+static int
+named_like(struct gp_graph *g, int v, int old, bool keep_label)
+{
+	const struct gp_node *o = &g->nodes[old];
+	struct gp_node *n;
+
+	if (v < 0)
+		return (v);
+	n = &g->nodes[g->vars[v].producer];
+	n->name = o->name ? gp_xstrdup(o->name) : NULL;
+	n->family = o->family ? gp_xstrdup(o->family) : NULL;
+	n->label = keep_label && o->label ? gp_xstrdup(o->label) : NULL;
+	return (v);
+}
+
+static bool
+m_softmax(struct gp_rw *w, int xn)
+{
+	struct mm *s = (struct mm *)w;
+	struct gp_graph *g = w->g;
+	const struct gp_node *n = &g->nodes[xn], *p;
+	const char *op;
+	double f, sc = 1;
+	int t, v, in[3];
+	bool div;
+	enum gp_dtype dt;
+
+	if (gp_rw_is(n, "softmax"))
+		op = "softmax";
+	else if (gp_rw_is(n, "log_softmax"))
+		op = "log_softmax";
+	else
+		return (false);
+	w->ctx->tried++;
+	v = n->in[0];
+	dt = dtype_of(g, v);
+	(void)gp_op_param_double(n->params, "scale", 1, &sc, &(struct gp_err){0});
+	if (sc != 1 || (dt != GP_FLOAT32 && dt != GP_FLOAT64))
+		return (false);
+	/* the scores scaled: softmax(x * c), softmax(x / c) */
+	if (scaled_by(s, v, false, &t, &f, &div))
+		return (gp_rw_replace_out(w, xn, named_like(g, gp_rw_apply1(g,
+		    op, scale_params(f), t), xn, false)));
+	/* the scale on an operand of the product: softmax(matmul(q / c, k)) */
+	p = gp_rw_producer_is(g, v, "matmul");
+	if (p == NULL || p->n_in != 2 || !used_once(s, v))
+		return (false);
+	for (int k = 0; k < 2; k++)
+		if (scaled_by(s, p->in[k], false, &t, &f, &div)) {
+			int pn = (int)(p - g->nodes), mm;
+
+			memcpy(in, p->in, sizeof(int) * 2);
+			in[k] = t;
+			mm = named_like(g, gp_rw_apply(g, "matmul",
+			    alpha_params(alpha_of(p)), 2, in), pn, true);
+			if (mm < 0)
+				return (false);
+			return (gp_rw_replace_out(w, xn, named_like(g,
+			    gp_rw_apply1(g, op, scale_params(f), mm), xn,
+			    false)));
+		}
+	return (false);
+}
+
+static int
+run_softmax(struct gp_rewrite_ctx *c, struct gp_err *err)
+{
+	static const char *const ops[] = {"softmax", "log_softmax", NULL};
+	struct mm s;
+
+	if (!gp_rw_any(c->g, ops))
+		return (0);
+	mm_begin(&s, c);
+	for (int i = 0; i < s.w.n_order; i++) {
+		int x = gp_rw_visit(&s.w, i);
+
+		if (x >= 0)
+			(void)m_softmax(&s.w, x);
+	}
+	return (mm_end(&s));
+}
+
 static int
 run_bias(struct gp_rewrite_ctx *c, struct gp_err *err)
 {
@@ -311,6 +448,15 @@ static const struct gp_rewriter rw_matmul_scale = {
 	.run = run_scale,
 };
 
+static const struct gp_rewriter rw_softmax_scale = {
+	.name = "softmax_scale",
+	.tags = "fast_run:specialize:scale",
+	.phase = GP_PHASE_SPECIALIZE,
+	.doc = "softmax(x * c), softmax(matmul(q / c, k)), ... -> "
+	    "softmax(...; scale) (exact for x * c)",
+	.run = run_softmax,
+};
+
 static const struct gp_rewriter rw_matmul_bias = {
 	.name = "matmul_bias",
 	.tags = "fast_run:specialize:gemm",
@@ -322,6 +468,7 @@ static const struct gp_rewriter rw_matmul_bias = {
 
 const struct gp_rewriter *const gp_rewriters_matmul[] = {
 	&rw_matmul_scale,
+	&rw_softmax_scale,
 	&rw_matmul_bias,
 	NULL,
 };

@@ -27,6 +27,22 @@
  *   want_lbig = logsoftmax(np.array([[1000., 1001., 1002., 999.]]))
  *   want_smT = softmax(X.T)
  *   want_smi = softmax((A(12).reshape(3,4)*4).astype(np.int32) * 1.0)
+ *
+ * The scale param's values, with python3's math module (no numpy):
+ *
+ *   X = [2 * ((i*7+3)%11-5)*0.25 for i in range(12)]
+ *   def sm(row, s):
+ *       y = [v*s for v in row]; m = max(y); e = [math.exp(v-m) for v in y]
+ *       return [v / sum(e) for v in e]
+ *   def lsm(row, s):
+ *       y = [v*s for v in row]; m = max(y)
+ *       return [(v-m) - math.log(sum(math.exp(w-m) for w in y)) for v in y]
+ *   want_sm_s = sm(X[0:4], 0.5) + sm(X[4:8], 0.5) + sm(X[8:12], 0.5)
+ *   want_lsm_s = lsm(X[0:4], -1.5) + ... (the same rows)
+ *
+ * Long rows (log_softmax's blocks), many rows (the parallel loop) and a
+ * NaN row are checked against the definition computed here in long
+ * double with libm's expl and logl, element by element.
  */
 #include "config.h"
 
@@ -73,6 +89,17 @@ static const double want_smi[12] = {0.0008943851241441664, 0.9808123835416462,
     0.013209690176190052, 0.0002419439150991564, 0.2653237197777348,
     0.04657286146495953, 0.0008530117126072424, 0.9354409285729488,
     0.01713319824948431};
+
+static const double want_sm_s[12] = {0.1036226104451576, 0.5963069513624032,
+    0.21936906803384734, 0.08070137015859187, 0.4382091167752508,
+    0.1612081249955106, 0.05930515493564446, 0.341277603293594,
+    0.2345391641750664, 0.08628213664954061, 0.49651941445493847,
+    0.18265928472045453};
+static const double want_lsm_s[12] = {-1.1717533143001249,
+    -6.421753314300124, -3.421753314300125, -0.42175331430012475,
+    -6.0559202455171, -3.055920245517101, -0.05592024551710067,
+    -5.3059202455171, -3.148793910490489, -0.14879391049048907,
+    -5.398793910490489, -2.398793910490489};
 
 /*
  * Helpers of this test; the shared ones are in ops-helpers.h.
@@ -136,6 +163,74 @@ targets(enum gp_dtype dt, int64_t a, int64_t b, int64_t c)
 	gp_dtype_convert(gp_tensor_data(&g->vars[v].value), dt, t, GP_INT64,
 	    sizeof(int64_t), 3);
 	return (v);
+}
+
+/* Element i of the long-row tests: a few units, irregular. */
+static double
+frow(int i)
+{
+	return (((i * 37 + 11) % 101 - 50) * 0.13 + (i % 7) * 0.01);
+}
+
+/*
+ * op (softmax or log_softmax) with scale sc on rows x k of frow values
+ * (with nan_row: element 40 a NaN, so row 1 when k is 37), against the
+ * definition in long double: y = x * sc, exp(y - max) / sum, or (y - max)
+ * - log(sum).
+ */
+static void
+test_rows(enum gp_dtype dt, int64_t rows, int64_t k, double sc,
+    const char *op, const char *what)
+{
+	int64_t s[2] = {rows, k};
+	int x = var_fn(dt, 2, s, frow), ni;
+	bool lg = strcmp(op, "log_softmax") == 0, nan_row = k == 37;
+	char params[64];
+	struct gp_tensor o;
+	double tol = dt == GP_FLOAT32 ? 2e-6 : 1e-13, worst = 0;
+	int64_t bad = -1;
+
+	if (nan_row)
+		gp_dtype_store(gp_tensor_data(&g->vars[x].value) + 40 *
+		    (int64_t)gp_dtype_size(dt), dt, NAN);
+	snprintf(params, sizeof(params), "{\"scale\": %.17g}", sc);
+	if ((ni = node_ok(op, params, 1, &x)) < 0)
+		return;
+	run(ni, &o);
+	for (int64_t r = 0; r < rows; r++) {
+		long double m = -INFINITY, sum = 0, y[1024];
+		bool has_nan = false;
+
+		for (int64_t i = 0; i < k; i++) {
+			y[i] = (long double)gp_tensor_get(&g->vars[x].value,
+			    r * k + i) * (dt == GP_FLOAT32 ? (float)sc : sc);
+			if (dt == GP_FLOAT32)	/* the product in float */
+				y[i] = (float)y[i];
+			has_nan |= isnan(y[i]);
+			if (y[i] > m)
+				m = y[i];
+		}
+		for (int64_t i = 0; i < k; i++)
+			sum += expl(y[i] - m);
+		for (int64_t i = 0; i < k; i++) {
+			double want = (double)(lg ? (y[i] - m) - logl(sum) :
+			    expl(y[i] - m) / sum);
+			double got = gp_tensor_get(&o, r * k + i);
+			double d = fabs(got - want) / (fabs(want) > 1 ?
+			    fabs(want) : 1);
+
+			if (has_nan ? !isnan(got) : !(d <= worst)) {
+				if (has_nan || isnan(d)) {
+					bad = r * k + i;
+					worst = INFINITY;
+				} else
+					worst = d;
+			}
+		}
+	}
+	ok(worst <= tol, "%s %s: %s (worst error %g, element %lld)", op,
+	    gp_dtype_name(dt), what, worst, (long long)bad);
+	gp_tensor_release(&o);
 }
 
 static void
@@ -226,6 +321,33 @@ test_float(enum gp_dtype dt)
 		    dt == GP_FLOAT32 ? 1e-6 : 1e-15,
 		    "log_softmax of inputs near 1000");
 	}
+	/* the scale param: softmax(x * 0.5), log_softmax(x * -1.5) */
+	{
+		int ni;
+		struct gp_tensor o;
+
+		if ((ni = node_ok("softmax", "{\"scale\": 0.5}", 1, &x)) >=
+		    0) {
+			run_check(ni, &o, dt, "(3, 4)", want_sm_s, t,
+			    "softmax{scale=0.5}");
+			gp_tensor_release(&o);
+		}
+		if ((ni = node_ok("log_softmax", "{\"scale\": -1.5}", 1,
+		    &x)) >= 0) {
+			run_check(ni, &o, dt, "(3, 4)", want_lsm_s,
+			    dt == GP_FLOAT32 ? 4e-6 : 1e-13,
+			    "log_softmax{scale=-1.5}: a negative scale");
+			gp_tensor_release(&o);
+		}
+	}
+	test_rows(dt, 3, 700, 0.01, "softmax", "rows of 700 (log_softmax "
+	    "sums its exponentials in blocks)");
+	test_rows(dt, 3, 700, 0.01, "log_softmax", "rows of 700");
+	test_rows(dt, 256, 160, 0.3, "softmax", "256 rows of 160 (a "
+	    "parallel loop)");
+	test_rows(dt, 256, 160, 0.3, "log_softmax", "256 rows of 160");
+	test_rows(dt, 5, 37, 1, "softmax", "a row with a NaN is NaN, the "
+	    "others intact");
 	/* a 3-d input: rows along the last axis */
 	{
 		int64_t s134[3] = {3, 1, 4};
@@ -249,6 +371,11 @@ test_misc(void)
 		format_is(ni, "Softmax");
 		is_double(gp_node_flops(g, &g->nodes[ni]), 48, 0,
 		    "softmax flops: 4 per element");
+	}
+	if ((ni = node_ok("softmax", "{\"scale\": 0.125}", 1, &x)) >= 0) {
+		format_is(ni, "Softmax{scale=0.125}");
+		is_double(gp_node_flops(g, &g->nodes[ni]), 60, 0,
+		    "softmax{scale} flops: one more per element");
 	}
 	if ((ni = node_ok("log_softmax", NULL, 1, &x)) >= 0) {
 		format_is(ni, "LogSoftmax");
@@ -306,8 +433,10 @@ test_errors(void)
 	in[2] = y;
 	expect_err("crossentropy_categorical_1hot_grad", NULL, 3, in, "(2,)",
 	    "(3, 4)", "crossentropy grad: g_nll of the wrong length");
-	expect_err("softmax", "{\"axis\": 0}", 1, &x, "unknown param", NULL,
-	    "softmax takes no params");
+	expect_err("softmax", "{\"axis\": 0}", 1, &x, "unknown param",
+	    "scale", "softmax takes no axis (its rows are the last axis)");
+	expect_err("softmax", "{\"scale\": 0}", 1, &x, "scale must be",
+	    "got 0", "softmax: a scale of 0 refused");
 }
 
 int

@@ -537,11 +537,11 @@ test_specialize(void)
 	    s, "Gemv{no_inplace}", "gemm: dot(a, v) + y -> gemv with beta 1");
 }
 
-/* Rewrite with flags, then the ops must be want and every value the same
- * bits as optimizer=None's (the matmul rewrites are exact). */
+/* Rewrite with flags, then the ops must be want and every value within
+ * tol of optimizer=None's (0: the same bits). */
 static void
-expect_exact(const char *vars, const char *nodes, const char *outs,
-    const char *flags, const char *want, const char *what)
+expect_tol(const char *vars, const char *nodes, const char *outs,
+    const char *flags, const char *want, double tol, const char *what)
 {
 	struct gp_graph *g = graph_of(vars, nodes, outs, NULL);
 	struct gp_graph *r = g ? rewritten(g, flags) : NULL;
@@ -552,8 +552,9 @@ expect_exact(const char *vars, const char *nodes, const char *outs,
 		char why[256];
 
 		if (run(r, g, 1, &a) && run(none, g, 1, &b))
-			if (!ok(agree(&a, &b, 0, why, sizeof(why)), "%s: the "
-			    "same bits", what))
+			if (!ok(agree(&a, &b, tol, why, sizeof(why)), tol == 0 ?
+			    "%s: the same bits" : "%s: the same values within "
+			    "%g", what, tol))
 				diag("  %s", why);
 		free(a.v);
 		free(b.v);
@@ -561,6 +562,14 @@ expect_exact(const char *vars, const char *nodes, const char *outs,
 	gp_graph_free(r);
 	gp_graph_free(none);
 	gp_graph_free(g);
+}
+
+/* The same with the same bits (the matmul rewrites are exact). */
+static void
+expect_exact(const char *vars, const char *nodes, const char *outs,
+    const char *flags, const char *want, const char *what)
+{
+	expect_tol(vars, nodes, outs, flags, want, 0, what);
 }
 
 static void
@@ -646,11 +655,94 @@ test_matmul(void)
 }
 
 /*
+ * softmax_scale: the attention's scale goes into the softmax.  The mul
+ * form is exact (the kernel scales in the dtype as the mul did); a
+ * division by 3 and a scale moved off a matmul's operand are within
+ * float32 tolerance (1e-6 on values of at most 1: scores of a few units,
+ * each a few ulp apart).
+ */
+static void
+test_softmax_scale(void)
+{
+	const char *s = "optimizer=None,optimizer_including=specialize";
+	/* (excluding comes before including: the others, by name) */
+	const char *ns = "optimizer=None,optimizer_including=matmul_scale:"
+	    "matmul_bias";
+#define SM_AB XS("a", "[3, 5, 40]", "float32", 1) ", "			\
+	    XS("b", "[3, 40, 6]", "float32", 2)
+
+	expect_exact(SM_AB,
+	    "{'op': 'mul', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "Softmax{scale=3}", "softmax_scale: softmax(a * 3)");
+	expect_exact(SM_AB,
+	    "{'op': 'mul', 'inputs': [0.3, 'a'], 'outputs': ['q']},"
+	    "{'op': 'log_softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "LogSoftmax{scale=0.3}", "softmax_scale: log_softmax(0.3 * a)");
+	expect_exact(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 4], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "Softmax{scale=0.25}", "softmax_scale: softmax(a / 4)");
+	expect_tol(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "Softmax{scale=0.333333}", 1e-6,
+	    "softmax_scale: softmax(a / 3)");
+	expect_tol(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 5.656854249492381], "
+	    "'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['d']},"
+	    "{'op': 'softmax', 'inputs': ['d'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul Softmax{scale=0.176777}", 1e-6,
+	    "softmax_scale: softmax(matmul(a / sqrt(32), b)), torch 1.13's "
+	    "attention");
+	expect_tol(SM_AB,
+	    "{'op': 'mul', 'inputs': ['b', 0.3], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['a', 'q'], 'outputs': ['d']},"
+	    "{'op': 'softmax', 'inputs': ['d'], 'outputs': ['c']}", "'c'",
+	    s, "MatMul Softmax{scale=0.3}", 1e-6,
+	    "softmax_scale: softmax(matmul(a, b * 0.3))");
+	expect_exact(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 8], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['d']},"
+	    "{'op': 'softmax', 'inputs': ['d'], 'outputs': ['c']}", "'c'",
+	    s, "Softmax MatMul{alpha=0.125}", "softmax_scale: a power of two "
+	    "goes to the matmul's alpha first (matmul_scale, exact)");
+	expect_exact(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    ns, "Elemwise{true_div} Softmax", "softmax_scale not selected: "
+	    "the division stays");
+	expect_exact(SM_AB,
+	    "{'op': 'mul', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}",
+	    "'c', 'q'", s, "Elemwise{mul} Softmax", "softmax_scale: scores "
+	    "that are also an output stay");
+	expect_exact(SM_AB,
+	    "{'op': 'true_div', 'inputs': ['a', 3], 'outputs': ['q']},"
+	    "{'op': 'matmul', 'inputs': ['q', 'b'], 'outputs': ['d']},"
+	    "{'op': 'softmax', 'inputs': ['d'], 'outputs': ['c']}",
+	    "'c', 'd'", s, "Elemwise{true_div} MatMul Softmax",
+	    "softmax_scale: a product that is also an output stays");
+	expect_exact(SM_AB,
+	    "{'op': 'mul', 'inputs': ['a', 'a'], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "Elemwise{mul} Softmax", "softmax_scale: a scale that is not "
+	    "a constant stays");
+	expect_exact(SM_AB,
+	    "{'op': 'mul', 'inputs': ['a', 0], 'outputs': ['q']},"
+	    "{'op': 'softmax', 'inputs': ['q'], 'outputs': ['c']}", "'c'",
+	    s, "Elemwise{mul} Softmax", "softmax_scale: a scale of 0 stays");
+#undef SM_AB
+}
+
+/*
  * The committed transformer (data/models/transformer, torch's export):
  * matmul_bias and matmul_scale fire on it (in_proj's bias, read by the
  * head slices; the feed forward's biases, read by a Relu and the residual
- * add, are left to fusion; the scale 1/sqrt(16) = 0.25 of Q), and its output has the same bits with
- * each of them on and off, the other rewrites on.
+ * add, are left to fusion; the scale 1/sqrt(16) = 0.25 of Q; without
+ * matmul_scale, softmax_scale takes it into the softmax), and its output
+ * has the same bits with each of them on and off, the other rewrites on.
  */
 static void
 test_transformer_model(void)
@@ -696,6 +788,15 @@ test_transformer_model(void)
 		struct res b;
 		char why[256] = "";
 
+		if (o != NULL && i == 1) {
+			char *ops = ops_of(o);
+
+			ok(strstr(ops, "Softmax{scale=0.25}") != NULL,
+			    "transformer: without matmul_scale, softmax_scale "
+			    "takes the scale 0.25 of Q (exact: a power of "
+			    "two)");
+			free(ops);
+		}
 		if (o != NULL && run(o, g, 1, &b)) {
 			if (!ok(agree(&b, &ref, 0, why, sizeof(why)),
 			    "transformer: %s gives the same bits", off[i]))
@@ -1280,6 +1381,7 @@ main(void)
 	test_stabilize();
 	test_specialize();
 	test_matmul();
+	test_softmax_scale();
 	test_transformer_model();
 	test_fusion();
 	test_fusion_math();
