@@ -51,8 +51,12 @@ t "gptop --check: resnet18's layers (20 conv + 20 batch norm, 17 relu, 8 adds, .
 t "a batch run with the memory profile" test -s "$tmp/on.txt"
 sed -n '/^Apply$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/apply"
 sed -n '/^Ops$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/ops"
-t "the Apply table ranks convolutions first (its 5 costliest applies)" \
-    sh -c "head -n 5 '$tmp/apply' | grep -c '/Conv\$' | grep -qx 5"
+# (not the 5 costliest: in a sanitizer build the C loops, MaxPool's
+# among them, slow down more than BLAS does)
+t "the Apply table: the costliest apply is a convolution, the 20 take >= 75% of the time" \
+    sh -c "head -n 1 '$tmp/apply' | grep -q '/Conv\$' &&
+        awk '\$NF ~ /\/Conv\$/ { s += \$1 } END { exit !(s >= 75) }' \
+        '$tmp/apply'"
 t "the Ops table ranks conv ops first (its 3 costliest)" \
     sh -c "head -n 3 '$tmp/ops' | grep -c ' Conv{' | grep -qx 3"
 # <% time> <sum %> <apply time> <time per call> <median> <p95> <#call>
