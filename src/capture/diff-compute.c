@@ -148,6 +148,17 @@ rounds_of(const struct gp_profile *p)
 	return (n);
 }
 
+/* The profile of side s (0: A, 1: B) the Class and Ops tables roll up:
+ * against ONNX Runtime's profile, its view whose ops are ONNX op types
+ * (diff-impl.h, struct gp_diff_peer). */
+static const struct gp_profile *
+rolled(const struct gp_diff *d, int s)
+{
+	if (d->peer != NULL)
+		return (&d->peer->view[s]);
+	return (s == 0 ? d->a : d->b);
+}
+
 /* Class or Ops rows: rollups of both sides paired by name; a row whose
  * applies differ is judged by round (judge_by_round). */
 static void
@@ -163,15 +174,16 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 	bool *used;
 
 	uint64_t *mix_a, *mix_b;
+	const struct gp_profile *pa = rolled(d, 0), *pb = rolled(d, 1);
 
 	/* classes from the ops' rows (ops: A's and B's Ops rollups), which
 	 * merge far fewer histograms than every apply's */
 	if (grp == GP_GROUP_CLASS && ops != NULL) {
-		gp_prof_rollup_classes(d->a, &ops[0], &ta);
-		gp_prof_rollup_classes(d->b, &ops[1], &tb);
+		gp_prof_rollup_classes(pa, &ops[0], &ta);
+		gp_prof_rollup_classes(pb, &ops[1], &tb);
 	} else {
-		gp_prof_rollup(d->a, -1, grp, &ta);
-		gp_prof_rollup(d->b, -1, grp, &tb);
+		gp_prof_rollup(pa, -1, grp, &ta);
+		gp_prof_rollup(pb, -1, grp, &tb);
 	}
 	mix_a = mix_sums(&ta, id_a);
 	mix_b = mix_sums(&tb, id_b);
@@ -439,6 +451,18 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		pg->how = gp_xcalloc((size_t)fa->n_apply + 1, sizeof(*pg->how));
 		memset(pg->pa, -1, sizeof(int) * (size_t)fa->n_apply);
 		memset(pg->pb, -1, sizeof(int) * (size_t)fb->n_apply);
+		/* against ONNX Runtime's profile: by provenance only */
+		if (d->peer != NULL) {
+			ga[f] = gp_xmalloc(sizeof(int) *
+			    ((size_t)fa->n_apply + 1));
+			gb[f] = gp_xmalloc(sizeof(int) *
+			    ((size_t)fb->n_apply + 1));
+			if (gp_diff_peer_group(d, f, pg, ga[f], gb[f]))
+				continue;
+			free(ga[f]);
+			free(gb[f]);
+			ga[f] = gb[f] = NULL;
+		}
 		gp_diff_pair_applies(pg);
 		/* what is left, grouped by provenance (same graph only:
 		 * source nodes are indices into its file) */
@@ -620,7 +644,8 @@ static void *
 group_tables(void *arg)
 {
 	struct groups_job *j = arg;
-	uint64_t *id_a = apply_idents(j->d->a), *id_b = apply_idents(j->d->b);
+	uint64_t *id_a = apply_idents(rolled(j->d, 0));
+	uint64_t *id_b = apply_idents(rolled(j->d, 1));
 
 	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], id_a,
 	    id_b, NULL);
@@ -696,6 +721,7 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	d->rounds_a = rounds_of(a);
 	d->rounds_b = rounds_of(b);
 	pair_functions(d, o);
+	d->peer = gp_diff_peer_new(a, b);
 	job = (struct groups_job){d, o};
 	threaded = pthread_create(&th, NULL, group_tables, &job) == 0;
 	if (!threaded)
@@ -747,6 +773,7 @@ gp_diff_free(struct gp_diff *d)
 		gp_prof_stat_free(&d->groups[k].st_b);
 	}
 	free(d->groups);
+	gp_diff_peer_free(d->peer);
 	for (int i = 0; i < 2; i++) {
 		gp_prof_table_free(&d->rollup[i][0]);
 		gp_prof_table_free(&d->rollup[i][1]);

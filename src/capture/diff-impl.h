@@ -16,6 +16,7 @@
 
 #include "base/util.h"
 #include "capture/diff.h"
+#include "prof/profile.h"
 
 /* Functions of this many applies pair their two sides on two threads, and
  * tables of this many apply rows are judged on two threads. */
@@ -73,6 +74,38 @@ void	gp_diff_pair_applies(struct gp_diff_pairs *p);
  * group of A's apply i / B's apply j, or -1.  Returns how many. */
 int	gp_diff_group_sources(struct gp_diff *d, int f,
 	    const struct gp_diff_pairs *p, int *ga, int *gb);
+
+/*
+ * A diff against ONNX Runtime's profile (diff-peer.c): its nodes' source
+ * sets in the gptop side's source table, found by name and data flow, and
+ * views of both profiles whose applies' ops are ONNX op types, which the
+ * Class and Ops tables roll up.
+ */
+struct gp_diff_peer {
+	int			 ort;	/* ORT's side: 0 (A) or 1 (B) */
+	int			 fn_ort, fn_gp;	/* the function mapped */
+	/* ORT's function, its applies' src the gptop side's source ids */
+	struct gp_prof_fn	 fn;
+	/* a and b with their applies' op an ONNX op type (keys[]) */
+	struct gp_profile	 view[2];
+	char			**keys;
+	size_t			 n_keys;
+	int			 n_named;	/* ORT nodes matched by name */
+	int			 n_covered;	/* gptop applies with a node */
+	int			 n_gp;		/* gptop applies */
+};
+
+/* The peer mapping of a and b when exactly one is ONNX Runtime's profile
+ * and the other names its source nodes (a gptop-capture/3 of the ONNX
+ * model) with the ORT function's name; else NULL. */
+struct gp_diff_peer *gp_diff_peer_new(const struct gp_profile *a,
+	    const struct gp_profile *b);
+void	gp_diff_peer_free(struct gp_diff_peer *pe);
+/* Pair function f of d by d->peer's sources only (gp_diff_group_sources
+ * with ORT's applies given their sources); false when the peer does not
+ * map f (then nothing is done). */
+bool	gp_diff_peer_group(struct gp_diff *d, int f, struct gp_diff_pairs *p,
+	    int *ga, int *gb);
 
 /*
  * The noise verdicts (diff-noise.c).

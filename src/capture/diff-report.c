@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "capture/capture.h"
 #include "capture/diff.h"
+#include "capture/diff-impl.h"
 
 static double
 sec(double ns)
@@ -283,7 +284,17 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 	fprintf(fp, "Profile diff\n============\n");
 	describe(fp, "A", o->label_a, d->a, o->info_a);
 	describe(fp, "B", o->label_b, d->b, o->info_b);
-	if (!d->same_graph)
+	if (d->peer != NULL) {
+		const struct gp_diff_peer *pe = d->peer;
+
+		fprintf(fp, "  Note: %s is ONNX Runtime's profile: its nodes "
+		    "are paired with %s's applies by the source nodes they "
+		    "cover (%d of %d nodes found by ONNX node or value name, "
+		    "%d of %s's %d applies covered); Class and Ops rows are "
+		    "ONNX op types\n", pe->ort == 0 ? "A" : "B",
+		    pe->ort == 0 ? "B" : "A", pe->n_named, pe->fn.n_apply,
+		    pe->n_covered, pe->ort == 0 ? "B" : "A", pe->n_gp);
+	} else if (!d->same_graph)
 		fprintf(fp, "  Note: A and B are different graphs (the hashes "
 		    "differ): applies are paired by structure and name\n");
 	else if (!d->same_rewrites)

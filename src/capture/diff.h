@@ -71,6 +71,7 @@
 #include "prof/profile.h"
 
 struct gp_capture_info;
+struct gp_diff_peer;
 
 enum gp_diff_kind {
 	GP_DIFF_PAIRED,		/* in A and in B */
@@ -282,6 +283,10 @@ struct gp_diff {
 	/* the Class and Ops rollups of A and B, which hold those rows'
 	 * names (apply rows' names are the profiles') */
 	struct gp_prof_table	 rollup[2][2];
+	/* a or b is ONNX Runtime's profile (capture/ort.h): its nodes are
+	 * paired with b's or a's applies by the source nodes they cover,
+	 * and the Ops rows are ONNX op types (diff-impl.h); else NULL */
+	struct gp_diff_peer	*peer;
 };
 
 /* Defaults for o. */

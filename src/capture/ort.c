@@ -16,6 +16,7 @@
 
 #define KERNEL_SUFFIX	"_kernel_time"
 #define FUSED_PREFIX	"fused "
+#define ORT_CLOCK	"onnxruntime"	/* its profile's clock.source */
 
 /* ONNX Runtime's type names in input_type_shape / output_type_shape. */
 static const struct {
@@ -81,6 +82,13 @@ gp_ort_looks(const char *text, size_t len)
 	    text[i] == '\n' || text[i] == '\r'))
 		i++;
 	return (i < len && text[i] == '[');
+}
+
+bool
+gp_ort_is(const struct gp_profile *p)
+{
+	return (p->clock.source != NULL &&
+	    strcmp(p->clock.source, ORT_CLOCK) == 0);
 }
 
 static uint64_t
@@ -305,6 +313,31 @@ make_apply(struct gp_rd *r, const struct node *nd, struct gp_prof_apply *ap,
 	return (0);
 }
 
+/* The op_name of event ev (NULL: none). */
+static const char *
+ev_op(const json_t *ev)
+{
+	return (json_string_value(json_object_get(json_object_get(ev,
+	    "args"), "op_name")));
+}
+
+/* A node's event i names the op type of its first event: a profile whose
+ * node changes op type between runs is not one session's. */
+static int
+same_op(struct gp_rd *r, const struct node *nd, const json_t *ev, size_t i)
+{
+	const char *x = ev_op(nd->first), *y = ev_op(ev);
+
+	if (x == NULL || y == NULL || strcmp(x, y) == 0)
+		return (0);
+	gp_rd_index(r, i);
+	gp_rd_key(r, "args");
+	gp_rd_key(r, "op_name");
+	return (gp_rd_fail(r, "node \"%.*s\" is a %s here but a %s in "
+	    "event %zu: not the events of one session", (int)nd->ort_len,
+	    nd->ort, y, x, nd->first_i));
+}
+
 /* Read the events of top into a; the model_run times into runs. */
 static int
 rd_events(struct gp_rd *r, const json_t *top, struct acc *a, bool *is_ort)
@@ -354,6 +387,8 @@ rd_events(struct gp_rd *r, const json_t *top, struct acc *a, bool *is_ort)
 		nd = acc_node(a, name, n - sl, ev, i);
 		if (nd->st.n == 0)
 			nd->first_ns = ns;
+		else if (same_op(r, nd, ev, i) < 0)
+			return (-1);
 		/* run k sums the k-th event of every node */
 		if (nd->st.n >= a->n_run)
 			push_u64(&a->run_ns, &a->n_run, &a->cap_run, 0);
@@ -414,7 +449,7 @@ gp_ort_load_buf(const char *text, size_t len, const char *name,
 	p->path = gp_text_dup(name);
 	p->flags = gp_xstrdup("");
 	p->rewrites = gp_xstrdup("ONNX Runtime's own (not in its profile)");
-	p->clock.source = "onnxruntime";
+	p->clock.source = ORT_CLOCK;
 	p->clock.resolution_ns = 1000;	/* the profile's microseconds */
 	p->n_nodes = (int)a.n;
 	p->n_fn = 1;

@@ -32,6 +32,9 @@
  * character '[' (a JSON array)? */
 bool	gp_ort_looks(const char *text, size_t len);
 
+/* Was p read from an ONNX Runtime profile (gp_ort_load_buf)? */
+bool	gp_ort_is(const struct gp_profile *p);
+
 /* Read an ONNX Runtime profile from text (name: the file, for messages).
  * Returns a new profile, ci (when not NULL) filled as far as the profile
  * tells; NULL with err set: syntax or a truncated file (FILE:LINE:COL),

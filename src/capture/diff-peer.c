@@ -1,0 +1,462 @@
+/*
+ * diff-peer.c: a diff against ONNX Runtime's profile (capture/ort.h): its
+ * nodes matched to the source nodes of the gptop capture on the other
+ * side, so that the diff pairs the two by provenance (diff-prov.c), and
+ * the ONNX op type both sides' Ops rows are named by (diff-impl.h,
+ * struct gp_diff_peer).
+ *
+ * An ONNX Runtime profile names nodes, not source sets.  A node's sources,
+ * in the gptop capture's source table, are found from its name (the rules
+ * in doc/capture-format.md, "ONNX Runtime profiles"):
+ *   - the name of a source node ("/fc2/Gemm"; ONNX Runtime's "fused
+ *     /fc1/Gemm" is read as "/fc1/Gemm" by ort.c);
+ *   - else the name of a value some gptop apply computes: the sources of
+ *     that apply (ONNX Runtime's NCHWc convolutions are named after their
+ *     output, "/relu/Relu_output_0_nchwc": "_nchwc" is dropped);
+ *   - else the name up to its first component naming a fusion
+ *     ("/l0/MatMul/MatMulAddFusion": "/l0/MatMul").
+ * Then the gptop applies none of whose sources a node claims (what ONNX
+ * Runtime fused into a node, or removed) are given to a neighbour's node
+ * where the data flow says which: an apply whose input comes from a
+ * claimed apply that feeds it alone (ONNX Runtime fuses a node into its
+ * producer: the Relu after a Gemm, the Add and Relu after a convolution),
+ * else whose output feeds one claimed apply alone (a Transpose into the
+ * MatMul after it); the latest producer first, until nothing changes.
+ * Its sources become the node's.  What none of this finds stays only on
+ * its side (ONNX Runtime's layout reorders, its generically named
+ * SkipLayerNormalization; gptop's applies of what it removed).
+ *
+ * The Ops rows of such a diff are ONNX op types: an ONNX Runtime node's
+ * op_name less a "Fused" prefix (FusedConv: Conv), a gptop apply's the
+ * op type of the node that covers its sources (gptop's Gemm{tB}, its
+ * transpose and its output's allocation all in Gemm; the Relu ONNX
+ * Runtime fused into its FusedGemm in Gemm too), else its own op less
+ * its parameters (Conv{3x3,p1,relu}: Conv).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/diff-impl.h"
+#include "capture/ort.h"
+
+#define NCHWC_SUFFIX "_nchwc"
+
+/* A name of n bytes as a key of the maps. */
+static uint64_t
+hname(const char *s, size_t n)
+{
+	uint64_t h = GP_HASH_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return (gp_hash_mix(h, n));
+}
+
+/* A string-to-index map: names[i] under key. */
+struct smap {
+	struct gp_diff_kmap	 m;
+	int			*next;
+	const char		**names;
+	int			*val;
+	int			 n;
+};
+
+static void
+smap_init(struct smap *s, int cap)
+{
+	gp_diff_kmap_init(&s->m, (size_t)cap);
+	s->next = gp_xmalloc(sizeof(int) * ((size_t)cap + 1));
+	s->names = gp_xmalloc(sizeof(char *) * ((size_t)cap + 1));
+	s->val = gp_xmalloc(sizeof(int) * ((size_t)cap + 1));
+	s->n = 0;
+}
+
+static void
+smap_free(struct smap *s)
+{
+	gp_diff_kmap_free(&s->m);
+	free(s->next);
+	free(s->names);
+	free(s->val);
+}
+
+/* Add name -> v (the first of a name is kept). */
+static void
+smap_put(struct smap *s, const char *name, int v)
+{
+	int i = s->n++;
+
+	s->names[i] = name;
+	s->val[i] = v;
+	/* chains come out newest first: find() walks to the first */
+	gp_diff_kmap_push(&s->m, s->next, hname(name, strlen(name)), i);
+}
+
+/* The value of s[0..n), or -1. */
+static int
+smap_get(const struct smap *s, const char *name, size_t n)
+{
+	size_t h = gp_diff_kmap_slot(&s->m, hname(name, n));
+	int v = -1;
+
+	for (int i = s->m.head[h]; i >= 0; i = s->next[i])
+		if (strlen(s->names[i]) == n &&
+		    memcmp(s->names[i], name, n) == 0)
+			v = s->val[i];
+	return (v);
+}
+
+/* Does the component s[0..n) name one of ONNX Runtime's fusions? */
+static bool
+names_fusion(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++)
+		if (memcmp(s + i, "Fusion", 6) == 0)
+			return (true);
+	return (false);
+}
+
+/* The ONNX op type of an ONNX Runtime op: less a "Fused" prefix. */
+static char *
+ort_type(const char *op)
+{
+	if (strncmp(op, "Fused", 5) == 0 && isupper((unsigned char)op[5]))
+		return (gp_xstrdup(op + 5));
+	return (gp_xstrdup(op));
+}
+
+/* A gptop op less its parameters: "Conv{3x3,p1}" is "Conv". */
+static char *
+base_type(const char *op)
+{
+	size_t n = strcspn(op, "{[(");
+
+	return (gp_xasprintf("%.*s", (int)(n > 0 ? n : strlen(op)), op));
+}
+
+struct map {
+	const struct gp_prof_fn	*ort, *gp;
+	const struct gp_profile	*pg;
+	struct smap		 src, val;	/* source, value -> index */
+	int			*owner;	/* per source: the ORT node, or -1 */
+	int			*node;	/* per gptop apply: ORT node, or -1 */
+	int			*n_use;	/* per gptop apply: consumers */
+	int			*use;	/* per gptop apply: its one consumer */
+};
+
+/* Node o does the work of source s (its set without repeats).  A source
+ * two nodes claim is owned by the first (owner[]); the second's set has
+ * it too, which links the two in diff-prov.c. */
+static void
+claim(struct gp_prof_apply *o, int s)
+{
+	for (int i = 0; i < o->n_src; i++)
+		if (o->src[i] == s)
+			return;
+	o->src = gp_xrealloc(o->src, sizeof(int) * ((size_t)o->n_src + 1));
+	o->src[o->n_src++] = s;
+}
+
+/* Node k's claim on the name s[0..n): a source, or a value's apply. */
+static bool
+claim_name(struct map *m, struct gp_prof_apply *o, int k, const char *s,
+    size_t n)
+{
+	int x = smap_get(&m->src, s, n), before = o->n_src;
+
+	if (x >= 0) {
+		claim(o, x);
+		if (m->owner[x] < 0)
+			m->owner[x] = k;
+		return (true);
+	}
+	if ((x = smap_get(&m->val, s, n)) >= 0) {
+		const struct gp_prof_apply *a = &m->gp->ap[x];
+
+		for (int i = 0; i < a->n_src; i++) {
+			claim(o, a->src[i]);
+			if (m->owner[a->src[i]] < 0)
+				m->owner[a->src[i]] = k;
+		}
+	}
+	return (o->n_src > before);
+}
+
+/* The sources ORT node k names (struct gp_diff_peer's rules). */
+static void
+claim_node(struct map *m, struct gp_prof_apply *o, int k)
+{
+	const char *s = o->name;
+	size_t n = strlen(s), sl = strlen(NCHWC_SUFFIX);
+
+	if (claim_name(m, o, k, s, n))
+		return;
+	if (n > sl && strcmp(s + n - sl, NCHWC_SUFFIX) == 0 &&
+	    claim_name(m, o, k, s, n - sl))
+		return;
+	for (size_t i = 1; i < n; i++)
+		if (s[i] == '/') {
+			size_t e = i + 1;
+
+			while (e < n && s[e] != '/')
+				e++;
+			if (names_fusion(s + i + 1, e - i - 1)) {
+				claim_name(m, o, k, s, i);
+				return;
+			}
+		}
+}
+
+/* The ORT node of gptop apply i: its first claimed source's, or -1. */
+static int
+node_of(const struct map *m, int i)
+{
+	const struct gp_prof_apply *a = &m->gp->ap[i];
+
+	for (int k = 0; k < a->n_src; k++)
+		if (m->owner[a->src[k]] >= 0)
+			return (m->owner[a->src[k]]);
+	return (-1);
+}
+
+/* Give unclaimed gptop applies to their neighbours' nodes; true when one
+ * was given. */
+static bool
+spread(struct map *m, struct gp_prof_apply *ort_ap)
+{
+	const struct gp_prof_fn *g = m->gp;
+	bool any = false;
+
+	for (int i = 0; i < g->n_apply; i++) {
+		const struct gp_prof_apply *a = &g->ap[i];
+		int k = -1, from = -1;
+
+		if (m->node[i] >= 0 || a->n_src == 0)
+			continue;
+		/* the latest producer that feeds this apply alone */
+		for (int j = 0; j < a->n_in; j++) {
+			int p = a->in_producer[j];
+
+			if (p >= 0 && p > from && m->node[p] >= 0 &&
+			    m->n_use[p] == 1) {
+				from = p;
+				k = m->node[p];
+			}
+		}
+		/* else the one apply this one feeds */
+		if (k < 0 && m->n_use[i] == 1 && m->node[m->use[i]] >= 0)
+			k = m->node[m->use[i]];
+		if (k < 0)
+			continue;
+		for (int s = 0; s < a->n_src; s++) {
+			claim(&ort_ap[k], a->src[s]);
+			if (m->owner[a->src[s]] < 0)
+				m->owner[a->src[s]] = k;
+		}
+		m->node[i] = k;
+		any = true;
+	}
+	return (any);
+}
+
+static int
+cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return ((a > b) - (a < b));
+}
+
+/* Shallow copies of p's functions and applies, for a view. */
+static void
+view_init(struct gp_profile *v, const struct gp_profile *p)
+{
+	*v = *p;
+	v->fn = gp_xcalloc((size_t)p->n_fn + 1, sizeof(*v->fn));
+	for (int f = 0; f < p->n_fn; f++) {
+		v->fn[f] = p->fn[f];
+		v->fn[f].ap = gp_xcalloc((size_t)p->fn[f].n_apply + 1,
+		    sizeof(*v->fn[f].ap));
+		memcpy(v->fn[f].ap, p->fn[f].ap, sizeof(*v->fn[f].ap) *
+		    (size_t)p->fn[f].n_apply);
+	}
+}
+
+static void
+view_free(struct gp_profile *v)
+{
+	if (v->fn == NULL)
+		return;
+	for (int f = 0; f < v->n_fn; f++)
+		free(v->fn[f].ap);
+	free(v->fn);
+}
+
+/* The function of p named name, or -1. */
+static int
+fn_named(const struct gp_profile *p, const char *name)
+{
+	for (int f = 0; f < p->n_fn; f++)
+		if (strcmp(p->fn[f].name, name) == 0)
+			return (f);
+	return (-1);
+}
+
+struct gp_diff_peer *
+gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
+{
+	const struct gp_profile *side[2] = {a, b};
+	struct gp_diff_peer *pe;
+	const struct gp_profile *po, *pg;
+	struct map m = {0};
+	int o;
+
+	if (gp_ort_is(a) == gp_ort_is(b))
+		return (NULL);
+	o = gp_ort_is(a) ? 0 : 1;
+	po = side[o];
+	pg = side[1 - o];
+	if (pg->n_src_names == 0 || po->n_fn != 1 ||
+	    fn_named(pg, po->fn[0].name) < 0)
+		return (NULL);
+	pe = gp_xcalloc(1, sizeof(*pe));
+	pe->ort = o;
+	pe->fn_ort = 0;
+	pe->fn_gp = fn_named(pg, po->fn[0].name);
+	view_init(&pe->view[0], a);
+	view_init(&pe->view[1], b);
+	m.ort = &po->fn[0];
+	m.gp = &pg->fn[pe->fn_gp];
+	m.pg = pg;
+	pe->fn = *m.ort;
+	pe->fn.ap = gp_xcalloc((size_t)m.ort->n_apply + 1,
+	    sizeof(*pe->fn.ap));
+	memcpy(pe->fn.ap, m.ort->ap, sizeof(*pe->fn.ap) *
+	    (size_t)m.ort->n_apply);
+	for (int k = 0; k < pe->fn.n_apply; k++) {
+		pe->fn.ap[k].src = NULL;
+		pe->fn.ap[k].n_src = 0;
+	}
+	/* the names the nodes are looked up by */
+	smap_init(&m.src, pg->n_src_names);
+	for (int s = pg->n_src_names; s-- > 0;)
+		if (pg->src_names[s] != NULL)
+			smap_put(&m.src, pg->src_names[s], s);
+	{
+		int n_out = 0;
+
+		for (int i = 0; i < m.gp->n_apply; i++)
+			n_out += m.gp->ap[i].n_out;
+		smap_init(&m.val, n_out);
+		for (int i = m.gp->n_apply; i-- > 0;)
+			for (int j = m.gp->ap[i].n_out; j-- > 0;)
+				if (m.gp->ap[i].out[j].var != NULL)
+					smap_put(&m.val,
+					    m.gp->ap[i].out[j].var, i);
+	}
+	m.owner = gp_xmalloc(sizeof(int) * ((size_t)pg->n_src_names + 1));
+	for (int s = 0; s < pg->n_src_names; s++)
+		m.owner[s] = -1;
+	for (int k = 0; k < pe->fn.n_apply; k++) {
+		claim_node(&m, &pe->fn.ap[k], k);
+		if (pe->fn.ap[k].n_src > 0)
+			pe->n_named++;
+	}
+	/* the data flow of the gptop function: each apply's consumers */
+	m.node = gp_xmalloc(sizeof(int) * ((size_t)m.gp->n_apply + 1));
+	m.n_use = gp_xcalloc((size_t)m.gp->n_apply + 1, sizeof(int));
+	m.use = gp_xmalloc(sizeof(int) * ((size_t)m.gp->n_apply + 1));
+	for (int i = 0; i < m.gp->n_apply; i++) {
+		const struct gp_prof_apply *x = &m.gp->ap[i];
+
+		m.node[i] = node_of(&m, i);
+		for (int j = 0; j < x->n_in; j++) {
+			int p = x->in_producer[j];
+			bool seen = false;
+
+			for (int q = 0; q < j; q++)
+				seen |= x->in_producer[q] == p;
+			if (p < 0 || seen)
+				continue;
+			m.n_use[p]++;
+			m.use[p] = i;
+		}
+	}
+	while (spread(&m, pe->fn.ap))
+		;
+	for (int k = 0; k < pe->fn.n_apply; k++)
+		qsort(pe->fn.ap[k].src, (size_t)pe->fn.ap[k].n_src,
+		    sizeof(int), cmp_int);
+	/* the Ops rows' names: ONNX op types */
+	{
+		struct gp_prof_fn *vo = &pe->view[o].fn[0];
+		struct gp_prof_fn *vg = &pe->view[1 - o].fn[pe->fn_gp];
+
+		pe->n_keys = (size_t)vo->n_apply + (size_t)vg->n_apply;
+		pe->keys = gp_xcalloc(pe->n_keys + 1, sizeof(char *));
+		for (int k = 0; k < vo->n_apply; k++)
+			vo->ap[k].op = pe->keys[k] = ort_type(vo->ap[k].op);
+		for (int i = 0; i < vg->n_apply; i++) {
+			char *t = m.node[i] >= 0 ?
+			    gp_xstrdup(vo->ap[m.node[i]].op) :
+			    base_type(vg->ap[i].op);
+
+			vg->ap[i].op = pe->keys[vo->n_apply + i] = t;
+			/* and the node's Class (its ONNX family) */
+			if (m.node[i] >= 0) {
+				vg->ap[i].cls = vo->ap[m.node[i]].cls;
+				pe->n_covered++;
+			}
+		}
+		pe->n_gp = vg->n_apply;
+	}
+	free(m.owner);
+	free(m.node);
+	free(m.n_use);
+	free(m.use);
+	smap_free(&m.src);
+	smap_free(&m.val);
+	return (pe);
+}
+
+void
+gp_diff_peer_free(struct gp_diff_peer *pe)
+{
+	if (pe == NULL)
+		return;
+	for (int k = 0; k < pe->fn.n_apply; k++)
+		free(pe->fn.ap[k].src);
+	free(pe->fn.ap);
+	for (size_t i = 0; i < pe->n_keys; i++)
+		free(pe->keys[i]);
+	free(pe->keys);
+	view_free(&pe->view[0]);
+	view_free(&pe->view[1]);
+	free(pe);
+}
+
+bool
+gp_diff_peer_group(struct gp_diff *d, int f, struct gp_diff_pairs *p,
+    int *ga, int *gb)
+{
+	const struct gp_diff_peer *pe = d->peer;
+	const struct gp_diff_fn *df = &d->fn[f];
+	struct gp_diff_pairs q = *p;
+
+	if (pe == NULL)
+		return (false);
+	if (pe->ort == 0 ? df->fn_a != pe->fn_ort || df->fn_b != pe->fn_gp :
+	    df->fn_b != pe->fn_ort || df->fn_a != pe->fn_gp)
+		return (false);
+	/* ORT's applies with the gptop side's sources; nothing paired but
+	 * by them */
+	if (pe->ort == 0)
+		q.fa = &pe->fn;
+	else
+		q.fb = &pe->fn;
+	gp_diff_group_sources(d, f, &q, ga, gb);
+	return (true);
+}
