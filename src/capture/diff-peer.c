@@ -7,7 +7,7 @@
  *
  * An ONNX Runtime profile names nodes, not source sets.  A node's sources,
  * in the gptop capture's source table, are found from its name (the rules
- * in doc/capture-format.md, "ONNX Runtime profiles"):
+ * in doc/capture-format.md, "Diffing ONNX Runtime against gptop"):
  *   - the name of a source node ("/fc2/Gemm"; ONNX Runtime's "fused
  *     /fc1/Gemm" is read as "/fc1/Gemm" by ort.c);
  *   - else the name of a value some gptop apply computes: the sources of
@@ -17,14 +17,19 @@
  *     ("/l0/MatMul/MatMulAddFusion": "/l0/MatMul").
  * Then the gptop applies none of whose sources a node claims (what ONNX
  * Runtime fused into a node, or removed) are given to a neighbour's node
- * where the data flow says which: an apply whose input comes from a
- * claimed apply that feeds it alone (ONNX Runtime fuses a node into its
- * producer: the Relu after a Gemm, the Add and Relu after a convolution),
- * else whose output feeds one claimed apply alone (a Transpose into the
- * MatMul after it); the latest producer first, until nothing changes.
- * Its sources become the node's.  What none of this finds stays only on
- * its side (ONNX Runtime's layout reorders, its generically named
- * SkipLayerNormalization; gptop's applies of what it removed).
+ * where the data flow says which, when that node says it fused more than
+ * its name (an op "FusedX", a name "fused X" or "..._nchwc"): an apply
+ * whose input comes from the node's apply that feeds it alone (ONNX
+ * Runtime fuses a node into its producer: the Relu after a Gemm, the Add
+ * and Relu after a convolution; the latest producer first), else whose
+ * output feeds the node's apply alone (a Transpose into a FusedMatMul),
+ * until nothing changes.  Its sources become the node's.  Last, a stretch
+ * of gptop applies still without a node, between two nodes' applies in
+ * schedule order, goes to the nodes ONNX Runtime ran between those two
+ * that claim nothing (its SkipLayerNormalization against gptop's Add and
+ * LayerNorm ops).  What none of this finds stays only on its side (ONNX
+ * Runtime's layout reorders; gptop's applies of what ONNX Runtime
+ * removed).
  *
  * The Ops rows of such a diff are ONNX op types: an ONNX Runtime node's
  * op_name less a "Fused" prefix (FusedConv: Conv), a gptop apply's the
@@ -83,7 +88,8 @@ smap_free(struct smap *s)
 	free(s->val);
 }
 
-/* Add name -> v (the first of a name is kept). */
+/* Add name -> v: put names in decreasing order of v, the first (the
+ * smallest v) of a name is found. */
 static void
 smap_put(struct smap *s, const char *name, int v)
 {
@@ -91,7 +97,6 @@ smap_put(struct smap *s, const char *name, int v)
 
 	s->names[i] = name;
 	s->val[i] = v;
-	/* chains come out newest first: find() walks to the first */
 	gp_diff_kmap_push(&s->m, s->next, hname(name, strlen(name)), i);
 }
 
@@ -100,13 +105,12 @@ static int
 smap_get(const struct smap *s, const char *name, size_t n)
 {
 	size_t h = gp_diff_kmap_slot(&s->m, hname(name, n));
-	int v = -1;
 
 	for (int i = s->m.head[h]; i >= 0; i = s->next[i])
 		if (strlen(s->names[i]) == n &&
 		    memcmp(s->names[i], name, n) == 0)
-			v = s->val[i];
-	return (v);
+			return (s->val[i]);
+	return (-1);
 }
 
 /* Does the component s[0..n) name one of ONNX Runtime's fusions? */
@@ -139,7 +143,7 @@ base_type(const char *op)
 
 struct map {
 	const struct gp_prof_fn	*ort, *gp;
-	const struct gp_profile	*pg;
+	bool			*fusing;	/* per ORT node (fuses_more) */
 	struct smap		 src, val;	/* source, value -> index */
 	int			*owner;	/* per source: the ORT node, or -1 */
 	int			*node;	/* per gptop apply: ORT node, or -1 */
@@ -210,6 +214,20 @@ claim_node(struct map *m, struct gp_prof_apply *o, int k)
 		}
 }
 
+/* Does ORT's node o say it fused more than the node it is named after:
+ * an op "FusedX", a name "fused X" or an NCHWc convolution's (which takes
+ * in the Add and activation after it)? */
+static bool
+fuses_more(const struct gp_prof_apply *o)
+{
+	size_t n = strlen(o->node), sl = strlen(NCHWC_SUFFIX);
+
+	return ((strncmp(o->op, "Fused", 5) == 0 &&
+	    isupper((unsigned char)o->op[5])) ||
+	    strncmp(o->node, "fused ", 6) == 0 ||
+	    (n > sl && strcmp(o->node + n - sl, NCHWC_SUFFIX) == 0));
+}
+
 /* The ORT node of gptop apply i: its first claimed source's, or -1. */
 static int
 node_of(const struct map *m, int i)
@@ -241,13 +259,14 @@ spread(struct map *m, struct gp_prof_apply *ort_ap)
 			int p = a->in_producer[j];
 
 			if (p >= 0 && p > from && m->node[p] >= 0 &&
-			    m->n_use[p] == 1) {
+			    m->fusing[m->node[p]] && m->n_use[p] == 1) {
 				from = p;
 				k = m->node[p];
 			}
 		}
 		/* else the one apply this one feeds */
-		if (k < 0 && m->n_use[i] == 1 && m->node[m->use[i]] >= 0)
+		if (k < 0 && m->n_use[i] == 1 && m->node[m->use[i]] >= 0 &&
+		    m->fusing[m->node[m->use[i]]])
 			k = m->node[m->use[i]];
 		if (k < 0)
 			continue;
@@ -260,6 +279,62 @@ spread(struct map *m, struct gp_prof_apply *ort_ap)
 		any = true;
 	}
 	return (any);
+}
+
+/* The gptop applies still without a node, between the applies of two
+ * nodes kp < ks in schedule order (the closest before and after them),
+ * go to ONNX Runtime's nodes that match no source and run between kp and
+ * ks: the same stretch of the model, done by other kernels (ONNX
+ * Runtime's SkipLayerNormalization against gptop's Add and LayerNorm
+ * ops).  Each such node covers the stretch's sources, so the grouping
+ * makes them one group; the slowest owns them (its op type names the
+ * stretch's Ops rows). */
+static void
+align(struct map *m, struct gp_prof_apply *ort_ap)
+{
+	const struct gp_prof_fn *g = m->gp;
+	int n_ort = m->ort->n_apply, i = 0;
+
+	while (i < g->n_apply) {
+		int lo = i, hi, kp = -1, ks = n_ort, best;
+
+		if (m->node[i] >= 0 || g->ap[i].n_src == 0) {
+			i++;
+			continue;
+		}
+		/* the stretch [lo, hi) of applies without a node */
+		hi = lo;
+		while (hi < g->n_apply && m->node[hi] < 0)
+			hi++;
+		i = hi;
+		for (int j = lo - 1; j >= 0 && kp < 0; j--)
+			kp = m->node[j];
+		for (int j = hi; j < g->n_apply && ks == n_ort; j++)
+			if (m->node[j] >= 0)
+				ks = m->node[j];
+		if (kp >= ks)
+			continue;
+		best = -1;
+		for (int k = kp + 1; k < ks; k++) {
+			if (ort_ap[k].n_src > 0)
+				continue;
+			if (best < 0 || ort_ap[k].st.total >
+			    ort_ap[best].st.total)
+				best = k;
+			for (int j = lo; j < hi; j++)
+				for (int s = 0; s < g->ap[j].n_src; s++)
+					claim(&ort_ap[k], g->ap[j].src[s]);
+		}
+		/* owned by the stretch's slowest node (its Ops row) */
+		for (int j = lo; j < hi && best >= 0; j++)
+			for (int s = 0; s < g->ap[j].n_src; s++)
+				if (m->owner[g->ap[j].src[s]] < 0)
+					m->owner[g->ap[j].src[s]] = best;
+		/* the stretch's applies now have a node (the first's) */
+		for (int j = lo; j < hi; j++)
+			if (g->ap[j].n_src > 0)
+				m->node[j] = node_of(m, j);
+	}
 }
 
 static int
@@ -330,7 +405,6 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 	view_init(&pe->view[1], b);
 	m.ort = &po->fn[0];
 	m.gp = &pg->fn[pe->fn_gp];
-	m.pg = pg;
 	pe->fn = *m.ort;
 	pe->fn.ap = gp_xcalloc((size_t)m.ort->n_apply + 1,
 	    sizeof(*pe->fn.ap));
@@ -360,7 +434,9 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 	m.owner = gp_xmalloc(sizeof(int) * ((size_t)pg->n_src_names + 1));
 	for (int s = 0; s < pg->n_src_names; s++)
 		m.owner[s] = -1;
+	m.fusing = gp_xcalloc((size_t)pe->fn.n_apply + 1, sizeof(bool));
 	for (int k = 0; k < pe->fn.n_apply; k++) {
+		m.fusing[k] = fuses_more(&m.ort->ap[k]);
 		claim_node(&m, &pe->fn.ap[k], k);
 		if (pe->fn.ap[k].n_src > 0)
 			pe->n_named++;
@@ -387,6 +463,7 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 	}
 	while (spread(&m, pe->fn.ap))
 		;
+	align(&m, pe->fn.ap);
 	for (int k = 0; k < pe->fn.n_apply; k++)
 		qsort(pe->fn.ap[k].src, (size_t)pe->fn.ap[k].n_src,
 		    sizeof(int), cmp_int);
@@ -414,6 +491,7 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 		pe->n_gp = vg->n_apply;
 	}
 	free(m.owner);
+	free(m.fusing);
 	free(m.node);
 	free(m.n_use);
 	free(m.use);

@@ -58,7 +58,7 @@ row() {
 	grep -E "^ .*[0-9] +$2\$" "$1" | head -n 1
 }
 
-echo "1..28"
+echo "1..31"
 "$GPTOP" --batch "$ort" >"$tmp/rep" 2>"$tmp/err"
 ok $? "gptop --batch reads ONNX Runtime's profile as a capture"
 grep -q 'Time in 3 calls to Function.__call__: 7.030000e-03s' "$tmp/rep"
@@ -179,6 +179,37 @@ print("%.3e %.3e" % (sum(d) / 1e6 / len(d), sum(c) / 1e6 / len(d)))' "$cnn/ort-p
 	    grep -Eq "^ +${1}s .* 3 +5 .* /conv1/Conv  \[A: /Relu_output_0_nchwc\]\$" &&
 	    sed -n '/^Ops$/,/^Apply$/p' "$tmp/cdiff" | grep -Eq "^ +${2}s .* 6 +10 .* Conv\$"
 	ok $? "... /conv1/Conv (gptop's Conv{relu}) against ORT's /Relu_output_0_nchwc, ${1}s per call; Ops Conv ${2}s"
+fi
+
+# data/models/transformer/ort-profile.json (made as the mlp's): ORT
+# replaced stretches of the model by kernels named after no ONNX node
+# (SkipLayerNormalization: a residual Add and a LayerNormalization) and
+# inserted Reshapes around its Gemms (gemm_input_reshape...).  Every
+# gptop apply is covered (the stretches gptop runs as its own applies go
+# to the nodes ORT ran between the same neighbours), nothing is added,
+# and only ORT's inserted Reshapes may stay removed.  The Ops row
+# SkipLayerNormalization pairs, ORT's time per call from the profile
+# (python3).
+tfm=$srcdir/data/models/transformer
+"$GPTOP" --batch -n 5 --save "$tmp/tfm.json" "$tfm/model.onnx" >/dev/null 2>&1 &&
+    "$GPTOP" --batch --diff "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tdiff" 2>"$tmp/err"
+ok $? "the transformer model: ORT's profile against gptop's capture"
+grep -Eq "nodes found by ONNX node or value name, ([0-9]+) of B's \1 applies covered" "$tmp/tdiff" &&
+    grep -Eq 'Applies: 0 paired .*, 0 added, [0-9]+ removed' "$tmp/tdiff" &&
+    ! sed -n '/^Apply$/,$p' "$tmp/tdiff" | grep ' removed ' | grep -v ' gemm_\(input\|output\)_reshape[_token0-9]*$' | grep -q .
+ok $? "... every gptop apply covered, none added, only ORT's inserted Reshapes removed"
+if [ -z "$PY" ]; then
+	skip 1 "no python3 to read the profile"
+else
+	want=$("$PY" -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))
+d = [e["dur"] for e in ev if e.get("cat") == "Node" and e["name"].endswith("_kernel_time") and e["args"]["op_name"] == "SkipLayerNormalization"]
+runs = sum(1 for e in ev if e["name"] == "model_run")
+print("%.3e" % (sum(d) / 1e6 / runs))' "$tfm/ort-profile.json")
+	sed -n '/^Ops$/,/^Apply$/p' "$tmp/tdiff" |
+	    grep -Eq "^ +${want}s +[0-9.e-]+s .* 3 +5 +[?~+-] +SkipLayerNormalization\$"
+	ok $? "... Ops: ORT's SkipLayerNormalization ($want s per call) against gptop's Add and LayerNorm applies"
 fi
 
 # Profiles as ONNX Runtime writes them in other cases, made from the
