@@ -355,8 +355,9 @@ view_init(struct gp_profile *v, const struct gp_profile *p)
 		v->fn[f] = p->fn[f];
 		v->fn[f].ap = gp_xcalloc((size_t)p->fn[f].n_apply + 1,
 		    sizeof(*v->fn[f].ap));
-		memcpy(v->fn[f].ap, p->fn[f].ap, sizeof(*v->fn[f].ap) *
-		    (size_t)p->fn[f].n_apply);
+		if (p->fn[f].n_apply > 0)	/* ap may be NULL else */
+			memcpy(v->fn[f].ap, p->fn[f].ap,
+			    sizeof(*v->fn[f].ap) * (size_t)p->fn[f].n_apply);
 	}
 }
 
@@ -465,8 +466,9 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 		;
 	align(&m, pe->fn.ap);
 	for (int k = 0; k < pe->fn.n_apply; k++)
-		qsort(pe->fn.ap[k].src, (size_t)pe->fn.ap[k].n_src,
-		    sizeof(int), cmp_int);
+		if (pe->fn.ap[k].n_src > 1)	/* not qsort(NULL, 0) */
+			qsort(pe->fn.ap[k].src, (size_t)pe->fn.ap[k].n_src,
+			    sizeof(int), cmp_int);
 	/* the Ops rows' names: ONNX op types */
 	{
 		struct gp_prof_fn *vo = &pe->view[o].fn[0];
