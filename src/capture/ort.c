@@ -227,6 +227,9 @@ rd_shapes(struct gp_rd *r, const json_t *args, const char *key,
 				p->nbytes *= (uint64_t)p->shape[j];
 			}
 			p->alias = 'c';
+			/* the profile does not name values: "" (a diff
+			 * compares names) */
+			p->var = gp_xstrdup("");
 			(*n)++;
 		}
 		gp_rd_pop(r);

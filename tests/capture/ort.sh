@@ -58,7 +58,7 @@ row() {
 	grep -E "^ .*[0-9] +$2\$" "$1" | head -n 1
 }
 
-echo "1..31"
+echo "1..32"
 "$GPTOP" --batch "$ort" >"$tmp/rep" 2>"$tmp/err"
 ok $? "gptop --batch reads ONNX Runtime's profile as a capture"
 grep -q 'Time in 3 calls to Function.__call__: 7.030000e-03s' "$tmp/rep"
@@ -149,6 +149,10 @@ grep -q 'Applies: 0 paired (0 by structure, 0 by apply name, 0 by shape, 0 by po
     grep -q "Note: B is ONNX Runtime's profile" "$tmp/diff2" &&
     grep -q 'Grouped by source nodes: 3 groups (8 applies of A against 3 of B doing' "$tmp/diff2"
 ok $? "the other way round: the same 3 groups"
+
+"$GPTOP" --batch --diff "$ort" "$ort" >"$tmp/aa" 2>"$tmp/err" &&
+    grep -q 'Applies: 3 paired (3 by structure, 0 by apply name, 0 by shape, 0 by position), 0 added, 0 removed' "$tmp/aa"
+ok $? "the profile against itself: its 3 nodes paired by structure (its values have no names: not NULL ones)"
 
 # data/models/cnn/ort-profile.json (made as the mlp's): ORT's NCHWc
 # convolutions are named after their output values
