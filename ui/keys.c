@@ -48,6 +48,9 @@ const struct ui_key ui_keys[] = {
 	    "and the live bytes under it"),
 	K('M', "M", UI_K_TIMELINE, UI_A_TL_MEDIAN, UI_KS_VIEWS,
 	    "Timeline: the median call (of the last 15 timed) or the last"),
+	K('P', "P", UI_K_TIMELINE, UI_A_TL_PACKED, UI_KS_VIEWS,
+	    "Timeline: packed (bars that do not overlap share a lane) or "
+	    "a lane per apply"),
 	K('\t', "Tab", UI_K_ANY, UI_A_VIEW_NEXT, UI_KS_VIEWS,
 	    "next view"),
 	KC(KEY_BTAB, "S-Tab", UI_K_ANY, UI_A_VIEW_PREV, UI_KS_VIEWS,

@@ -53,6 +53,7 @@ enum ui_action {
 	UI_A_SIGNATURE,
 	UI_A_DIFF_LEVEL,
 	UI_A_TL_MEDIAN,		/* Timeline: last or median call */
+	UI_A_TL_PACKED,		/* Timeline: a lane per apply or packed */
 	/* the runtime */
 	UI_A_PAUSE,
 	UI_A_RESET,

@@ -952,18 +952,30 @@ run(int argc, char **argv)
 	if (out.trace != NULL)
 		tr = gp_export_trace_new(gp_session_profile(s),
 		    gp_session_vm(s), (int)out.trace_calls);
+	else if (out.save != NULL) {
+		/* the capture keeps each function's last and median timed
+		 * call for the Timeline: recorded as the interface's worker
+		 * does, sampling left as it is */
+		tr = gp_export_trace_new(gp_session_profile(s), NULL,
+		    GP_TRACE_CALLS_DRAWN);
+		gp_session_profile(s)->tracer_sampled = true;
+	}
 	catch_signals(s);
 	rc = ui_batch_run(s, rounds, &ro);
 	ui_sig_settled();
 	if (tr != NULL) {
 		gp_export_trace_stop(tr);
+		if (out.save != NULL)
+			gp_export_trace_keep(tr, gp_session_profile(s));
+	}
+	if (tr != NULL && out.trace != NULL) {
 		if (gp_export_trace_write(tr, out.trace, &err) < 0) {
 			fprintf(stderr, "gptop: --export-trace: %s\n",
 			    err.msg);
 			rc = 2;
 		}
-		gp_export_trace_free(tr);
 	}
+	gp_export_trace_free(tr);
 	{
 		int orc = write_outputs(&out, gp_session_profile(s), NULL);
 

@@ -844,7 +844,9 @@ mouse(struct tui *t)
 	MEVENT ev;
 	struct ui_list *l = shown_list(t);
 	struct ui_text *x = shown_text(t);
+	struct ui_view *v = shown(t);
 	uint64_t now = ui_crt_now_ms();
+	long item = -1;
 
 	if (getmouse(&ev) != OK)
 		return;
@@ -855,6 +857,9 @@ mouse(struct tui *t)
 			ui_list_scroll(l, dy);
 		else if (x != NULL)
 			ui_text_scroll(x, dy);
+		else if (v->cls->click != NULL)	/* a picture: move */
+			for (int k = 0; k < 3; k++)
+				action(t, dy < 0 ? UI_A_UP : UI_A_DOWN);
 		return;
 	}
 	if (!(ev.bstate & BUTTON1_PRESSED))
@@ -872,15 +877,19 @@ mouse(struct tui *t)
 				show_top(t, i);
 		return;
 	}
-	if (l != NULL && ui_list_click(l, ev.y, ev.x) == 1) {
-		if (t->click_view == shown(t) && t->click_row == l->sel &&
+	if (l != NULL && ui_list_click(l, ev.y, ev.x) == 1)
+		item = (long)l->sel;
+	else if (l == NULL && v->cls->click != NULL)
+		item = v->cls->click(v, &t->c, ev.y, ev.x);
+	if (item >= 0) {
+		if (t->click_view == v && t->click_row == (size_t)item &&
 		    now - t->click_ms < DOUBLE_CLICK_MS) {
 			t->click_view = NULL;
 			action(t, UI_A_ENTER);
 			return;
 		}
-		t->click_view = shown(t);
-		t->click_row = l->sel;
+		t->click_view = v;
+		t->click_row = (size_t)item;
 		t->click_ms = now;
 	}
 }

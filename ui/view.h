@@ -78,6 +78,11 @@ struct ui_view_class {
 	/* actions the view handles itself; false: not handled */
 	bool		(*key)(struct ui_view *, struct ui_ctx *,
 			    enum ui_action);
+	/* a click of the first button at screen row y, column x on a view
+	 * with no table: the item it selects (a double click on the same
+	 * one is Enter), or -1 */
+	int		(*click)(struct ui_view *, struct ui_ctx *, int y,
+			    int x);
 	struct ui_list	*(*list)(struct ui_view *);	/* its table */
 	struct ui_text	*(*text)(struct ui_view *);	/* its text page */
 };

@@ -167,21 +167,9 @@ gp_export_trace_free(struct gp_trace *t)
 	free(t);
 }
 
-static void
-call_fit(struct gp_trace_call *c, int n)
-{
-	if (c->n_apply != n || c->start == NULL) {
-		free(c->start);
-		free(c->ns);
-		c->start = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
-		c->ns = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
-		c->n_apply = n;
-	}
-}
-
 int
 gp_export_trace_call(const struct gp_trace *t, int fn, bool median,
-    struct gp_trace_call *out)
+    struct gp_prof_call *out)
 {
 	const struct trace_fn *tf;
 	const struct slot *s = NULL;
@@ -212,7 +200,7 @@ gp_export_trace_call(const struct gp_trace *t, int fn, bool median,
 			}
 		s = kept[(m - 1) / 2];
 	}
-	call_fit(out, n);
+	gp_prof_call_fit(out, n);
 	out->seq = s->seq;
 	out->call_ns = s->call_ns;
 	out->span_ns = 0;
@@ -228,29 +216,21 @@ gp_export_trace_call(const struct gp_trace *t, int fn, bool median,
 }
 
 void
-gp_export_trace_call_copy(struct gp_trace_call *dst,
-    const struct gp_trace_call *src)
+gp_export_trace_keep(const struct gp_trace *t, struct gp_profile *dst)
 {
-	call_fit(dst, src->n_apply);
-	dst->seq = src->seq;
-	dst->call_ns = src->call_ns;
-	dst->span_ns = src->span_ns;
-	if (src->n_apply > 0) {
-		memcpy(dst->start, src->start, sizeof(uint64_t) *
-		    (size_t)src->n_apply);
-		memcpy(dst->ns, src->ns, sizeof(uint64_t) *
-		    (size_t)src->n_apply);
-	}
-}
+	for (int f = 0; f < dst->n_fn; f++) {
+		struct gp_prof_fn *d = &dst->fn[f];
 
-void
-gp_export_trace_call_free(struct gp_trace_call *c)
-{
-	if (c == NULL)
-		return;
-	free(c->start);
-	free(c->ns);
-	memset(c, 0, sizeof(*c));
+		if (f >= t->n_fn || t->fn[f].n_apply != d->n_apply ||
+		    gp_export_trace_call(t, f, false,
+		    &d->drawn[GP_PROF_LAST]) < 0) {
+			for (int k = 0; k < GP_PROF_DRAWN__COUNT; k++)
+				gp_prof_call_free(&d->drawn[k]);
+			continue;
+		}
+		(void)gp_export_trace_call(t, f, true,
+		    &d->drawn[GP_PROF_MEDIAN]);
+	}
 }
 
 /* ns since the base, from a raw tick stamp. */

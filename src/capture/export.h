@@ -35,6 +35,9 @@ struct gp_vm;
 struct gp_trace;
 
 #define GP_TRACE_CALLS_DEFAULT 20
+/* The calls kept to draw a function's median call from (the TUI's worker,
+ * and --save). */
+#define GP_TRACE_CALLS_DRAWN 15
 
 /* Start recording: installs p->tracer and vm's observer (replacing any).
  * max_calls: calls kept per function (the last ones), at least 1. */
@@ -52,27 +55,17 @@ int		 gp_export_trace_fp(const struct gp_trace *t, FILE *fp);
 /* Stops, then frees. */
 void		 gp_export_trace_free(struct gp_trace *t);
 
-/* One recorded call of a function, in ns since the call's first stamp:
- * apply i starts at start[i] and lasts ns[i] (the time the profile
- * counts for it, gp_prof_apply_ns); span_ns runs from the first stamp to
- * the last.  What the TUI's Timeline view draws. */
-struct gp_trace_call {
-	int		 n_apply;
-	uint64_t	 seq;		/* the timed call's number, from 1 */
-	uint64_t	 call_ns;	/* the whole call, updates included */
-	uint64_t	 span_ns;
-	uint64_t	*start, *ns;	/* n_apply each */
-};
 /* Copy function fn's last recorded call (median: the call of median
- * time, the lower one of an even count, among the calls kept) into *out,
- * whose arrays are reallocated to fit.  Returns 0, or -1 (out->seq 0)
- * when none was recorded. */
+ * time, the lower one of an even count, among the calls kept) into *out
+ * (prof/profile.h; the TUI's Timeline draws it), whose arrays are
+ * reallocated to fit.  Returns 0, or -1 (out->seq 0) when none was
+ * recorded. */
 int	gp_export_trace_call(const struct gp_trace *t, int fn, bool median,
-	    struct gp_trace_call *out);
-/* Deep copy (dst was zeros or a call). */
-void	gp_export_trace_call_copy(struct gp_trace_call *dst,
-	    const struct gp_trace_call *src);
-void	gp_export_trace_call_free(struct gp_trace_call *c);
+	    struct gp_prof_call *out);
+/* Each function's last and median recorded calls into dst's drawn[]
+ * (dst: t's profile or a copy of it; a function whose applies differ
+ * from those recorded gets none): what a capture of dst stores. */
+void	gp_export_trace_keep(const struct gp_trace *t, struct gp_profile *dst);
 
 /* The Apply table: function, id, name, op, class, impl, pct, cum_pct,
  * time_ns, per_call_ns, median_ns, p95_ns, min_ns, max_ns, calls, mflops,

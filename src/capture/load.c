@@ -27,6 +27,7 @@
 
 #include "base/jsonarena.h"
 #include "base/jsonpos.h"
+#include "capture/calljson.h"
 #include "capture/memjson.h"
 #include "capture/ort.h"
 #include "capture/rd.h"
@@ -191,7 +192,8 @@ memory:
 	v = json_object_get(o, "memory");
 	if (v != NULL && !json_is_null(v) && rd_memory(r, v, f, fn, n_fn) < 0)
 		return (-1);
-	return (0);
+	/* the calls drawn along time, which refer to the applies too */
+	return (gp_calljson_read(r, o, f));
 }
 
 static const char *

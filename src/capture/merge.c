@@ -121,6 +121,15 @@ gp_capture_merge(struct gp_profile *const *p,
 		for (int j = 1; j < n && d->mem == NULL; j++)
 			if (p[ord[j]]->fn[f].mem != NULL)
 				d->mem = gp_memprof_clone(p[ord[j]]->fn[f].mem);
+		/* the calls drawn along time: the latest capture's that has
+		 * them (its last call is the last of all) */
+		for (int j = n - 1; j > 0; j--)
+			if (p[ord[j]]->fn[f].drawn[GP_PROF_LAST].seq != 0) {
+				for (int k = 0; k < GP_PROF_DRAWN__COUNT; k++)
+					gp_prof_call_copy(&d->drawn[k],
+					    &p[ord[j]]->fn[f].drawn[k]);
+				break;
+			}
 
 		for (int j = 1; j < n; j++) {
 			const struct gp_prof_fn *s = &p[ord[j]]->fn[f];

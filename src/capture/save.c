@@ -28,6 +28,7 @@
 #include "base/jsonout.h"
 #include "base/outfile.h"
 #include "base/util.h"
+#include "capture/calljson.h"
 #include "capture/memjson.h"
 #include "prof/memprof.h"
 #include "graph/op.h"
@@ -557,7 +558,7 @@ write_function(struct wr *w, const struct gp_profile *p, int fn, bool last,
 {
 	const struct gp_prof_fn *f = &p->fn[fn];
 	json_t *o = json_object(), *call = json_object(), *rec = json_array();
-	json_t *mem = NULL;
+	json_t *mem = NULL, *tl;
 	uint64_t v[GP_PROF_RECENT];
 	int m = gp_prof_recent(f, v);
 
@@ -589,6 +590,9 @@ write_function(struct wr *w, const struct gp_profile *p, int fn, bool last,
 		    gp_jsonout_u64(gp_memprof_predicted_peak(p, fn)));
 	if (mem != NULL)
 		set(o, "memory", mem);
+	/* the calls drawn along time (the Timeline), when it has them */
+	if ((tl = gp_calljson_to_json(f)) != NULL)
+		set(o, "timeline", tl);
 	set(o, "n_applies", json_integer(f->n_apply));
 	/* the object without its closing brace, then the applies */
 	fputs("  ", w->fp);

@@ -402,6 +402,8 @@ gp_profile_free(struct gp_profile *p)
 		free(p->fn[f].ap);
 		free(p->fn[f].ticks);
 		gp_memprof_free(p->fn[f].mem);
+		for (int k = 0; k < GP_PROF_DRAWN__COUNT; k++)
+			gp_prof_call_free(&p->fn[f].drawn[k]);
 		gp_prof_stat_free(&p->fn[f].call);
 		free(p->fn[f].name);
 	}
@@ -535,6 +537,10 @@ gp_profile_clone(const struct gp_profile *p)
 		d->name = dup_or_null(s->name);
 		d->ticks = NULL;
 		d->mem = s->mem != NULL ? gp_memprof_clone(s->mem) : NULL;
+		for (int k = 0; k < GP_PROF_DRAWN__COUNT; k++) {
+			memset(&d->drawn[k], 0, sizeof(d->drawn[k]));
+			gp_prof_call_copy(&d->drawn[k], &s->drawn[k]);
+		}
 		memset(&d->call, 0, sizeof(d->call));
 		gp_prof_stat_copy(&d->call, &s->call);
 		d->ap = gp_xcalloc((size_t)s->n_apply + 1, sizeof(*d->ap));
@@ -593,6 +599,10 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 		d->timed = s->timed;
 		d->mem_peak_measured = s->mem_peak_measured;
 		memcpy(d->recent, s->recent, sizeof(d->recent));
+		for (int k = 0; k < GP_PROF_DRAWN__COUNT; k++)
+			if (d->drawn[k].seq != s->drawn[k].seq ||
+			    d->drawn[k].n_apply != s->drawn[k].n_apply)
+				gp_prof_call_copy(&d->drawn[k], &s->drawn[k]);
 		if (d->ap_gen == s->ap_gen)
 			continue;
 		d->ap_gen = s->ap_gen;
@@ -618,6 +628,47 @@ gp_profile_copy_counters(struct gp_profile *dst, const struct gp_profile *src)
 			}
 		}
 	}
+}
+
+void
+gp_prof_call_fit(struct gp_prof_call *c, int n)
+{
+	if (c->n_apply != n || c->start == NULL) {
+		free(c->start);
+		free(c->ns);
+		c->start = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
+		c->ns = gp_xcalloc((size_t)n + 1, sizeof(uint64_t));
+		c->n_apply = n;
+	}
+}
+
+void
+gp_prof_call_copy(struct gp_prof_call *dst, const struct gp_prof_call *src)
+{
+	if (src->seq == 0) {
+		gp_prof_call_free(dst);
+		return;
+	}
+	gp_prof_call_fit(dst, src->n_apply);
+	dst->seq = src->seq;
+	dst->call_ns = src->call_ns;
+	dst->span_ns = src->span_ns;
+	if (src->n_apply > 0) {
+		memcpy(dst->start, src->start, sizeof(uint64_t) *
+		    (size_t)src->n_apply);
+		memcpy(dst->ns, src->ns, sizeof(uint64_t) *
+		    (size_t)src->n_apply);
+	}
+}
+
+void
+gp_prof_call_free(struct gp_prof_call *c)
+{
+	if (c == NULL)
+		return;
+	free(c->start);
+	free(c->ns);
+	memset(c, 0, sizeof(*c));
 }
 
 void

@@ -213,6 +213,34 @@ struct gp_prof_apply {
 	uint64_t		 first_ns;
 };
 
+/*
+ * One call of a function drawn along time (the TUI's Timeline), in ns
+ * since the call's first stamp: apply i starts at start[i] and lasts
+ * ns[i] (the time the profile counts for it, gp_prof_apply_ns); span_ns
+ * runs from the first stamp to the last.  Zeros: none (seq 0).
+ */
+struct gp_prof_call {
+	int		 n_apply;
+	uint64_t	 seq;		/* the timed call's number, from 1 */
+	uint64_t	 call_ns;	/* the whole call, updates included */
+	uint64_t	 span_ns;
+	uint64_t	*start, *ns;	/* n_apply each */
+};
+
+/* The calls a profile keeps of each function for the Timeline. */
+enum gp_prof_drawn {
+	GP_PROF_LAST,		/* the last timed call recorded */
+	GP_PROF_MEDIAN,		/* the one of median time among those kept */
+	GP_PROF_DRAWN__COUNT
+};
+
+/* dst becomes a copy of src (dst was zeros or a call); n_apply applies. */
+void	gp_prof_call_copy(struct gp_prof_call *dst,
+	    const struct gp_prof_call *src);
+/* Make room for n applies (zeros when the size changes). */
+void	gp_prof_call_fit(struct gp_prof_call *c, int n);
+void	gp_prof_call_free(struct gp_prof_call *c);
+
 struct gp_prof_fn {
 	char			*name;
 	int			 n_apply;
@@ -226,6 +254,10 @@ struct gp_prof_fn {
 	uint64_t		 mem_peak_measured;
 	/* memory, predicted from the schedule (memprof.h), or NULL */
 	struct gp_memprof	*mem;
+	/* calls drawn along time (seq 0: none): a live profile's are the
+	 * session's recorder's (capture/export.h, gp_export_trace_keep), a
+	 * capture's are what it stored */
+	struct gp_prof_call	 drawn[GP_PROF_DRAWN__COUNT];
 	/* scratch the VM writes during a call: ticks[i], ticks[i+1] are
 	 * apply i's start and end */
 	uint64_t		*ticks;

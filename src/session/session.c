@@ -25,8 +25,6 @@
 #include "run/vm.h"
 
 #define PUBLISH_NS 100000000ull
-/* timed calls the worker's trace keeps per function (the median's) */
-#define CALLS_KEPT 15
 
 struct gp_session {
 	struct gp_flags		 flags;
@@ -70,11 +68,6 @@ struct gp_session {
 	/* under mu */
 	struct gp_profile	*published;
 	struct gp_profile	*baseline;
-	/* per function of the published profile: its last and its median
-	 * recorded call (seq 0: none), and that profile's generation */
-	struct gp_trace_call	*pub_last, *pub_median;
-	int			 n_pub;
-	uint64_t		 pub_gen;
 	bool			 paused, quit, reset_req, done;
 	struct gp_flags		*recompile_req;
 	int			 recompile_rc;
@@ -304,12 +297,6 @@ gp_session_free(struct gp_session *s)
 	free_base(s);
 	gp_profile_free(s->published);
 	gp_profile_free(s->baseline);
-	for (int f = 0; f < s->n_pub; f++) {
-		gp_export_trace_call_free(&s->pub_last[f]);
-		gp_export_trace_call_free(&s->pub_median[f]);
-	}
-	free(s->pub_last);
-	free(s->pub_median);
 	gp_flags_done(&s->flags);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
@@ -413,33 +400,17 @@ publish(struct gp_session *s)
 	publish_one(&s->published, s->prof);
 	if (s->base_prof != NULL)
 		publish_one(&s->baseline, s->base_prof);
-	if (s->trace == NULL)
-		return;
-	if (s->n_pub != s->prof->n_fn) {
-		for (int f = 0; f < s->n_pub; f++) {
-			gp_export_trace_call_free(&s->pub_last[f]);
-			gp_export_trace_call_free(&s->pub_median[f]);
-		}
-		free(s->pub_last);
-		free(s->pub_median);
-		s->n_pub = s->prof->n_fn;
-		s->pub_last = gp_xcalloc((size_t)s->n_pub + 1,
-		    sizeof(*s->pub_last));
-		s->pub_median = gp_xcalloc((size_t)s->n_pub + 1,
-		    sizeof(*s->pub_median));
-	}
-	s->pub_gen = s->published->generation;
-	for (int f = 0; f < s->n_pub; f++) {
-		gp_export_trace_call(s->trace, f, false, &s->pub_last[f]);
-		gp_export_trace_call(s->trace, f, true, &s->pub_median[f]);
-	}
+	/* the current program's last and median timed calls, which the
+	 * snapshots carry (the Timeline draws them, a capture stores them) */
+	if (s->trace != NULL)
+		gp_export_trace_keep(s->trace, s->published);
 }
 
 /* Worker: record the current program's timed calls, sampling kept. */
 static void
 trace_start(struct gp_session *s)
 {
-	s->trace = gp_export_trace_new(s->prof, NULL, CALLS_KEPT);
+	s->trace = gp_export_trace_new(s->prof, NULL, GP_TRACE_CALLS_DRAWN);
 	s->prof->tracer_sampled = true;
 }
 
@@ -727,27 +698,6 @@ gp_session_snapshot(struct gp_session *s, struct gp_profile **dst)
 	r = s->rounds;
 	pthread_mutex_unlock(&s->mu);
 	return (r);
-}
-
-int
-gp_session_call(struct gp_session *s, int fn, bool median,
-    struct gp_trace_call *out, uint64_t *generation)
-{
-	int rc = -1;
-
-	pthread_mutex_lock(&s->mu);
-	if (fn >= 0 && fn < s->n_pub) {
-		const struct gp_trace_call *src = median ?
-		    &s->pub_median[fn] : &s->pub_last[fn];
-
-		if (src->seq != 0) {
-			gp_export_trace_call_copy(out, src);
-			*generation = s->pub_gen;
-			rc = 0;
-		}
-	}
-	pthread_mutex_unlock(&s->mu);
-	return (rc);
 }
 
 struct gp_profile *

@@ -68,18 +68,13 @@ int	gp_session_recompile(struct gp_session *s, const struct gp_flags *f,
 	    struct gp_err *err);
 
 /* Copy the latest published profile into *dst (allocated or replaced when
- * its shape changed).  Returns the number of rounds done. */
+ * its shape changed).  Returns the number of rounds done.  Its functions'
+ * drawn[] calls are the current program's last timed call and the one of
+ * median time among its last 15, as recorded by the worker (the trace
+ * recorder of capture/export.h, hooked on the live profile with sampling
+ * left on): none when no worker ran, profiling is off, or no call ran
+ * since the last recompile. */
 uint64_t gp_session_snapshot(struct gp_session *s, struct gp_profile **dst);
-struct gp_trace_call;	/* capture/export.h */
-/* The current program's last timed call of function fn (median: the
- * call of median time among its last 15 timed calls), as recorded by the
- * worker (the trace recorder of capture/export.h, hooked on the live
- * profile with sampling left on) and last published, copied into *out
- * (its arrays reallocated), with the generation of the profile it
- * belongs to.  -1: no call recorded (no worker ran, profiling is off,
- * or none ran since the last recompile). */
-int	gp_session_call(struct gp_session *s, int fn, bool median,
-	    struct gp_trace_call *out, uint64_t *generation);
 /* A copy of the baseline program's profile (the program that ran before
  * the last recompile, since run in turn with the current one), as last
  * published with the current one, or NULL before any recompile. */

@@ -3,8 +3,9 @@
  * values computed by hand: the column of a time (floor(t x w / span),
  * the last column for the end), a bar's first cell and length (from the
  * cell of its start to ceil(end x w / span), at least one cell, clipped
- * to the axis), products past 64 bits, and the offenders (longest first,
- * ties by schedule position).
+ * to the axis), products past 64 bits, the offenders (longest first,
+ * ties by schedule position), and the packed layout's lanes (drawn by
+ * hand on squared paper below each case).
  */
 #include "config.h"
 
@@ -84,5 +85,46 @@ main(void)
 	is_int(top[4], 2, "offender 5: the 1");
 	is_int(ui_tl_offenders(ns, 0, top, 3), 0, "offenders: none of 0");
 	is_int(ui_tl_offenders(ns, 5, top, 0), 0, "offenders: 0 asked");
+
+	/*
+	 * Packing, gap 1 (a blank cell between items of a lane).  Five
+	 * applies one after another, cells:
+	 *   0 [0,10)  1 [10,12)  2 [12,13)  3 [14,30)  4 [31,40)
+	 * 0 -> lane 0 (ends 10); 1 starts at 10 < 10 + 1: lane 1 (ends 12);
+	 * 2 at 12: lane 0 (10 + 1 <= 12, ends 13); 3 at 14: lane 0 (ends
+	 * 30); 4 at 31: lane 0.  Two lanes: 1 alone in lane 1.
+	 */
+	{
+		int x[] = {0, 10, 12, 14, 31}, ext[] = {10, 2, 1, 16, 9};
+		int lane[5], want[] = {0, 1, 0, 0, 0};
+
+		is_int(ui_tl_pack(x, ext, 5, 1, lane), 2,
+		    "pack: a sequence in 2 lanes");
+		for (int i = 0; i < 5; i++)
+			is_int(lane[i], want[i], "pack: item %d's lane", i);
+	}
+	/*
+	 * Three items overlapping at cell 5 need three lanes, however
+	 * ordered: given as [4,8) [0,6) [5,7) and [9,12):
+	 * by x: 1 (x 0) -> lane 0, ends 6; 0 (x 4) -> lane 1, ends 8;
+	 * 2 (x 5) -> lane 2, ends 7; 3 (x 9): lane 0 (6 + 1 <= 9).
+	 */
+	{
+		int x[] = {4, 0, 5, 9}, ext[] = {4, 6, 2, 3};
+		int lane[4], want[] = {1, 0, 2, 0};
+
+		is_int(ui_tl_pack(x, ext, 4, 1, lane), 3,
+		    "pack: 3 overlapping need 3 lanes");
+		for (int i = 0; i < 4; i++)
+			is_int(lane[i], want[i], "pack: overlap, item %d", i);
+	}
+	/* gap 0: touching items share a lane; an extent of 0 counts 1 */
+	{
+		int x[] = {0, 3, 4}, ext[] = {3, 0, 2}, lane[3];
+
+		is_int(ui_tl_pack(x, ext, 3, 0, lane), 1,
+		    "pack: gap 0, touching items in one lane");
+		is_int(ui_tl_pack(x, ext, 0, 0, lane), 0, "pack: none");
+	}
 	return (done_testing());
 }

@@ -9,7 +9,8 @@
 # offender's at first, then Home, End, Down); M the median call.  On
 # chain.json: the one fused apply takes the whole call, f r (fusion off)
 # gives its ten applies; colors by default, none with NO_COLOR; a
-# capture says it holds no timeline.
+# capture draws the last call it stored, one saved by an earlier gptop
+# (tests/capture/v2.capture.json) says it holds no timeline.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
 # The lanes: the lines between the axis and the memory line.
@@ -93,7 +94,7 @@ first_offender() {
 	bars | awk '$4 == 1 { print $1 }'
 }
 
-echo "1..25"
+echo "1..28"
 tui_shell 120 50 C
 tui_run -d 2 -n 30 "$GRAPHS/mlp.json"
 tui_wait 'done$' >/dev/null
@@ -171,8 +172,21 @@ cap=$TUI_TMP/chain-capture.json
 tui_run -d 2 "$cap"
 tui_wait 'capture$' >/dev/null
 tui_keys 8
-check "a capture: the view says it holds no timeline" \
-    tui_wait 'A capture keeps counters, not calls'
+check "a capture: the last call it stored, the fused apply's lane" \
+    tui_wait_all '^Last call of f \(timed call 3\): .*, 1 applies' \
+    '^ +0 Elemwise\{Composite.*\(1\) [0-9.]+[mun]?s (99|100)%' \
+    '^Live bytes through the call'
+tui_keys Enter
+check "... Enter: its details" tui_wait '^Apply 0 of function f: '
+tui_keys q
+tui_wait '^Last call of f' >/dev/null
+tui_keys q
+check "... exit status 0" tui_exited 0
+tui_run -d 2 "$top_srcdir/tests/capture/v2.capture.json"
+tui_wait 'capture$' >/dev/null
+tui_keys 8
+check "a capture of an earlier gptop: the view says it holds no timeline" \
+    tui_wait 'This capture holds no timeline'
 tui_keys Enter
 check "... and Enter says there is no call" tui_wait 'no call drawn'
 tui_keys q
