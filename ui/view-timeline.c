@@ -397,11 +397,11 @@ draw_packed(struct timeline *t, const struct gp_prof_fn *f, int y, int lanes,
 	/* the selected apply, named */
 	gp_fmt_time(b1, sizeof(b1), (double)t->call.ns[t->sel]);
 	gp_fmt_time(b2, sizeof(b2), (double)t->call.start[t->sel]);
-	snprintf(line, sizeof(line), "> %d %s: %s, %.0f%% of the call, from "
-	    "%s (lane %d of %d%s)", t->sel, f->ap[t->sel].name, b1,
+	snprintf(line, sizeof(line), "> %d (lane %d of %d%s) %s: %s, %.0f%% "
+	    "of the call, from %s", t->sel, t->lane[t->sel], t->n_lanes,
+	    t->n_lanes > lanes ? ", scrolled" : "", f->ap[t->sel].name, b1,
 	    span > 0 ? 100.0 * (double)t->call.ns[t->sel] / (double)span :
-	    0.0, b2, t->lane[t->sel], t->n_lanes,
-	    t->n_lanes > lanes ? ", scrolled" : "");
+	    0.0, b2);
 	ui_draw_ltext(y + (t->n_lanes - t->top < lanes ? t->n_lanes - t->top :
 	    lanes), 0, x0 + bw, line, ui_crt_attr(UI_ROLE_SELECTED));
 }
