@@ -392,7 +392,8 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 
 	if (out->trace != NULL) {
 		fprintf(stderr, "gptop: --export-trace needs a run: %s is a "
-		    "capture, which keeps no per-call timeline\n", path);
+		    "capture, which keeps no trace of its calls (at most "
+		    "the two its Timeline draws)\n", path);
 		return (2);
 	}
 	if ((p = gp_capture_load(path, &ci, &err)) == NULL) {

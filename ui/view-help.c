@@ -173,6 +173,8 @@ help_init(struct ui_view *v, struct ui_ctx *c, const struct ui_view_arg *a)
 	    "sort by that column; click again to invert");
 	ui_text_add(t, UI_ROLE_NORMAL, "  %-18s %s", "click row",
 	    "select it; a double click: Enter");
+	ui_text_add(t, UI_ROLE_NORMAL, "  %-18s %s", "click lane / bar",
+	    "Timeline: select its apply; a double click: Enter");
 	ui_text_add(t, UI_ROLE_NORMAL, "  %-18s %s", "click tab / F-key",
 	    "switch view / press that key");
 	ui_text_add(t, UI_ROLE_NORMAL, "  %-18s %s", "wheel", "scroll");

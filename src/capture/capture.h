@@ -1,10 +1,11 @@
 /*
  * capture.h: captures, the on-disk form of a profile (doc/capture-format.md).
- * A capture is one JSON document, "format": "gptop-capture/2", holding
+ * A capture is one JSON document, "format": "gptop-capture/3", holding
  * everything a struct gp_profile holds (the graph's identity, flags and
  * rewriter tables, compile times, the clock, every function's and apply's
- * counters and histograms, the memory profile) plus where and when it was
- * taken (machine, compiler, BLAS, UTC time).
+ * counters and histograms, the memory profile, the calls the Timeline
+ * draws) plus where and when it was taken (machine, compiler, BLAS, UTC
+ * time).
  *
  * Saving (save.c) is atomic: the document goes to a temporary file in the
  * target's folder, is flushed and fsync'ed, then renamed over the target,
