@@ -186,7 +186,7 @@ check $? "provenance: an ONNX model's nodes by name, its pieces doing their node
 "$GPTOP" --batch --export-trace "$tmp/x.json" "$tmp/one.json" >/dev/null \
     2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "needs a run" "$tmp/err"
-check $? "no trace from a capture: it has no timeline"
+check $? "no trace from a capture: it keeps no trace of its calls"
 
 # 18-21. interrupted runs
 for sig in INT TERM; do
