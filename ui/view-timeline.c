@@ -59,6 +59,11 @@ struct timeline {
 	int			 y0, x0, bw, n_lanes;
 	int			*lane, *bx, *ext;
 	int			 cap;
+	/* what the packing was made for (a 100,000-apply call takes a
+	 * while): the call, its offenders, the axis */
+	uint64_t		 pk_seq, pk_span;
+	int			 pk_n, pk_bw, pk_off, pk_lanes;
+	bool			 pk_valid;
 };
 
 static void
@@ -305,6 +310,18 @@ pack(struct timeline *t, int bw)
 {
 	int n = t->call.n_apply;
 
+	if (t->pk_valid && t->pk_seq == t->call.seq && t->pk_n == n &&
+	    t->pk_bw == bw && t->pk_span == t->call.span_ns &&
+	    t->pk_off == (n > 0 ? t->off[0] : -1)) {
+		t->n_lanes = t->pk_lanes;
+		return;
+	}
+	t->pk_valid = true;
+	t->pk_seq = t->call.seq;
+	t->pk_n = n;
+	t->pk_bw = bw;
+	t->pk_span = t->call.span_ns;
+	t->pk_off = n > 0 ? t->off[0] : -1;
 	if (n + 1 > t->cap) {
 		t->cap = n + 1;
 		t->lane = gp_xrealloc(t->lane, sizeof(int) * (size_t)t->cap);
@@ -321,7 +338,7 @@ pack(struct timeline *t, int bw)
 		(void)packed_place(b, ui_text_width(lab), bw, &t->bx[i], &x1);
 		t->ext[i] = x1 - t->bx[i];
 	}
-	t->n_lanes = ui_tl_pack(t->bx, t->ext, n, 1, t->lane);
+	t->n_lanes = t->pk_lanes = ui_tl_pack(t->bx, t->ext, n, 1, t->lane);
 }
 
 /* The packed layout, from lane t->top on, and the selected apply's line
