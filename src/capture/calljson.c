@@ -150,9 +150,11 @@ parse_int(const char **p, const char *end, bool neg, int64_t *out)
 	if (s == end || *s < '0' || *s > '9')
 		return (-1);
 	while (s < end && *s >= '0' && *s <= '9') {
-		v = v * 10 + (uint64_t)(*s++ - '0');
-		if (v > (uint64_t)INT64_MAX)
+		uint64_t d = (uint64_t)(*s++ - '0');
+
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
 			return (-1);
+		v = v * 10 + d;
 	}
 	*out = minus ? -(int64_t)v : (int64_t)v;
 	*p = s;

@@ -2225,6 +2225,20 @@ t_negative(json_t *j)
 	    json_string("0 1000 -2000 0"));
 }
 
+/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
+static void
+t_overflow(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "ns",
+	    json_string("18446744073709551617 1 1 1"));
+}
+
+static void
+t_token(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "ns", json_string("1 2 x 3"));
+}
+
 static void
 t_not_object(json_t *j)
 {
@@ -2334,6 +2348,12 @@ test_timeline(void)
 			{t_negative, "functions[0].timeline.last.start[2]: "
 			    "expected a non-negative integer",
 			    "timeline: a negative start"},
+			{t_overflow, "functions[0].timeline.last.ns[0]: "
+			    "expected a difference D or a run of N "
+			    "differences D*N (integers)",
+			    "timeline: a number past 64 bits"},
+			{t_token, "functions[0].timeline.last.ns[2]: expected "
+			    "a difference D", "timeline: a word in a column"},
 			{t_not_object, "functions[0].timeline: expected an "
 			    "object", "timeline: not an object"},
 			{t_missing, "functions[0].timeline.median: missing "
