@@ -576,9 +576,12 @@ parse_num(const char **p, const char *end, bool sign, int64_t *out)
 	if (s == end || *s < '0' || *s > '9')
 		return (-1);
 	for (; s < end && *s >= '0' && *s <= '9'; s++) {
-		v = v * 10 + (uint64_t)(*s - '0');
-		if (v > (uint64_t)INT64_MAX)
+		uint64_t d = (uint64_t)(*s - '0');
+
+		/* before it wraps: 2^64 + 1 is not 1 */
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
 			return (-1);
+		v = v * 10 + d;
 	}
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	*p = s;

@@ -995,6 +995,14 @@ m_overflow(json_t *j)
 	    json_string("9223372036854775807 1 0*15"));
 }
 
+/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
+static void
+m_wrap(json_t *j)
+{
+	json_object_set_new(mem_at(j, 0), "inter_during",
+	    json_string("18446744073709551617 0*16"));
+}
+
 static void
 m_col_type(json_t *j)
 {
@@ -1148,6 +1156,8 @@ test_memory_bad(void)
 		    "token"},
 		{m_overflow, "functions[0].memory.inter_during[1]: the value "
 		    "overflows", "an overflow"},
+		{m_wrap, "functions[0].memory.inter_during[0]: expected a "
+		    "difference D", "a number past 64 bits"},
 		{m_col_type, "functions[0].memory.sim[0].after.live: expected "
 		    "a column (a string of numbers), got an array",
 		    "a column of another type"},
