@@ -306,6 +306,246 @@ edit(const char *good, void (*fn)(json_t *))
 	return (s);
 }
 
+/*
+ * The calls drawn along time.  Function f of rich_profile has 4 applies:
+ * the last call starts them at 0, 1000, 3100 and 8000 ns for 990, 2000,
+ * 4800 and 2990 ns, the median at 0, 10, 20, 30 for 5 ns each.
+ */
+static void
+set_call(struct gp_prof_call *c, uint64_t seq, const uint64_t *start,
+    const uint64_t *ns, uint64_t span)
+{
+	gp_prof_call_fit(c, 4);
+	c->seq = seq;
+	c->call_ns = span + 1000;
+	c->span_ns = span;
+	memcpy(c->start, start, sizeof(uint64_t) * 4);
+	memcpy(c->ns, ns, sizeof(uint64_t) * 4);
+}
+
+static struct gp_profile *
+drawn_profile(void)
+{
+	struct gp_profile *p = rich_profile(42);
+
+	set_call(&p->fn[0].drawn[GP_PROF_LAST], 7,
+	    (const uint64_t[]){0, 1000, 3100, 8000},
+	    (const uint64_t[]){990, 2000, 4800, 2990}, 11000);
+	set_call(&p->fn[0].drawn[GP_PROF_MEDIAN], 5,
+	    (const uint64_t[]){0, 10, 20, 30}, (const uint64_t[]){5, 5, 5, 5},
+	    40);
+	return (p);
+}
+
+static bool
+call_equal(const struct gp_prof_call *a, const struct gp_prof_call *b)
+{
+	if (a->seq != b->seq || a->call_ns != b->call_ns ||
+	    a->span_ns != b->span_ns || a->n_apply != b->n_apply)
+		return (false);
+	for (int i = 0; i < a->n_apply; i++)
+		if (a->start[i] != b->start[i] || a->ns[i] != b->ns[i])
+			return (false);
+	return (true);
+}
+
+static json_t *
+tl_at(json_t *j, const char *which)
+{
+	return (json_object_get(json_object_get(json_array_get(
+	    json_object_get(j, "functions"), 0), "timeline"), which));
+}
+
+static void
+t_short(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "start",
+	    json_string("0 1000 2100"));
+}
+
+static void
+t_beyond(json_t *j)
+{
+	json_object_set_new(tl_at(j, "median"), "ns",
+	    json_string("5 0 36 -36"));
+}
+
+static void
+t_seq(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "seq", json_integer(0));
+}
+
+static void
+t_type(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "ns", json_pack("[iiii]", 1, 2,
+	    3, 4));
+}
+
+static void
+t_run(json_t *j)
+{
+	json_object_set_new(tl_at(j, "median"), "start",
+	    json_string("0 10*4"));
+}
+
+static void
+t_negative(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "start",
+	    json_string("0 1000 -2000 0"));
+}
+
+/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
+static void
+t_overflow(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "ns",
+	    json_string("18446744073709551617 1 1 1"));
+}
+
+static void
+t_token(json_t *j)
+{
+	json_object_set_new(tl_at(j, "last"), "ns", json_string("1 2 x 3"));
+}
+
+static void
+t_not_object(json_t *j)
+{
+	json_object_set_new(json_array_get(json_object_get(j, "functions"),
+	    0), "timeline", json_integer(1));
+}
+
+static void
+t_missing(json_t *j)
+{
+	json_object_del(tl_at(j, "median"), "span_ns");
+}
+
+static void
+test_timeline(void)
+{
+	struct gp_profile *p = drawn_profile(), *q, *r, *m;
+	struct gp_profile *two[2];
+	struct gp_err err;
+	char *path = tmp_path("timeline.json"), *text, *s;
+	size_t len;
+	json_t *j, *tl;
+
+	ok(gp_capture_save(p, path, &err) == 0, "timeline: save (%s)",
+	    err.msg);
+	text = slurp(path, &len);
+	j = json_loads(text, 0, NULL);
+	tl = json_object_get(json_array_get(json_object_get(j, "functions"),
+	    0), "timeline");
+	/* the columns by hand: 0, +1000, +2100, +4900; 990, +1010, +2800,
+	 * -1810; a run of three +10: 10*3; four 5s: 5 then 0*3 */
+	ok(tl != NULL && strcmp(json_string_value(json_object_get(
+	    json_object_get(tl, "last"), "start")), "0 1000 2100 4900") == 0 &&
+	    strcmp(json_string_value(json_object_get(json_object_get(tl,
+	    "last"), "ns")), "990 1010 2800 -1810") == 0 &&
+	    strcmp(json_string_value(json_object_get(json_object_get(tl,
+	    "median"), "start")), "0 10*3") == 0 &&
+	    strcmp(json_string_value(json_object_get(json_object_get(tl,
+	    "median"), "ns")), "5 0*3") == 0,
+	    "timeline: the starts and times written as delta columns");
+	ok(json_integer_value(json_object_get(json_object_get(tl, "last"),
+	    "seq")) == 7 && json_integer_value(json_object_get(
+	    json_object_get(tl, "last"), "span_ns")) == 11000 &&
+	    json_integer_value(json_object_get(json_object_get(tl, "last"),
+	    "call_ns")) == 12000, "timeline: seq, span_ns, call_ns written");
+	ok(json_object_get(json_array_get(json_object_get(j, "functions"), 1),
+	    "timeline") == NULL, "timeline: left out for a function without "
+	    "calls drawn");
+	q = gp_capture_load(path, NULL, &err);
+	ok(q != NULL && call_equal(&q->fn[0].drawn[GP_PROF_LAST],
+	    &p->fn[0].drawn[GP_PROF_LAST]) && call_equal(
+	    &q->fn[0].drawn[GP_PROF_MEDIAN], &p->fn[0].drawn[GP_PROF_MEDIAN]),
+	    "timeline: both calls read back equal (%s)", q ? "" : err.msg);
+	ok(q != NULL && q->fn[1].drawn[GP_PROF_LAST].seq == 0 &&
+	    q->fn[1].drawn[GP_PROF_MEDIAN].seq == 0,
+	    "timeline: none read for a function without the member");
+
+	/* an older capture has none */
+	s = gp_xasprintf("%s/tests/capture/v2.capture.json",
+	    getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	r = gp_capture_load(s, NULL, &err);
+	ok(r != NULL && r->n_fn > 0 && r->fn[0].drawn[GP_PROF_LAST].seq == 0,
+	    "timeline: a gptop-capture/2 capture loads without one (%s)",
+	    r ? "" : err.msg);
+	gp_profile_free(r);
+	free(s);
+
+	/* merge: the latest capture's calls; one without keeps the
+	 * earlier's */
+	r = rich_profile(42);
+	two[0] = p;
+	two[1] = r;
+	m = gp_capture_merge(two, NULL, NULL, 2, NULL, &err);
+	ok(m != NULL && call_equal(&m->fn[0].drawn[GP_PROF_LAST],
+	    &p->fn[0].drawn[GP_PROF_LAST]), "timeline: merge with a later "
+	    "capture without calls keeps the earlier's");
+	gp_profile_free(m);
+	two[0] = r;
+	two[1] = p;
+	m = gp_capture_merge(two, NULL, NULL, 2, NULL, &err);
+	ok(m != NULL && call_equal(&m->fn[0].drawn[GP_PROF_MEDIAN],
+	    &p->fn[0].drawn[GP_PROF_MEDIAN]), "timeline: merge takes the "
+	    "latest capture's calls");
+	gp_profile_free(m);
+	gp_profile_free(r);
+
+	{
+		static const struct {
+			void		(*fn)(json_t *);
+			const char	*want, *what;
+		} bads[] = {
+			{t_short, "functions[0].timeline.last.start: 3 "
+			    "entries, expected 4 (one per apply)",
+			    "timeline: a column too short"},
+			{t_beyond, "functions[0].timeline.median.ns[2]: beyond "
+			    "the call's span (40 ns)",
+			    "timeline: a time beyond the span"},
+			{t_seq, "functions[0].timeline.last.seq: expected a "
+			    "timed call's number (from 1), got 0",
+			    "timeline: call number 0"},
+			{t_type, "functions[0].timeline.last.ns: expected a "
+			    "column (a string of numbers), got an array",
+			    "timeline: an array for a column"},
+			{t_run, "functions[0].timeline.median.start[1]: a run "
+			    "of 4 entries goes past the end (4 entries",
+			    "timeline: a run past the end"},
+			{t_negative, "functions[0].timeline.last.start[2]: "
+			    "expected a non-negative integer",
+			    "timeline: a negative start"},
+			{t_overflow, "functions[0].timeline.last.ns[0]: "
+			    "expected a difference D or a run of N "
+			    "differences D*N (integers)",
+			    "timeline: a number past 64 bits"},
+			{t_token, "functions[0].timeline.last.ns[2]: expected "
+			    "a difference D", "timeline: a word in a column"},
+			{t_not_object, "functions[0].timeline: expected an "
+			    "object", "timeline: not an object"},
+			{t_missing, "functions[0].timeline.median: missing "
+			    "\"span_ns\"", "timeline: span_ns missing"},
+		};
+
+		for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
+			char *e = edit(text, bads[k].fn);
+
+			bad(e, bads[k].want, bads[k].what);
+			free(e);
+		}
+	}
+	json_decref(j);
+	free(text);
+	gp_profile_free(q);
+	gp_profile_free(p);
+	free(path);
+}
+
 static json_t *
 apply_at(json_t *j, int f, int i)
 {
@@ -2144,246 +2384,6 @@ test_text(void)
 	}
 }
 
-/*
- * The calls drawn along time.  Function f of rich_profile has 4 applies:
- * the last call starts them at 0, 1000, 3100 and 8000 ns for 990, 2000,
- * 4800 and 2990 ns, the median at 0, 10, 20, 30 for 5 ns each.
- */
-static void
-set_call(struct gp_prof_call *c, uint64_t seq, const uint64_t *start,
-    const uint64_t *ns, uint64_t span)
-{
-	gp_prof_call_fit(c, 4);
-	c->seq = seq;
-	c->call_ns = span + 1000;
-	c->span_ns = span;
-	memcpy(c->start, start, sizeof(uint64_t) * 4);
-	memcpy(c->ns, ns, sizeof(uint64_t) * 4);
-}
-
-static struct gp_profile *
-drawn_profile(void)
-{
-	struct gp_profile *p = rich_profile(42);
-
-	set_call(&p->fn[0].drawn[GP_PROF_LAST], 7,
-	    (const uint64_t[]){0, 1000, 3100, 8000},
-	    (const uint64_t[]){990, 2000, 4800, 2990}, 11000);
-	set_call(&p->fn[0].drawn[GP_PROF_MEDIAN], 5,
-	    (const uint64_t[]){0, 10, 20, 30}, (const uint64_t[]){5, 5, 5, 5},
-	    40);
-	return (p);
-}
-
-static bool
-call_equal(const struct gp_prof_call *a, const struct gp_prof_call *b)
-{
-	if (a->seq != b->seq || a->call_ns != b->call_ns ||
-	    a->span_ns != b->span_ns || a->n_apply != b->n_apply)
-		return (false);
-	for (int i = 0; i < a->n_apply; i++)
-		if (a->start[i] != b->start[i] || a->ns[i] != b->ns[i])
-			return (false);
-	return (true);
-}
-
-static json_t *
-tl_at(json_t *j, const char *which)
-{
-	return (json_object_get(json_object_get(json_array_get(
-	    json_object_get(j, "functions"), 0), "timeline"), which));
-}
-
-static void
-t_short(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "start",
-	    json_string("0 1000 2100"));
-}
-
-static void
-t_beyond(json_t *j)
-{
-	json_object_set_new(tl_at(j, "median"), "ns",
-	    json_string("5 0 36 -36"));
-}
-
-static void
-t_seq(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "seq", json_integer(0));
-}
-
-static void
-t_type(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns", json_pack("[iiii]", 1, 2,
-	    3, 4));
-}
-
-static void
-t_run(json_t *j)
-{
-	json_object_set_new(tl_at(j, "median"), "start",
-	    json_string("0 10*4"));
-}
-
-static void
-t_negative(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "start",
-	    json_string("0 1000 -2000 0"));
-}
-
-/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
-static void
-t_overflow(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns",
-	    json_string("18446744073709551617 1 1 1"));
-}
-
-static void
-t_token(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns", json_string("1 2 x 3"));
-}
-
-static void
-t_not_object(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "timeline", json_integer(1));
-}
-
-static void
-t_missing(json_t *j)
-{
-	json_object_del(tl_at(j, "median"), "span_ns");
-}
-
-static void
-test_timeline(void)
-{
-	struct gp_profile *p = drawn_profile(), *q, *r, *m;
-	struct gp_profile *two[2];
-	struct gp_err err;
-	char *path = tmp_path("timeline.json"), *text, *s;
-	size_t len;
-	json_t *j, *tl;
-
-	ok(gp_capture_save(p, path, &err) == 0, "timeline: save (%s)",
-	    err.msg);
-	text = slurp(path, &len);
-	j = json_loads(text, 0, NULL);
-	tl = json_object_get(json_array_get(json_object_get(j, "functions"),
-	    0), "timeline");
-	/* the columns by hand: 0, +1000, +2100, +4900; 990, +1010, +2800,
-	 * -1810; a run of three +10: 10*3; four 5s: 5 then 0*3 */
-	ok(tl != NULL && strcmp(json_string_value(json_object_get(
-	    json_object_get(tl, "last"), "start")), "0 1000 2100 4900") == 0 &&
-	    strcmp(json_string_value(json_object_get(json_object_get(tl,
-	    "last"), "ns")), "990 1010 2800 -1810") == 0 &&
-	    strcmp(json_string_value(json_object_get(json_object_get(tl,
-	    "median"), "start")), "0 10*3") == 0 &&
-	    strcmp(json_string_value(json_object_get(json_object_get(tl,
-	    "median"), "ns")), "5 0*3") == 0,
-	    "timeline: the starts and times written as delta columns");
-	ok(json_integer_value(json_object_get(json_object_get(tl, "last"),
-	    "seq")) == 7 && json_integer_value(json_object_get(
-	    json_object_get(tl, "last"), "span_ns")) == 11000 &&
-	    json_integer_value(json_object_get(json_object_get(tl, "last"),
-	    "call_ns")) == 12000, "timeline: seq, span_ns, call_ns written");
-	ok(json_object_get(json_array_get(json_object_get(j, "functions"), 1),
-	    "timeline") == NULL, "timeline: left out for a function without "
-	    "calls drawn");
-	q = gp_capture_load(path, NULL, &err);
-	ok(q != NULL && call_equal(&q->fn[0].drawn[GP_PROF_LAST],
-	    &p->fn[0].drawn[GP_PROF_LAST]) && call_equal(
-	    &q->fn[0].drawn[GP_PROF_MEDIAN], &p->fn[0].drawn[GP_PROF_MEDIAN]),
-	    "timeline: both calls read back equal (%s)", q ? "" : err.msg);
-	ok(q != NULL && q->fn[1].drawn[GP_PROF_LAST].seq == 0 &&
-	    q->fn[1].drawn[GP_PROF_MEDIAN].seq == 0,
-	    "timeline: none read for a function without the member");
-
-	/* an older capture has none */
-	s = gp_xasprintf("%s/tests/capture/v2.capture.json",
-	    getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	r = gp_capture_load(s, NULL, &err);
-	ok(r != NULL && r->n_fn > 0 && r->fn[0].drawn[GP_PROF_LAST].seq == 0,
-	    "timeline: a gptop-capture/2 capture loads without one (%s)",
-	    r ? "" : err.msg);
-	gp_profile_free(r);
-	free(s);
-
-	/* merge: the latest capture's calls; one without keeps the
-	 * earlier's */
-	r = rich_profile(42);
-	two[0] = p;
-	two[1] = r;
-	m = gp_capture_merge(two, NULL, NULL, 2, NULL, &err);
-	ok(m != NULL && call_equal(&m->fn[0].drawn[GP_PROF_LAST],
-	    &p->fn[0].drawn[GP_PROF_LAST]), "timeline: merge with a later "
-	    "capture without calls keeps the earlier's");
-	gp_profile_free(m);
-	two[0] = r;
-	two[1] = p;
-	m = gp_capture_merge(two, NULL, NULL, 2, NULL, &err);
-	ok(m != NULL && call_equal(&m->fn[0].drawn[GP_PROF_MEDIAN],
-	    &p->fn[0].drawn[GP_PROF_MEDIAN]), "timeline: merge takes the "
-	    "latest capture's calls");
-	gp_profile_free(m);
-	gp_profile_free(r);
-
-	{
-		static const struct {
-			void		(*fn)(json_t *);
-			const char	*want, *what;
-		} bads[] = {
-			{t_short, "functions[0].timeline.last.start: 3 "
-			    "entries, expected 4 (one per apply)",
-			    "timeline: a column too short"},
-			{t_beyond, "functions[0].timeline.median.ns[2]: beyond "
-			    "the call's span (40 ns)",
-			    "timeline: a time beyond the span"},
-			{t_seq, "functions[0].timeline.last.seq: expected a "
-			    "timed call's number (from 1), got 0",
-			    "timeline: call number 0"},
-			{t_type, "functions[0].timeline.last.ns: expected a "
-			    "column (a string of numbers), got an array",
-			    "timeline: an array for a column"},
-			{t_run, "functions[0].timeline.median.start[1]: a run "
-			    "of 4 entries goes past the end (4 entries",
-			    "timeline: a run past the end"},
-			{t_negative, "functions[0].timeline.last.start[2]: "
-			    "expected a non-negative integer",
-			    "timeline: a negative start"},
-			{t_overflow, "functions[0].timeline.last.ns[0]: "
-			    "expected a difference D or a run of N "
-			    "differences D*N (integers)",
-			    "timeline: a number past 64 bits"},
-			{t_token, "functions[0].timeline.last.ns[2]: expected "
-			    "a difference D", "timeline: a word in a column"},
-			{t_not_object, "functions[0].timeline: expected an "
-			    "object", "timeline: not an object"},
-			{t_missing, "functions[0].timeline.median: missing "
-			    "\"span_ns\"", "timeline: span_ns missing"},
-		};
-
-		for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
-			char *e = edit(text, bads[k].fn);
-
-			bad(e, bads[k].want, bads[k].what);
-			free(e);
-		}
-	}
-	json_decref(j);
-	free(text);
-	gp_profile_free(q);
-	gp_profile_free(p);
-	free(path);
-}
-
 int
 main(void)
 {
@@ -2397,6 +2397,7 @@ main(void)
 	test_format1();
 	test_split();
 	test_recent_ring();
+	test_timeline();
 	test_bad();
 	test_memory_roundtrip();
 	test_memory_bad();
@@ -2410,7 +2411,6 @@ main(void)
 	test_csv();
 	test_trace();
 	test_text();
-	test_timeline();
 	{
 		char *cmd = gp_xasprintf("rm -rf '%s'", tmpdir);
 
