@@ -113,8 +113,9 @@ bool	gp_diff_peer_group(struct gp_diff *d, int f, struct gp_diff_pairs *p,
 
 /* A row's medians and spreads, from its distributions, and for a paired
  * row the U test's p in p_raw (gp_diff_judge takes it from there: the
- * test reads the bins while they are at hand). */
-void	gp_diff_row_figures(struct gp_diff_row *r);
+ * test reads the bins while they are at hand), or 1 where the row's p
+ * will be 1 whatever the test says (same_load: opts.same_load). */
+void	gp_diff_row_figures(struct gp_diff_row *r, bool same_load);
 /* The factors (and spreads) of B's times over A's over the apply rows,
  * whose figures are made, each row's factor, and capture_scale. */
 void	gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows,

@@ -254,15 +254,26 @@ stat_figures(const struct gp_prof_stat *s, double *median, double *spread)
 
 /* A row's medians and spreads. */
 void
-gp_diff_row_figures(struct gp_diff_row *r)
+gp_diff_row_figures(struct gp_diff_row *r, bool same_load)
 {
 	static const struct gp_prof_stat none;
 
 	stat_figures(r->st_a ? r->st_a : &none, &r->median_a, &r->spread_a);
 	stat_figures(r->st_b ? r->st_b : &none, &r->median_b, &r->spread_b);
-	/* the U test while the bins are at hand (gp_diff_judge takes it) */
-	r->p_raw = r->kind == GP_DIFF_PAIRED ? gp_diff_utest(r->st_a ?
-	    r->st_a : &none, r->st_b ? r->st_b : &none) : NAN;
+	/* the U test while the bins are at hand (gp_diff_judge takes it),
+	 * unless capture_p will be 1 whatever capture_scale (captures
+	 * taken apart, a median 0 or a spread unknown: under 4 executions
+	 * a side), and with it the row's p: the test has no say (a group
+	 * row's p is its own, but one may fall back on the test) */
+	if (r->kind != GP_DIFF_PAIRED)
+		r->p_raw = NAN;
+	else if (!same_load && r->match != GP_MATCH_SOURCES &&
+	    (!(r->median_a > 0 && r->median_b > 0) || isnan(r->spread_a) ||
+	    isnan(r->spread_b)))
+		r->p_raw = 1;
+	else
+		r->p_raw = gp_diff_utest(r->st_a ? r->st_a : &none, r->st_b ?
+		    r->st_b : &none);
 }
 
 /* A row judged by round shows what it is judged on: its time per round
@@ -393,7 +404,7 @@ gp_diff_judge(const struct gp_diff *d, struct gp_diff_row *r, double scale_a,
 	r->time_a *= scale_a;
 	r->time_b *= scale_b;
 	if (!have_figures)
-		gp_diff_row_figures(r);
+		gp_diff_row_figures(r, d->opts.same_load);
 	u = r->p_raw;
 	r->delta = r->time_b - r->time_a;
 	r->ratio = ratio_of(r->time_a, r->time_b);

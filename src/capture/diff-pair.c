@@ -85,20 +85,31 @@ static const enum gp_diff_match tier_match[TIER__COUNT] = {
 	[TIER_LOOSE] = GP_MATCH_LOOSE,
 };
 
-/* What does not change while pairing: per apply, the hash of its op and
- * input signature, of its name, of its graph inputs' names, and which
- * output of each producer it reads. */
+/* What does not change while pairing, read once from the applies (heap
+ * blocks each, which the passes would otherwise wait on again and
+ * again): per apply, the hash of its op and input signature, of its
+ * name, of its graph inputs' names, its signature interned (sig: equal
+ * ids, equal op and input dtypes and shapes: a collision guard that
+ * reads no apply), and per input its producer and which of the
+ * producer's outputs it reads. */
 struct side {
 	const struct gp_prof_fn	*f;
 	uint64_t		*base, *name, *leaves;
+	int			*sig;	/* per apply: signature id */
+	int			*rep;	/* per signature id: an apply of it */
+	int			 n_sig;
+	int			*prod;	/* per input, in input order */
 	int			*slot;	/* per input, in input order */
-	int			*first;	/* apply i's inputs: slot[first[i]] */
+	int			*first;	/* apply i's inputs: [first[i],
+					 * first[i + 1]) */
 };
 
 struct pairing {
 	struct side		 a, b;
 	int			*pa, *pb;	/* partner, or -1 */
 	enum gp_diff_match	*how;		/* per A apply */
+	/* A's signature ids to B's (-1: no B apply has it) */
+	int			*sig_ab;
 	struct gp_diff_kmap		 map[TIER__COUNT];
 	int			*next[TIER__COUNT];
 };
@@ -116,47 +127,120 @@ out_slot(const struct gp_prof_apply *p, const char *v)
 	return (0);
 }
 
+/* Do applies x and y have the same op and input dtypes and shapes? */
+static bool
+same_sig(const struct gp_prof_apply *x, const struct gp_prof_apply *y)
+{
+	if (x->n_in != y->n_in || strcmp(x->op, y->op) != 0)
+		return (false);
+	for (int k = 0; k < x->n_in; k++)
+		if (!gp_prof_io_same_shape(&x->in[k], &y->in[k]))
+			return (false);
+	return (true);
+}
+
+/* The hash of an apply's op and input signature (what same_sig
+ * compares). */
+static uint64_t
+sig_hash(const struct gp_prof_apply *a)
+{
+	uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
+
+	h = gp_hash_mix(h, (uint64_t)a->n_in);
+	for (int k = 0; k < a->n_in; k++) {
+		const struct gp_prof_io *io = &a->in[k];
+
+		h = gp_hash_mix(h, (uint64_t)io->dtype);
+		h = gp_hash_mix(h, (uint64_t)io->ndim);
+		for (int d = 0; d < io->ndim; d++)
+			h = gp_hash_mix(h, (uint64_t)io->shape[d]);
+	}
+	return (h);
+}
+
+/* How many applies ahead side_init asks for the heap blocks it reads of
+ * one (its op, inputs and producers). */
+#define SIDE_AHEAD 8
+
 static void
 side_init(struct side *sd, const struct gp_prof_fn *f)
 {
 	size_t n = (size_t)f->n_apply, nin = 0;
+	struct gp_diff_kmap sigs;
+	int *sig_next;
+	uint8_t *nout;
 
 	sd->f = f;
 	sd->base = gp_xmalloc(sizeof(uint64_t) * (n + 1));
 	sd->name = NULL;	/* made when first needed (side_names) */
 	sd->leaves = gp_xmalloc(sizeof(uint64_t) * (n + 1));
+	sd->sig = gp_xmalloc(sizeof(int) * (n + 1));
+	sd->rep = gp_xmalloc(sizeof(int) * (n + 1));
+	sd->n_sig = 0;
 	sd->first = gp_xmalloc(sizeof(int) * (n + 1));
-	for (size_t i = 0; i < n; i++)
+	/* the applies in order, once: their inputs' count, and whether
+	 * they have one output (what an input's slot needs of its
+	 * producer, met in any order) */
+	nout = gp_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++) {
 		nin += (size_t)f->ap[i].n_in;
+		nout[i] = f->ap[i].n_out == 1;
+	}
 	sd->slot = gp_xmalloc(sizeof(int) * (nin + 1));
+	sd->prod = gp_xmalloc(sizeof(int) * (nin + 1));
+	/* the signatures: a map from their hash to a chain of their ids,
+	 * sig_next[id] the id's next in the chain */
+	gp_diff_kmap_init(&sigs, n);
+	sig_next = gp_xmalloc(sizeof(int) * (n + 1));
 	nin = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_prof_apply *a = &f->ap[i];
-		uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
-		uint64_t l = GP_HASH_INIT;
+		uint64_t h, l = GP_HASH_INIT, sh;
+		size_t slot;
+		int id;
 
-		h = gp_hash_mix(h, (uint64_t)a->n_in);
+		if (i + SIDE_AHEAD < n) {
+			const struct gp_prof_apply *q = &f->ap[i + SIDE_AHEAD];
+
+			__builtin_prefetch(q->op);
+			__builtin_prefetch(q->in);
+			__builtin_prefetch(q->in_producer);
+		}
+		sh = sig_hash(a);
+		/* its signature's id: the first apply of the same one */
+		slot = gp_diff_kmap_slot(&sigs, sh);
+		for (id = sigs.head[slot]; id >= 0; id = sig_next[id])
+			if (same_sig(a, &f->ap[sd->rep[id]]))
+				break;
+		if (id < 0) {
+			id = sd->n_sig++;
+			sd->rep[id] = (int)i;
+			sigs.key[slot] = sh;
+			sig_next[id] = sigs.head[slot];
+			sigs.head[slot] = id;
+		}
+		sd->sig[i] = id;
+		h = sh;
 		sd->first[i] = (int)nin;
 		for (int k = 0; k < a->n_in; k++) {
-			const struct gp_prof_io *io = &a->in[k];
 			int pr = a->in_producer[k];
 
-			h = gp_hash_mix(h, (uint64_t)io->dtype);
-			h = gp_hash_mix(h, (uint64_t)io->ndim);
-			for (int d = 0; d < io->ndim; d++)
-				h = gp_hash_mix(h, (uint64_t)io->shape[d]);
 			h = gp_hash_mix(h, pr < 0 ? 1 : 2);
 			if (pr < 0)
 				l = gp_diff_hstr(gp_hash_mix(l, (uint64_t)k),
-				    io->var);
-			sd->slot[nin++] = pr < 0 ? 0 : out_slot(&f->ap[pr],
-			    io->var);
+				    a->in[k].var);
+			sd->prod[nin] = pr;
+			sd->slot[nin++] = pr < 0 || nout[pr] ? 0 :
+			    out_slot(&f->ap[pr], a->in[k].var);
 		}
 		sd->base[i] = h;
 		sd->leaves[i] = l;
 	}
+	sd->first[n] = (int)nin;
+	gp_diff_kmap_free(&sigs);
+	free(sig_next);
+	free(nout);
 }
-
 /* The hashes of the applies' names, made the first time a pass pairs by
  * name (most diffs pair every apply by structure first). */
 static void
@@ -187,8 +271,36 @@ side_done(struct side *sd)
 	free(sd->base);
 	free(sd->name);
 	free(sd->leaves);
+	free(sd->sig);
+	free(sd->rep);
+	free(sd->prod);
 	free(sd->slot);
 	free(sd->first);
+}
+
+/* pg->sig_ab: each signature of A to B's same one (by the hash of a
+ * representative, then compared), or -1. */
+static void
+map_sigs(struct pairing *pg)
+{
+	const struct side *a = &pg->a, *b = &pg->b;
+	struct gp_diff_kmap m;
+	int *next = gp_xmalloc(sizeof(int) * ((size_t)b->n_sig + 1));
+
+	pg->sig_ab = gp_xmalloc(sizeof(int) * ((size_t)a->n_sig + 1));
+	gp_diff_kmap_init(&m, (size_t)b->n_sig);
+	for (int s = b->n_sig - 1; s >= 0; s--)
+		gp_diff_kmap_push(&m, next, sig_hash(&b->f->ap[b->rep[s]]), s);
+	for (int s = 0; s < a->n_sig; s++) {
+		const struct gp_prof_apply *x = &a->f->ap[a->rep[s]];
+		int t = m.head[gp_diff_kmap_slot(&m, sig_hash(x))];
+
+		while (t >= 0 && !same_sig(x, &b->f->ap[b->rep[t]]))
+			t = next[t];
+		pg->sig_ab[s] = t;
+	}
+	gp_diff_kmap_free(&m);
+	free(next);
 }
 
 /* The key of apply i of side sd for tier t.  A side: map gives each
@@ -199,7 +311,6 @@ static bool
 apply_key(const struct side *sd, int i, const int *map, const int *own,
     enum tier t, uint64_t *out)
 {
-	const struct gp_prof_apply *a = &sd->f->ap[i];
 	uint64_t h;
 
 	if (t == TIER_NAME) {
@@ -209,8 +320,8 @@ apply_key(const struct side *sd, int i, const int *map, const int *own,
 	h = sd->base[i];
 	if (t == TIER_STRUCTURE)
 		h = gp_hash_mix(h, sd->leaves[i]);
-	for (int k = 0; k < a->n_in; k++) {
-		int pr = a->in_producer[k];
+	for (int k = sd->first[i]; k < sd->first[i + 1]; k++) {
+		int pr = sd->prod[k];
 
 		if (pr < 0)
 			continue;
@@ -220,7 +331,7 @@ apply_key(const struct side *sd, int i, const int *map, const int *own,
 			pr = -1;
 		if (pr < 0 && t != TIER_LOOSE)
 			return (false);
-		h = gp_hash_mix(h, (uint64_t)sd->slot[sd->first[i] + k]);
+		h = gp_hash_mix(h, (uint64_t)sd->slot[k]);
 		h = gp_hash_mix(h, (uint64_t)(int64_t)pr);
 	}
 	*out = h;
@@ -228,26 +339,32 @@ apply_key(const struct side *sd, int i, const int *map, const int *own,
 }
 
 /* Does A apply i really pair with B apply j under tier t (guarding against
- * hash collisions)? */
+ * hash collisions)?  The same op and input types by their interned
+ * signatures, the producers by the sides' arrays: only a graph input's
+ * name is read from the applies. */
 static bool
 verify(const struct pairing *pg, int i, int j, enum tier t)
 {
-	const struct gp_prof_apply *x = &pg->a.f->ap[i], *y = &pg->b.f->ap[j];
+	const struct side *a = &pg->a, *b = &pg->b;
+	int ka, kb;
 
 	if (t == TIER_NAME)
-		return (strcmp(x->name, y->name) == 0);
-	if (strcmp(x->op, y->op) != 0 || x->n_in != y->n_in)
+		return (strcmp(a->f->ap[i].name, b->f->ap[j].name) == 0);
+	if (pg->sig_ab[a->sig[i]] != b->sig[j])
 		return (false);
-	for (int k = 0; k < x->n_in; k++) {
-		int px = x->in_producer[k], py = y->in_producer[k];
+	/* the same signature: as many inputs */
+	for (ka = a->first[i], kb = b->first[j]; ka < a->first[i + 1];
+	    ka++, kb++) {
+		int px = a->prod[ka], py = b->prod[kb];
 
-		if (!gp_prof_io_same_shape(&x->in[k], &y->in[k]))
-			return (false);
 		if ((px < 0) != (py < 0))
 			return (false);
 		if (px < 0) {
+			int k = ka - a->first[i];
+
 			if (t == TIER_STRUCTURE &&
-			    strcmp(x->in[k].var, y->in[k].var) != 0)
+			    strcmp(a->f->ap[i].in[k].var,
+			    b->f->ap[j].in[k].var) != 0)
 				return (false);
 		} else if (pg->pa[px] != py && !(t == TIER_LOOSE &&
 		    pg->pa[px] < 0 && pg->pb[py] < 0))
@@ -344,6 +461,7 @@ gp_diff_pair_applies(struct gp_diff_pairs *p)
 		pthread_join(th, NULL);
 	else
 		side_init(&pg->b, pg->b.f);
+	map_sigs(pg);
 	/* the strict tiers until they settle, then a loose pass */
 	for (int round = 0; round < MAX_ROUNDS; round++) {
 		bool changed = false;
@@ -360,4 +478,5 @@ gp_diff_pair_applies(struct gp_diff_pairs *p)
 	}
 	side_done(&pg->a);
 	side_done(&pg->b);
+	free(pg->sig_ab);
 }

@@ -9,7 +9,9 @@
  * diff; and for captures taken apart: the common factor, the BLAS rows'
  * own factor (BLAS rows slower together are not changes, one slower on top
  * is), and the capture-level test (a move within the spread of a row's
- * executions is not a change, the same move with tight executions is).
+ * executions is not a change, the same move with tight executions is);
+ * the pairing by which output of a producer an apply reads and by input
+ * shapes, and rows of too few executions to test.
  */
 #include "config.h"
 
@@ -949,6 +951,106 @@ test_capture_scale(void)
 	gp_profile_free(e);
 }
 
+/* A side with an apply of two outputs (o0, o1) read by two alike
+ * applies, listed in the order given (first: the reader of o0 first); the
+ * readers' inputs of length len. */
+static struct gp_profile *
+two_outputs(bool o0_first, int64_t len, int calls, uint64_t seed)
+{
+	struct gp_profile *p = fx_profile("split", 91, "fusion");
+	struct gp_prof_fn *f = fx_function(p, "f", 4);
+	const char *x[1] = {"x"}, *o[2] = {"o0", "o1"};
+	int none[1] = {-1}, from[1] = {0};
+	struct gp_prof_apply *s;
+
+	s = fx_apply(f, "Elemwise", "split", 1, x, none, "o0", 1000);
+	s->n_out = 2;
+	s->out[1] = s->out[0];
+	s->out[1].var = gp_xstrdup("o1");
+	fx_time(s, 1000, calls, 0.1, &seed);
+	for (int k = 0; k < 2; k++) {
+		const char *in[1] = {o[o0_first ? k : 1 - k]};
+
+		fx_time(fx_apply(f, "Elemwise", "neg", 1, in, from, "y", len),
+		    2000, calls, 0.1, &seed);
+	}
+	fx_calls(f, calls, &seed);
+	return (p);
+}
+
+/* The pairing's structure reads which output of its producer an apply
+ * reads (the same op and types, the other output: not alike), and its
+ * input types (another shape: not alike by structure). */
+static void
+test_pair_outputs(void)
+{
+	struct gp_profile *a = two_outputs(true, 1000, 10, 1);
+	struct gp_profile *b = two_outputs(false, 1000, 10, 2);
+	struct gp_profile *c = two_outputs(true, 2000, 10, 3);
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	bool alike = d->applies.n == 3;
+
+	for (size_t i = 0; i < d->applies.n; i++) {
+		const struct gp_diff_row *r = &d->applies.rows[i];
+
+		/* A's readers are 1 (o0) and 2 (o1), B's 2 (o0) and 1 */
+		alike &= r->match == GP_MATCH_STRUCTURE && r->name_a == NULL &&
+		    r->id_b == (r->id_a == 0 ? 0 : 3 - r->id_a);
+	}
+	ok(alike, "a reader of an apply's first output pairs with the reader "
+	    "of the same output, by structure, whatever their order (%zu "
+	    "rows)", d->applies.n);
+	gp_diff_free(d);
+	d = gp_diff_compute(a, c, NULL);
+	alike = d->applies.n == 3;
+	for (size_t i = 0; i < d->applies.n; i++) {
+		const struct gp_diff_row *r = &d->applies.rows[i];
+
+		alike &= r->id_a == r->id_b && r->match == (r->id_a == 0 ?
+		    GP_MATCH_STRUCTURE : GP_MATCH_APPLY_NAME);
+	}
+	ok(alike, "readers of other input shapes: not alike by structure, "
+	    "paired by name");
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+	gp_profile_free(c);
+}
+
+/* Under 4 executions a side the spreads are unknown, so captures taken
+ * apart give a paired row p = 1 whatever the U test says (the test is
+ * not run: capture_p is 1); under the same load the row's p is the
+ * test's. */
+static void
+test_few_executions(void)
+{
+	struct gp_profile *a = chain(1, 1, 3), *b = chain(2, 3, 3);
+	struct gp_diff_opts o;
+	struct gp_diff *d = gp_diff_compute(a, b, NULL);
+	const struct gp_diff_row *r = find(&d->applies, "Elemwise{tanh}(t1)");
+	bool all = d->applies.n == 6;
+	double u;
+
+	for (size_t i = 0; i < d->applies.n; i++)
+		all &= d->applies.rows[i].p_raw == 1 &&
+		    d->applies.rows[i].p == 1 &&
+		    isnan(d->applies.rows[i].spread_a);
+	u = r != NULL ? gp_diff_utest(r->st_a, r->st_b) : NAN;
+	ok(all && u < 0.1, "3 executions a side, captures apart: every "
+	    "apply row's p is 1 (tanh 3x slower: the U test's %.3g has no "
+	    "say)", u);
+	gp_diff_free(d);
+	gp_diff_opts_init(&o);
+	o.same_load = true;
+	d = gp_diff_compute(a, b, &o);
+	r = find(&d->applies, "Elemwise{tanh}(t1)");
+	ok(r != NULL && r->p_raw == u, "under the same load: tanh's p is the "
+	    "U test's (%.3g, %.3g)", r ? r->p_raw : NAN, u);
+	gp_diff_free(d);
+	gp_profile_free(a);
+	gp_profile_free(b);
+}
+
 /* Two rollups of the Class rows agree row for row (flops aside). */
 static bool
 same_classes(const struct gp_prof_table *x, const struct gp_prof_table *y)
@@ -1038,6 +1140,8 @@ main(void)
 	test_sort_ties();
 	test_report();
 	test_classes_from_ops();
+	test_pair_outputs();
+	test_few_executions();
 	test_speed();
 	return (done_testing());
 }
