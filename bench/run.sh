@@ -127,6 +127,12 @@ export top_srcdir top_builddir BENCH_PYTHON BENCH_TUI
 # the figures depend on what else runs: say so above the table
 echo "machine: $(nproc 2>/dev/null || echo '?') cores, load average" \
     "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') before the run"
+# `run.sh capsize`: only what provenance adds to captures (issue 22)
+if [ "$1" = capsize ]; then
+	top_srcdir=$top_srcdir top_builddir=$top_builddir \
+	    sh "$top_srcdir/bench/capture-size.sh"
+	exit $?
+fi
 # `run.sh onnx` needs the machine's peak (the sgemm row) for its GFLOP/s
 core=$1
 [ "$1" = onnx ] && core=sgemm
@@ -148,5 +154,11 @@ if [ $# -eq 0 ] || [ "$1" = extern ]; then
 	echo
 	echo "extern ops: ns per element, ffi_call vs the direct route vs a plain C call"
 	"$top_builddir/bench/bench-extern"
+fi
+if [ $# -eq 0 ]; then
+	echo
+	echo "capture size: what provenance adds (bench/capture-size.sh)"
+	top_srcdir=$top_srcdir top_builddir=$top_builddir \
+	    sh "$top_srcdir/bench/capture-size.sh" || status=1
 fi
 exit $status

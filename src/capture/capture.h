@@ -28,9 +28,9 @@
 #include "base/util.h"
 #include "prof/profile.h"
 
-#define GP_CAPTURE_FORMAT	"gptop-capture/3"
+#define GP_CAPTURE_FORMAT	"gptop-capture/4"
 #define GP_CAPTURE_PREFIX	"gptop-capture/"
-#define GP_CAPTURE_VERSION	3
+#define GP_CAPTURE_VERSION	4
 
 /* Where a merged capture's counters came from. */
 struct gp_capture_source {

@@ -173,7 +173,7 @@ struct gp_diff_row {
  * does, transitively).  A fused apply and the applies it fused, a Gemm
  * and its dot and add.  Its row's times are the members' summed; it is
  * judged on its time per round (by_round).  Only captures of the same
- * graph (hash) that both carry provenance (gptop-capture/3) are grouped.
+ * graph (hash) that both carry provenance (gptop-capture/3 on) are grouped.
  */
 struct gp_diff_group {
 	int			 fn;	/* index into the diff's fn */

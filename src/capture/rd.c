@@ -687,13 +687,54 @@ cmp_int(const void *a, const void *b)
 	return ((x > y) - (x < y));
 }
 
+/* The most source nodes an apply may carry (a capture's runs could
+ * otherwise ask for any number). */
+#define MAX_SRC (1 << 24)
+
+/* Element i of an apply's "src": one index, or (gptop-capture/4) a run
+ * [first, last]; *lo and *hi its first and last index. */
+static int
+rd_src_elem(struct gp_rd *r, const json_t *e, size_t i, json_int_t *lo,
+    json_int_t *hi)
+{
+	if (json_is_array(e)) {
+		const json_t *x = json_array_get(e, 0), *y = json_array_get(e, 1);
+
+		*lo = json_is_integer(x) ? json_integer_value(x) : -1;
+		*hi = json_is_integer(y) ? json_integer_value(y) : -1;
+		if (json_array_size(e) != 2 || *lo < 0 || *lo >= INT32_MAX ||
+		    *hi < 0 || *hi >= INT32_MAX) {
+			gp_rd_index(r, i);
+			return (gp_rd_fail(r, "expected a run of source nodes "
+			    "[first, last] (two non-negative integers)"));
+		}
+		if (*hi < *lo) {
+			gp_rd_index(r, i);
+			return (gp_rd_fail(r, "a run of source nodes [%lld, "
+			    "%lld] that ends before it starts", (long long)*lo,
+			    (long long)*hi));
+		}
+		return (0);
+	}
+	*lo = *hi = json_is_integer(e) ? json_integer_value(e) : -1;
+	if (*lo < 0 || *lo >= INT32_MAX) {
+		gp_rd_index(r, i);
+		return (gp_rd_fail(r, "expected a source node index "
+		    "(a non-negative integer), got %s", json_is_integer(e) ?
+		    "a negative integer" : gp_jsonpos_kind(e)));
+	}
+	return (0);
+}
+
 /* An apply's source nodes (gptop-capture/3, optional): indices into the
- * top level's "sources", kept sorted. */
+ * top level's "sources" (since gptop-capture/4 with runs [first, last]
+ * among them), kept sorted. */
 static int
 rd_src(struct gp_rd *r, const json_t *o, struct gp_prof_apply *a)
 {
 	json_t *v = rd_member(r, o, "src"), *e;
-	size_t i, n;
+	json_int_t lo, hi;
+	size_t i, n = 0;
 
 	if (v == NULL)
 		return (0);
@@ -701,19 +742,21 @@ rd_src(struct gp_rd *r, const json_t *o, struct gp_prof_apply *a)
 	if (!json_is_array(v))
 		return (gp_rd_fail(r, "expected an array of source node "
 		    "indices, got %s", gp_jsonpos_kind(v)));
-	n = json_array_size(v);
+	json_array_foreach(v, i, e) {
+		if (rd_src_elem(r, e, i, &lo, &hi) < 0)
+			return (-1);
+		n += (size_t)(hi - lo + 1);
+		if (n > MAX_SRC) {
+			gp_rd_index(r, i);
+			return (gp_rd_fail(r, "more than %d source nodes",
+			    MAX_SRC));
+		}
+	}
 	a->src = gp_xmalloc(sizeof(int) * (n + 1));
 	json_array_foreach(v, i, e) {
-		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
-
-		if (x < 0 || x >= INT32_MAX) {
-			gp_rd_index(r, i);
-			return (gp_rd_fail(r, "expected a source node index "
-			    "(a non-negative integer), got %s",
-			    json_is_integer(e) ? "a negative integer" :
-			    gp_jsonpos_kind(e)));
-		}
-		a->src[a->n_src++] = (int)x;
+		(void)rd_src_elem(r, e, i, &lo, &hi);
+		for (json_int_t x = lo; x <= hi; x++)
+			a->src[a->n_src++] = (int)x;
 	}
 	qsort(a->src, n, sizeof(int), cmp_int);
 	gp_rd_pop(r);

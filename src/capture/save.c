@@ -398,6 +398,31 @@ is_default_name(const char *name, const char *op, const struct gp_prof_io *in,
 	return (s[0] == ')' && s[1] == '\0');
 }
 
+/* An apply's source nodes (sorted): runs of three or more consecutive
+ * indices as [first, last] (since gptop-capture/4: a fused chain's
+ * hundreds of sources are one pair), the others as they are. */
+static json_t *
+src_to_json(const int *src, int n)
+{
+	json_t *a = json_array();
+
+	for (int k = 0, j; k < n; k = j + 1) {
+		for (j = k; j + 1 < n && src[j + 1] == src[j] + 1; j++)
+			;
+		if (j - k >= 2) {
+			json_t *run = json_array();
+
+			json_array_append_new(run, json_integer(src[k]));
+			json_array_append_new(run, json_integer(src[j]));
+			json_array_append_new(a, run);
+		} else
+			for (int i = k; i <= j; i++)
+				json_array_append_new(a,
+				    json_integer(src[i]));
+	}
+	return (a);
+}
+
 /* An apply: its op and its inputs' and outputs' types by table index
  * (*io walks the type indices). */
 static json_t *
@@ -413,13 +438,8 @@ apply_to_json(const struct gp_prof_apply *a, int op, const int **io)
 		set(o, "node", gp_jsonout_str(a->node));
 	if (a->extra != NULL && a->extra[0] != '\0')
 		set(o, "extra", gp_jsonout_str(a->extra));
-	if (a->n_src > 0) {
-		json_t *src = json_array();
-
-		for (int k = 0; k < a->n_src; k++)
-			json_array_append_new(src, json_integer(a->src[k]));
-		set(o, "src", src);
-	}
+	if (a->n_src > 0)
+		set(o, "src", src_to_json(a->src, a->n_src));
 	set(o, "flops", gp_jsonout_real(a->flops));
 	if (a->link_ns != 0)
 		set(o, "link_ns", gp_jsonout_real(a->link_ns));

@@ -22,9 +22,21 @@ graphs=$top_srcdir/data/graphs
 GPTOP_FLAGS=
 export GPTOP_FLAGS
 
-# A capture's applies, one line each: "OP SRC,SRC,... TOTAL"
+# A capture's applies, one line each: "OP SRC,SRC,... TOTAL" (a run
+# [first,last] of "src" written out)
 applies() {
-	sed -n 's/.*"op":\([0-9]*\),"src":\[\([0-9,]*\)\].*"calls":[0-9]*,"total":\([0-9]*\),.*/\1 \2 \3/p' "$1"
+	sed -n 's/.*"op":\([0-9]*\),"src":\[\(.*\)\],"flops".*"calls":[0-9]*,"total":\([0-9]*\),.*/\1 \2 \3/p' "$1" |
+	    awk '{
+		s = $2
+		while (match(s, /\[[0-9]+,[0-9]+\]/)) {
+			split(substr(s, RSTART + 1, RLENGTH - 2), b, ",")
+			x = b[1]
+			for (i = b[1] + 1; i <= b[2]; i++)
+				x = x "," i
+			s = substr(s, 1, RSTART - 1) x substr(s, RSTART + RLENGTH)
+		}
+		print $1, s, $3
+	    }'
 }
 # The Apply section's rows of a diff report
 rows() {

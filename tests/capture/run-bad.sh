@@ -4,7 +4,8 @@
 # line on stderr holding each line of NAME.err (the message with its
 # FILE:LINE:COL and, for a bad field, its JSON path).  The good capture
 # beside them (written by gptop-capture/1's first writer) must keep
-# loading.  TAP output; skips while the gptop binary is not built.
+# loading, and so must the last writers' of versions 2 and 3.  TAP
+# output; skips while the gptop binary is not built.
 # Environment (set by make check): top_srcdir, GPTOP.
 
 srcdir=${top_srcdir:-$(dirname "$0")/../..}
@@ -66,7 +67,7 @@ fi
 
 # v2.capture.json: written by gptop-capture/2's last writer (logreg.json,
 # 3 calls), before provenance: it loads, its applies have no sources (the
-# CSV's sources column is empty), and saved again it is a version 3
+# CSV's sources column is empty), and saved again it is a version 4
 # capture without "src" members
 n=$((n + 1))
 if "$GPTOP" --batch "$dir/v2.capture.json" --export-csv "$tmp/v2.csv" \
@@ -75,11 +76,30 @@ if "$GPTOP" --batch "$dir/v2.capture.json" --export-csv "$tmp/v2.csv" \
     [ "$(head -1 "$tmp/v2.csv" | tr -d '\r' | sed 's/.*,//')" = sources ] &&
     [ "$(tail -n +2 "$tmp/v2.csv" | tr -d '\r' | grep -c ',$')" = \
     "$(tail -n +2 "$tmp/v2.csv" | wc -l | tr -d ' ')" ] &&
-    grep -q '"format": "gptop-capture/3"' "$tmp/v2-again.json" &&
+    grep -q '"format": "gptop-capture/4"' "$tmp/v2-again.json" &&
     ! grep -q '"src"' "$tmp/v2-again.json"; then
 	echo "ok $n - v2.capture.json (format 2's last writer) still loads, without sources"
 else
 	echo "not ok $n - v2.capture.json does not load as it should"
+	sed 's/^/#   got: /' "$tmp/err" | head -5
+	fail=$((fail + 1))
+fi
+
+# v3.capture.json: written by gptop-capture/3's last writer (chain.json
+# fused, 3 calls), its sources one index each: it loads with its
+# Composite's 10 source nodes (the CSV's sources column), and saved again
+# it is a version 4 capture with them as one run [0, 9]
+n=$((n + 1))
+if "$GPTOP" --batch "$dir/v3.capture.json" --export-csv "$tmp/v3.csv" \
+    --save "$tmp/v3-again.json" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^Function profiling' "$tmp/out" &&
+    tail -1 "$tmp/v3.csv" | tr -d '\r' |
+    grep -q ',"#0, #1, #2, #3, #4, #5, #6, #7, #8, #9"$' &&
+    grep -q '"format": "gptop-capture/4"' "$tmp/v3-again.json" &&
+    grep -q '"src":\[\[0,9\]\],' "$tmp/v3-again.json"; then
+	echo "ok $n - v3.capture.json (format 3's last writer) still loads, its sources saved again as a run"
+else
+	echo "not ok $n - v3.capture.json does not load as it should"
 	sed 's/^/#   got: /' "$tmp/err" | head -5
 	fail=$((fail + 1))
 fi

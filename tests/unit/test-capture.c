@@ -233,7 +233,7 @@ test_roundtrip(void)
 	r2 = report_text(q);
 	ok(strcmp(r1, r2) == 0, "the report of the loaded capture is the "
 	    "report of the saved profile, byte for byte");
-	is_int(ci.version, 3, "format version 3");
+	is_int(ci.version, 4, "format version 4");
 	ok(ci.created != NULL && strlen(ci.created) == 24 &&
 	    ci.created[10] == 'T' && ci.created[23] == 'Z',
 	    "created is UTC ISO-8601 (%s)", ci.created ? ci.created : "");
@@ -582,7 +582,7 @@ e_count(json_t *j)
 static void
 e_newer(json_t *j)
 {
-	json_object_set_new(j, "format", json_string("gptop-capture/4"));
+	json_object_set_new(j, "format", json_string("gptop-capture/5"));
 }
 
 static void
@@ -755,7 +755,7 @@ test_bad(void)
 		{e_count, "functions[0].applies: 4 applies, but n_applies "
 		    "says 5", "apply count mismatch"},
 		{e_newer, "format: written by a newer gptop (format "
-		    "\"gptop-capture/4\"", "newer version"},
+		    "\"gptop-capture/5\"", "newer version"},
 		{e_format, "format: \"gptop-graph/1\" is not a gptop capture",
 		    "wrong format key"},
 		{e_noformat, "not a gptop capture: no \"format\" member",
@@ -2384,6 +2384,41 @@ test_text(void)
 	}
 }
 
+/* An apply's source nodes are written with runs of three or more
+ * consecutive indices as [first, last] (gptop-capture/4) and read back
+ * as the indices they stand for. */
+static void
+test_src_runs(void)
+{
+	static const int want[] = {0, 1, 2, 3, 7, 9, 10, 11, 20, 21};
+	static const char line[] = "\"src\":[[0,3],7,[9,11],20,21],";
+	struct gp_profile *p = rich_profile(7), *q;
+	struct gp_prof_apply *a = &p->fn[0].ap[0];
+	struct gp_err err;
+	char *path = tmp_path("runs.capture.json"), *text;
+	size_t len, n = sizeof(want) / sizeof(want[0]);
+	bool same;
+
+	free(a->src);
+	a->src = gp_xmalloc(sizeof(want));
+	memcpy(a->src, want, sizeof(want));
+	a->n_src = (int)n;
+	if (!ok(gp_capture_save(p, path, &err) == 0, "save sources 0-3 7 "
+	    "9-11 20 21"))
+		diag("%s", err.msg);
+	text = slurp(path, &len);
+	ok(text != NULL && strstr(text, line) != NULL, "written as %s", line);
+	q = gp_capture_load(path, NULL, &err);
+	same = q != NULL && q->fn[0].ap[0].n_src == (int)n &&
+	    memcmp(q->fn[0].ap[0].src, want, sizeof(want)) == 0;
+	ok(same, "read back as the 10 indices (%s)", q != NULL ? "loaded" :
+	    err.msg);
+	free(text);
+	free(path);
+	gp_profile_free(p);
+	gp_profile_free(q);
+}
+
 int
 main(void)
 {
@@ -2394,6 +2429,7 @@ main(void)
 		return (1);
 	}
 	test_roundtrip();
+	test_src_runs();
 	test_format1();
 	test_split();
 	test_recent_ring();
