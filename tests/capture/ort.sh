@@ -103,10 +103,13 @@ d = json.load(open(sys.argv[1]))
 src = d["sources"]
 f = d["functions"][0]
 calls = f["call"]["calls"]
+def srcs(a):  # gptop-capture/4: a run [first, last] stands for its indices
+    return {i for e in a["src"] for i in
+            (range(e[0], e[1] + 1) if isinstance(e, list) else [e])}
 def per_call(names):
     ids = {src.index(n) for n in names}
-    t = sum(a["total"] for a in f["applies"] if set(a["src"]) <= ids)
-    n = sum(1 for a in f["applies"] if set(a["src"]) <= ids)
+    t = sum(a["total"] for a in f["applies"] if srcs(a) <= ids)
+    n = sum(1 for a in f["applies"] if srcs(a) <= ids)
     return "%.3e %d" % (t / 1e9 / calls, n)
 print("fc1", per_call(["/fc1/Gemm", "/Relu"]))
 print("fc2", per_call(["/fc2/Gemm"]))
