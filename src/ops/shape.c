@@ -1,6 +1,7 @@
 /*
  * ops/shape.c: the shape family: dimshuffle and transpose (views), reshape
- * and flatten (views of contiguous inputs, copies otherwise), alloc,
+ * and flatten (views where strides can address the result, copies
+ * otherwise), alloc,
  * zeros_like and ones_like (filled outputs), join (numpy's concatenate),
  * subtensor (numpy basic indexing: integers and slices, a view), and
  * inc_subtensor / set_subtensor (a copy of x with the indexed region
@@ -9,8 +10,11 @@
  *
  * Views: dimshuffle, transpose, subtensor, reshape and flatten declare
  * view[0] = 0 and GP_IMPL_VIEW.  reshape and flatten decide at run time:
- * a contiguous input is viewed; a non-contiguous one (a transpose, a
- * strided slice) is copied into a new storage that only the output holds.
+ * a contiguous input is viewed, and so is a non-contiguous one whose
+ * elements the new shape can address with strides (numpy's rule: a slice
+ * of columns split into heads, a transpose given a size-1 dimension);
+ * any other (a transpose flattened) is copied into a new storage that
+ * only the output holds.
  * The memory profile should count them as views (no bytes); the rare copy
  * shows in the allocator's live counters, not in the prediction.
  *
@@ -22,6 +26,7 @@
 
 #include "ops/ops.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +220,54 @@ struct rs_priv {
 	int64_t	shape[GP_MAX_DIMS];
 };
 
+/*
+ * Strides that make x's elements, in C order, a tensor of shape nd/ns
+ * without moving them (numpy's _attempt_nocopy_reshape): size-1
+ * dimensions aside, each group of x's dimensions that multiplies to a
+ * group of the new ones must be one block of one stride (stride[k] =
+ * dim[k+1] * stride[k+1] within it); the new group's strides follow from
+ * its last.  A slice of a matrix's columns reshaped to split them (an
+ * attention's heads: (32, 1, 128) of stride 1536 to (32, 4, 32)) is
+ * such a view.  False when a copy is needed, or x has no element.
+ */
+static bool
+nocopy_strides(const struct gp_tensor *x, int nd, const int64_t *ns,
+    int64_t *st)
+{
+	int64_t od[GP_MAX_DIMS], os[GP_MAX_DIMS], last;
+	int on = 0, oi = 0, oj = 1, ni = 0, nj = 1;
+
+	if (gp_tensor_numel(x) == 0)
+		return (false);
+	for (int k = 0; k < x->ndim; k++)
+		if (x->shape[k] != 1) {
+			od[on] = x->shape[k];
+			os[on++] = x->strides[k];
+		}
+	while (ni < nd && oi < on) {
+		int64_t np = ns[ni], op = od[oi];
+
+		while (np != op) {
+			if (np < op)
+				np *= ns[nj++];
+			else
+				op *= od[oj++];
+		}
+		for (int k = oi; k < oj - 1; k++)
+			if (os[k] != od[k + 1] * os[k + 1])
+				return (false);
+		st[nj - 1] = os[oj - 1];
+		for (int k = nj - 1; k > ni; k--)
+			st[k - 1] = st[k] * ns[k];
+		ni = nj++;
+		oi = oj++;
+	}
+	last = ni >= 1 ? st[ni - 1] : (int64_t)gp_dtype_size(x->dtype);
+	for (int k = ni; k < nd; k++)
+		st[k] = last;
+	return (true);
+}
+
 static void
 k_reshape(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -222,7 +275,17 @@ k_reshape(const struct gp_node *n, struct gp_tensor *const *in,
 	const struct rs_priv *rp = n->priv;
 	const struct gp_tensor *x = in[0];
 	struct gp_tensor *o = out[0];
+	int64_t st[GP_MAX_DIMS];
 
+	if (!gp_tensor_is_contiguous(x) && nocopy_strides(x, rp->ndim,
+	    rp->shape, st)) {
+		gp_tensor_view(o, x);
+		o->ndim = rp->ndim;
+		memcpy(o->shape, rp->shape, sizeof(int64_t) *
+		    (size_t)rp->ndim);
+		memcpy(o->strides, st, sizeof(int64_t) * (size_t)rp->ndim);
+		return;
+	}
 	if (gp_tensor_is_contiguous(x))
 		gp_tensor_view(o, x);
 	else {

@@ -280,6 +280,42 @@ test_overlap(void)
 	gp_tensor_release(&a);
 }
 
+/*
+ * A Linear layer's bias (one value per column) on many rows: the rows'
+ * loop runs over the OpenMP threads (256 x 160 elements); each element
+ * against its dot product and bias summed here in long double.
+ */
+static void
+test_bias_rows(void)
+{
+	int64_t sx[2] = {256, 8}, sy[2] = {8, 160}, sb[1] = {160};
+	int x = var_fn(GP_FLOAT32, 2, sx, fa), y = var_fn(GP_FLOAT32, 2, sy,
+	    fx2), b = var_fn(GP_FLOAT32, 1, sb, fx2), in[3] = {x, y, b}, ni;
+	struct gp_tensor o;
+	double worst = 0;
+
+	if ((ni = node_ok("matmul", NULL, 3, in)) < 0)
+		return;
+	run(ni, &o);
+	for (int64_t i = 0; i < 256; i++)
+		for (int64_t j = 0; j < 160; j++) {
+			long double d = gp_tensor_get(&g->vars[b].value, j);
+			double got = gp_tensor_get(&o, i * 160 + j), e;
+
+			for (int64_t k = 0; k < 8; k++)
+				d += (long double)gp_tensor_get(
+				    &g->vars[x].value, i * 8 + k) *
+				    gp_tensor_get(&g->vars[y].value, k * 160 + j);
+			e = fabs(got - (double)d) / (fabsl(d) > 1 ?
+			    (double)fabsl(d) : 1);
+			if (!(e <= worst))
+				worst = isnan(e) ? INFINITY : e;
+		}
+	ok(worst <= 1e-6, "matmul(x, y, b): a bias per column on 256 rows of "
+	    "160 (a parallel loop): worst error %g", worst);
+	gp_tensor_release(&o);
+}
+
 static void
 test_names_flops(void)
 {
@@ -349,6 +385,7 @@ main(void)
 	test_views();
 	test_fold();
 	test_overlap();
+	test_bias_rows();
 	test_names_flops();
 	test_errors();
 	gp_graph_free(g);

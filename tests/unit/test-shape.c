@@ -185,6 +185,15 @@ test_reshape(enum gp_dtype dt)
 	    COPY, "reshape of a transpose copies");
 	shp("reshape", "{\"shape\": [24]}", 1, &xt, dt, "(24,)", want_tr, COPY,
 	    "reshape of a transpose to a vector copies");
+	/* strides can address these (numpy views them too) */
+	shp("reshape", "{\"shape\": [2, 2, 3, 2]}", 1, &xt, dt,
+	    "(2, 2, 3, 2)", want_tr, VIEW, "reshape of a transpose that "
+	    "splits its first dimension is a view");
+	shp("reshape", "{\"shape\": [1, 4, 3, 1, 2]}", 1, &xt, dt,
+	    "(1, 4, 3, 1, 2)", want_tr, VIEW, "reshape of a transpose that "
+	    "adds size-1 dimensions is a view");
+	shp("reshape", "{\"shape\": [4, 3, 2]}", 1, &xt, dt, "(4, 3, 2)",
+	    want_tr, VIEW, "reshape of a transpose to its own shape is a view");
 	shp("flatten", NULL, 1, &x, dt, "(24,)", xs, VIEW, "flatten");
 	shp("flatten", "{\"ndim\": 2}", 1, &x, dt, "(2, 12)", xs, VIEW,
 	    "flatten ndim 2");
