@@ -171,8 +171,9 @@ k_rows(const struct gp_node *n, struct gp_tensor *const *in,
 
 /*
  * softmax and log_softmax: contiguous rows of k elements, y = x * scale,
- * m = max(y), e = exp(y - m) through the Elemwise exp's evaluator, the
- * sum of each row in double; softmax writes e / sum (e times 1 / sum, in
+ * m = max(y), e = exp(y - m) through the Elemwise exp's evaluator (for
+ * softmax one call per block of short rows, SM_BLOCK elements or one
+ * row), the sum of each row in double; softmax writes e / sum (e times 1 / sum, in
  * the dtype), log_softmax (y - m) - log(sum).  A NaN in a row makes its
  * sum NaN, so the whole row NaN, as numpy's.
  */
@@ -201,48 +202,62 @@ sm_rows_##SFX(const T *x, T *y, int64_t rows, int64_t k, T sc, bool lg)       \
 {                                                                             \
 	void (*ex)(T *, const T *const *, size_t) =                           \
 	    gp_elemwise_scalar_find("exp")->EVAL;                             \
+	/* softmax: blocks of rows, one exp call per block */                 \
+	int64_t rb = lg || k >= SM_BLOCK ? 1 : SM_BLOCK / k;                  \
+	int64_t nblk = (rows + rb - 1) / rb;                                  \
                                                                               \
 	GP_PAR_FOR(rows * k)                                                  \
-	for (int64_t r = 0; r < rows; r++) {                                  \
-		const T *restrict xr = x + r * k;                             \
-		T *restrict yr = y + r * k;                                   \
-		T m = -INFINITY, e[SM_BLOCK];                                 \
-		double sum = 0;                                               \
+	for (int64_t bk = 0; bk < nblk; bk++) {                               \
+		int64_t r0 = bk * rb, r1 = r0 + rb < rows ? r0 + rb : rows;   \
                                                                               \
-		SM_SIMD_MAX                                                   \
-		for (int64_t i = 0; i < k; i++) {                             \
-			yr[i] = xr[i] * sc;                                   \
-			m = yr[i] > m ? yr[i] : m;                            \
-		}                                                             \
-		GP_SIMD                                                       \
-		for (int64_t i = 0; i < k; i++)                               \
-			yr[i] = yr[i] - m;                                    \
-		if (!lg) {                                                    \
-			const T *arg = yr;                                    \
-			T inv;                                                \
+		for (int64_t r = r0; r < r1; r++) {                           \
+			const T *restrict xr = x + r * k;                     \
+			T *restrict yr = y + r * k;                           \
+			T m = -INFINITY;                                      \
                                                                               \
-			ex(yr, &arg, (size_t)k);                              \
-			SM_SIMD_SUM                                           \
-			for (int64_t i = 0; i < k; i++)                       \
-				sum += yr[i];                                 \
-			inv = (T)(1.0 / sum);                                 \
+			SM_SIMD_MAX                                           \
+			for (int64_t i = 0; i < k; i++) {                     \
+				yr[i] = xr[i] * sc;                           \
+				m = yr[i] > m ? yr[i] : m;                    \
+			}                                                     \
 			GP_SIMD                                               \
 			for (int64_t i = 0; i < k; i++)                       \
-				yr[i] *= inv;                                 \
+				yr[i] = yr[i] - m;                            \
+		}                                                             \
+		if (!lg) {                                                    \
+			const T *arg = y + r0 * k;                            \
+                                                                              \
+			ex(y + r0 * k, &arg, (size_t)((r1 - r0) * k));        \
+			for (int64_t r = r0; r < r1; r++) {                   \
+				T *restrict yr = y + r * k;                   \
+				double sum = 0;                               \
+				T inv;                                        \
+                                                                              \
+				SM_SIMD_SUM                                   \
+				for (int64_t i = 0; i < k; i++)               \
+					sum += yr[i];                         \
+				inv = (T)(1.0 / sum);                         \
+				GP_SIMD                                       \
+				for (int64_t i = 0; i < k; i++)               \
+					yr[i] *= inv;                         \
+			}                                                     \
 			continue;                                             \
 		}                                                             \
-		for (int64_t j = 0; j < k; j += SM_BLOCK) {                   \
-			int64_t nb = k - j < SM_BLOCK ? k - j : SM_BLOCK;     \
-			const T *arg = yr + j;                                \
+		for (int64_t r = r0; r < r1; r++) {                           \
+			T *restrict yr = y + r * k, e[SM_BLOCK], l;           \
+			double sum = 0;                                       \
                                                                               \
-			ex(e, &arg, (size_t)nb);                              \
-			SM_SIMD_SUM                                           \
-			for (int64_t i = 0; i < nb; i++)                      \
-				sum += e[i];                                  \
-		}                                                             \
-		{                                                             \
-			T l = (T)LOG(sum);                                    \
+			for (int64_t j = 0; j < k; j += SM_BLOCK) {           \
+				int64_t nb = k - j < SM_BLOCK ? k - j :       \
+				    SM_BLOCK;                                 \
+				const T *arg = yr + j;                        \
                                                                               \
+				ex(e, &arg, (size_t)nb);                      \
+				SM_SIMD_SUM                                   \
+				for (int64_t i = 0; i < nb; i++)              \
+					sum += e[i];                          \
+			}                                                     \
+			l = (T)LOG(sum);                                      \
 			GP_SIMD                                               \
 			for (int64_t i = 0; i < k; i++)                       \
 				yr[i] = yr[i] - l;                            \
