@@ -7,24 +7,25 @@
  * conv runs as im2col + one BLAS gemm per image and group: the input
  * patches of one group become a (C/g * kernel) x (output pixels) matrix in
  * per-thread scratch (ops/scratch.h), multiplied by the group's weights.
- * A pointwise conv (1x1, stride 1, no pads) multiplies the input itself.
- * A conv with one input channel per group (depthwise, any channel
- * multiplier) runs as a direct loop instead: one pass over the output
- * plane per kernel tap, whose inner loop over a row the compiler
- * vectorizes.  conv_transpose is the adjoint: one gemm W^T x into the
- * scratch matrix, then col2im adds it into the output.  im2col's rows, the
- * bias planes and the depthwise planes are OpenMP parallel loops
+ * Two shapes have their own kernels (ops/conv-kern.h): a pointwise conv
+ * (1x1, stride 1, no pads, one group) multiplies the input itself, in
+ * blocks over the threads (ops/conv-pw.c), and a conv with one input
+ * channel per group (depthwise, any channel multiplier) runs as a direct
+ * vectorized loop (ops/conv-dw.c).  conv_transpose is the adjoint: one
+ * gemm W^T x into the scratch matrix, then col2im adds it into the
+ * output.  im2col's rows and the bias planes are OpenMP parallel loops
  * (ops/par.h); the gemm threads itself (OpenBLAS).
  *
  * conv may clamp its output (params act_min, act_max: a fused Relu or
- * Clip, see the conv_act rewriter) in the loop that adds the bias, or in
- * one pass over each depthwise output plane.
+ * Clip, see the conv_act rewriter) in the loop that adds the bias (the
+ * two kernels of their own: in the pass that writes the output).
  *
  * Both dtypes share one definition of each kernel, instantiated by a
  * macro for float and double.
  */
 #include "config.h"
 
+#include "ops/conv-kern.h"
 #include "ops/ops.h"
 #include "ops/par.h"
 #include "ops/scratch.h"
@@ -167,66 +168,6 @@ col2im_##SFX(const T *col, T *y, const struct conv_priv *p, int64_t nch)      \
 		}                                                             \
 	}                                                                     \
 }                                                                             \
-/* Depthwise: output channel co reads input channel co / og alone. */         \
-static void                                                                   \
-direct_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,            \
-    int64_t cout, const struct conv_priv *p)                                  \
-{                                                                             \
-	const struct gp_win *w = &p->w;                                       \
-	int64_t ivol = vol(w->in), ovol = vol(w->out), cin = cout / p->og;    \
-	/* one output plane per iteration, each written by one thread */     \
-	GP_PAR_FOR(n * cout * ovol * p->kvol)                                 \
-	for (int64_t i = 0; i < n * cout; i++) {                              \
-		const T *xc = x + ((i / cout) * cin + (i % cout) / p->og) *   \
-		    ivol;                                                     \
-		const T *wc = wt + (i % cout) * p->kvol;                      \
-		T *yc = y + i * ovol, bv = b != NULL ? b[i % cout] : 0;       \
-		for (int64_t o = 0; o < ovol; o++)                            \
-			yc[o] = bv;                                           \
-		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
-		int64_t dlo, dhi;                                             \
-		tap_range(kd * w->d[0] - w->pb[0], w->s[0], w->in[0],         \
-		    w->out[0], &dlo, &dhi);                                   \
-		for (int64_t kh = 0; kh < w->k[1]; kh++) {                    \
-		int64_t hlo, hhi;                                             \
-		tap_range(kh * w->d[1] - w->pb[1], w->s[1], w->in[1],         \
-		    w->out[1], &hlo, &hhi);                                   \
-		for (int64_t kw = 0; kw < w->k[2]; kw++) {                    \
-			int64_t offw = kw * w->d[2] - w->pb[2], lo, hi, sw =  \
-			    w->s[2];                                          \
-			T wv = wc[(kd * w->k[1] + kh) * w->k[2] + kw];        \
-			tap_range(offw, sw, w->in[2], w->out[2], &lo, &hi);   \
-			for (int64_t od = dlo; od < dhi; od++)                \
-			for (int64_t oh = hlo; oh < hhi; oh++) {              \
-				int64_t id = od * w->s[0] - w->pb[0] +        \
-				    kd * w->d[0];                             \
-				int64_t ih = oh * w->s[1] - w->pb[1] +        \
-				    kh * w->d[1];                             \
-				T *restrict yr = yc + (od * w->out[1] + oh) * \
-				    w->out[2];                                \
-				const T *restrict xr = xc + (id * w->in[1] +  \
-				    ih) * w->in[2] + offw;                    \
-				if (sw == 1) {                                \
-					GP_SIMD                               \
-					for (int64_t ow = lo; ow < hi; ow++)  \
-						yr[ow] += wv * xr[ow];        \
-				} else {                                      \
-					GP_SIMD                               \
-					for (int64_t ow = lo; ow < hi; ow++)  \
-						yr[ow] += wv * xr[ow * sw];   \
-				}                                             \
-			}                                                     \
-		}                                                             \
-		}                                                             \
-		}                                                             \
-		if (p->act) {                                                 \
-			T lo = (T)p->lo, hi = (T)p->hi;                       \
-			GP_SIMD                                               \
-			for (int64_t o = 0; o < ovol; o++)                    \
-				yc[o] = GP_CONV_CLAMP(yc[o], lo, hi);         \
-		}                                                             \
-	}                                                                     \
-}                                                                             \
 static void                                                                   \
 conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
     int64_t cin, int64_t cout, const struct conv_priv *p)                     \
@@ -235,8 +176,13 @@ conv_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,              \
 	int64_t ivol = vol(w->in), ovol = vol(w->out);                        \
 	int64_t kk = p->cg * p->kvol;                                         \
 	T *col = NULL;                                                        \
+	struct gp_conv_geom geom = {&p->w, n, cin, cout, p->lo, p->hi};       \
 	if (p->direct) {                                                      \
-		direct_##SFX(x, wt, b, y, n, cout, p);                        \
+		gp_conv_dw_##SFX(x, wt, b, y, &geom);                         \
+		return;                                                       \
+	}                                                                     \
+	if (p->pointwise && p->group == 1) {                                  \
+		gp_conv_pw_##SFX(x, wt, b, y, &geom);                         \
 		return;                                                       \
 	}                                                                     \
 	if (!p->pointwise)                                                    \

@@ -1,0 +1,296 @@
+/*
+ * test-conv-kern.c: the conv kernels of their own (src/ops/conv-dw.c, the
+ * depthwise conv, and src/ops/conv-pw.c, the pointwise conv) through the
+ * conv op, in float32 and float64, against a plain loop written here from
+ * ONNX Conv's definition (y = b + sum over the group's channels c and
+ * the kernel taps k of w * x at o * s - pad_begin + k * d, the taps in the
+ * pads adding nothing; then clamped to [act_min, act_max]), in double.
+ * The cases cover both 3x3 fast paths (stride 1 and 2, planes narrower
+ * and wider than the kernel's whole-plane limit of 32 columns), the
+ * general path (dilation, 5x5, 1-D, 3-D), asymmetric and oversized pads,
+ * odd sizes, a channel multiplier, and for the pointwise conv both ways
+ * of cutting the gemm (column and row blocks), several images, with and
+ * without bias; shapes past GP_PAR_MIN run over the threads.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "graph/op.h"
+#include "ops/ops.h"
+
+#include "ops-helpers.h"
+
+/* Inputs: values of both signs, not periodic over small sizes. */
+static double
+fx(int i)
+{
+	return (((i * 7919 + 13) % 211) / 105.0 - 1.0);
+}
+
+static double
+fw(int i)
+{
+	return (((i * 104729 + 5) % 97) / 64.0 - 0.75);
+}
+
+static double
+fbias(int i)
+{
+	return (0.25 * (i % 5) - 0.5);
+}
+
+struct geo {
+	int	nsp;		/* spatial dimensions: 1 to 3 */
+	int64_t	k[3], s[3], d[3], pb[3], pe[3];	/* leading dims padded */
+};
+
+/* The plain loop: x (n, cin, in[3]), w (cout, cin/group, k[3]). */
+static void
+ref(const struct gp_tensor *x, const struct gp_tensor *w,
+    const struct gp_tensor *b, int64_t group, const struct geo *q,
+    const int64_t *in, const int64_t *out, double lo, double hi, double *y)
+{
+	int64_t n = x->shape[0], cin = x->shape[1], cout = w->shape[0];
+	int64_t cg = cin / group, og = cout / group;
+	int64_t ivol = in[0] * in[1] * in[2], kvol = q->k[0] * q->k[1] * q->k[2];
+
+	for (int64_t i = 0; i < n; i++)
+	for (int64_t co = 0; co < cout; co++)
+	for (int64_t a = 0; a < out[0]; a++)
+	for (int64_t r = 0; r < out[1]; r++)
+	for (int64_t c = 0; c < out[2]; c++) {
+		double acc = b != NULL ? gp_tensor_get(b, co) : 0;
+
+		for (int64_t ci = 0; ci < cg; ci++)
+		for (int64_t u = 0; u < q->k[0]; u++)
+		for (int64_t v = 0; v < q->k[1]; v++)
+		for (int64_t t = 0; t < q->k[2]; t++) {
+			int64_t id = a * q->s[0] - q->pb[0] + u * q->d[0];
+			int64_t ih = r * q->s[1] - q->pb[1] + v * q->d[1];
+			int64_t iw = c * q->s[2] - q->pb[2] + t * q->d[2];
+			int64_t xc = i * cin + co / og * cg + ci;
+
+			if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] ||
+			    iw < 0 || iw >= in[2])
+				continue;
+			acc += gp_tensor_get(w, (co * cg + ci) * kvol + (u *
+			    q->k[1] + v) * q->k[2] + t) * gp_tensor_get(x, xc *
+			    ivol + (id * in[1] + ih) * in[2] + iw);
+		}
+		acc = acc < lo ? lo : acc > hi ? hi : acc;
+		*y++ = acc;
+	}
+}
+
+/* JSON list of the op's nsp values of v (the trailing ones). */
+static int
+list(char *buf, size_t len, const int64_t *v, int nsp)
+{
+	int n = snprintf(buf, len, "[");
+
+	for (int i = 3 - nsp; i < 3; i++)
+		n += snprintf(buf + n, len - (size_t)n, "%s%lld", i > 3 - nsp ?
+		    ", " : "", (long long)v[i]);
+	return (n + snprintf(buf + n, len - (size_t)n, "]"));
+}
+
+/*
+ * One conv: X (n, cin, spatial...), cout output channels, the group, the
+ * geometry, bias or not, a clamp (lo > hi: none).
+ */
+static void
+one(enum gp_dtype dt, const char *name, int64_t n, int64_t cin,
+    const int64_t *sp, int64_t cout, int64_t group, const struct geo *q,
+    bool bias, double lo, double hi)
+{
+	int64_t xs[5], ws[5], bs[1] = {cout}, in[3], out[3], nout;
+	int nd = q->nsp + 2, x, w, b = -1, ni;
+	char params[512], l1[64], l2[64], l3[64], p4[128], what[200];
+	char shape[128];
+	double *want;
+	struct gp_tensor o;
+	int len;
+
+	xs[0] = n;
+	xs[1] = cin;
+	ws[0] = cout;
+	ws[1] = cin / group;
+	for (int i = 0; i < 3; i++) {
+		in[i] = i < 3 - q->nsp ? 1 : sp[i - (3 - q->nsp)];
+		out[i] = (in[i] + q->pb[i] + q->pe[i] - (q->k[i] - 1) *
+		    q->d[i] - 1) / q->s[i] + 1;
+	}
+	for (int i = 0; i < q->nsp; i++) {
+		xs[2 + i] = in[3 - q->nsp + i];
+		ws[2 + i] = q->k[3 - q->nsp + i];
+	}
+	x = var_fn(dt, nd, xs, fx);
+	w = var_fn(dt, nd, ws, fw);
+	if (bias)
+		b = var_fn(dt, 1, bs, fbias);
+	list(l1, sizeof(l1), q->s, q->nsp);
+	list(l2, sizeof(l2), q->d, q->nsp);
+	{
+		int64_t pads[6];
+		int k = snprintf(p4, sizeof(p4), "[");
+
+		for (int i = 0; i < q->nsp; i++)
+			pads[i] = q->pb[3 - q->nsp + i], pads[q->nsp + i] =
+			    q->pe[3 - q->nsp + i];
+		for (int i = 0; i < 2 * q->nsp; i++)
+			k += snprintf(p4 + k, sizeof(p4) - (size_t)k, "%s%lld",
+			    i ? ", " : "", (long long)pads[i]);
+		snprintf(p4 + k, sizeof(p4) - (size_t)k, "]");
+	}
+	list(l3, sizeof(l3), q->k, q->nsp);
+	len = snprintf(params, sizeof(params), "{\"kernel_shape\": %s, "
+	    "\"strides\": %s, \"dilations\": %s, \"pads\": %s, \"group\": "
+	    "%lld", l3, l1, l2, p4, (long long)group);
+	if (lo <= hi)
+		len += snprintf(params + len, sizeof(params) - (size_t)len,
+		    ", \"act_min\": %g", lo);
+	if (lo <= hi && hi < INFINITY)
+		len += snprintf(params + len, sizeof(params) - (size_t)len,
+		    ", \"act_max\": %g", hi);
+	snprintf(params + len, sizeof(params) - (size_t)len, "}");
+	snprintf(what, sizeof(what), "%s %s", name, gp_dtype_name(dt));
+	ni = node_ok("conv", params, bias ? 3 : 2, (int[]){x, w, b});
+	if (ni < 0)
+		return;
+	nout = n * cout * out[0] * out[1] * out[2];
+	want = malloc(sizeof(double) * (size_t)nout);
+	ref(&g->vars[x].value, &g->vars[w].value, bias ? &g->vars[b].value :
+	    NULL, group, q, in, out, lo <= hi ? lo : -INFINITY, lo <= hi ? hi :
+	    INFINITY, want);
+	len = snprintf(shape, sizeof(shape), "(%lld, %lld", (long long)n,
+	    (long long)cout);
+	for (int i = 3 - q->nsp; i < 3; i++)
+		len += snprintf(shape + len, sizeof(shape) - (size_t)len,
+		    ", %lld", (long long)out[i]);
+	snprintf(shape + len, sizeof(shape) - (size_t)len, ")");
+	run_check(ni, &o, dt, shape, want, dt == GP_FLOAT32 ? 1e-4 : 1e-12,
+	    what);
+	gp_tensor_release(&o);
+	free(want);
+}
+
+/* A 2-D geometry: kernel kh x kw, stride, dilation, pads t, l, b, r. */
+static struct geo
+g2(int64_t kh, int64_t kw, int64_t s, int64_t d, int64_t t, int64_t l,
+    int64_t bo, int64_t r)
+{
+	struct geo q = {.nsp = 2, .k = {1, kh, kw}, .s = {1, s, s},
+	    .d = {1, d, d}, .pb = {0, t, l}, .pe = {0, bo, r}};
+
+	return (q);
+}
+
+static void
+test_depthwise(enum gp_dtype dt)
+{
+	struct geo q;
+
+	/* 3x3 stride 1: whole-plane path (< 32 columns), odd sizes */
+	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+	one(dt, "dw 3x3 s1 p1 13x9 bias clip", 1, 3, (int64_t[]){13, 9}, 3,
+	    3, &q, true, 0, 6);
+	/* stride 1, per-row path (>= 32 columns), asymmetric pads */
+	q = g2(3, 3, 1, 1, 2, 1, 0, 2);
+	one(dt, "dw 3x3 s1 pads 2,1,0,2 7x40 relu", 2, 2,
+	    (int64_t[]){7, 40}, 2, 2, &q, true, 0, INFINITY);
+	/* stride 2, odd and even sizes, both paths */
+	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
+	one(dt, "dw 3x3 s2 p1 15x11", 1, 4, (int64_t[]){15, 11}, 4, 4, &q,
+	    true, 1, 0);
+	one(dt, "dw 3x3 s2 p1 9x70 clip", 1, 3, (int64_t[]){9, 70}, 3, 3, &q,
+	    false, -0.5, 0.5);
+	one(dt, "dw 3x3 s2 p1 2x2 (one output)", 1, 2, (int64_t[]){2, 2}, 2, 2,
+	    &q, true, 1, 0);
+	q = g2(3, 3, 2, 1, 0, 0, 1, 1);
+	one(dt, "dw 3x3 s2 pads 0,0,1,1 14x14", 1, 3, (int64_t[]){14, 14}, 3,
+	    3, &q, true, 1, 0);
+	q = g2(3, 3, 2, 1, 0, 0, 0, 0);
+	one(dt, "dw 3x3 s2 no pads 8x8", 1, 2, (int64_t[]){8, 8}, 2, 2, &q,
+	    false, 1, 0);
+	q = g2(3, 3, 1, 1, 0, 0, 0, 0);
+	one(dt, "dw 3x3 s1 no pads 5x6", 1, 2, (int64_t[]){5, 6}, 2, 2, &q,
+	    true, 1, 0);
+	/* pads wider than the kernel: outputs with no tap in X */
+	q = g2(3, 3, 1, 1, 3, 3, 3, 3);
+	one(dt, "dw 3x3 s1 pads 3 on 4x4", 1, 2, (int64_t[]){4, 4}, 2, 2, &q,
+	    true, 1, 0);
+	q = g2(3, 3, 2, 1, 3, 4, 3, 2);
+	one(dt, "dw 3x3 s2 pads 3,4,3,2 on 5x5", 1, 2, (int64_t[]){5, 5}, 2,
+	    2, &q, true, 1, 0);
+	/* channel multiplier 2 */
+	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+	one(dt, "dw multiplier 2 3x3 s1 p1", 2, 3, (int64_t[]){6, 7}, 6, 3,
+	    &q, true, 1, 0);
+	/* the general path: dilation, 5x5, 3x1, stride 3 */
+	q = g2(3, 3, 1, 2, 2, 2, 2, 2);
+	one(dt, "dw 3x3 dilation 2 p2 11x10", 1, 3, (int64_t[]){11, 10}, 3,
+	    3, &q, true, 0, 6);
+	q = g2(5, 5, 2, 1, 2, 1, 2, 0);
+	one(dt, "dw 5x5 s2 pads 2,1,2,0 12x13", 1, 2, (int64_t[]){12, 13}, 2,
+	    2, &q, true, 1, 0);
+	q = g2(3, 1, 3, 1, 1, 0, 1, 0);
+	one(dt, "dw 3x1 s3 p1 10x9", 1, 2, (int64_t[]){10, 9}, 2, 2, &q,
+	    false, 1, 0);
+	/* 1-D and 3-D */
+	q = (struct geo){.nsp = 1, .k = {1, 1, 3}, .s = {1, 1, 2},
+	    .d = {1, 1, 1}, .pb = {0, 0, 1}, .pe = {0, 0, 0}};
+	one(dt, "dw 1-D k3 s2 pads 1,0 len 17", 2, 3, (int64_t[]){17}, 3, 3,
+	    &q, true, 1, 0);
+	q = (struct geo){.nsp = 3, .k = {3, 3, 3}, .s = {1, 2, 1},
+	    .d = {1, 1, 2}, .pb = {1, 1, 2}, .pe = {1, 0, 2}};
+	one(dt, "dw 3-D 3x3x3 4x5x6", 1, 2, (int64_t[]){4, 5, 6}, 2, 2, &q,
+	    true, 0, 6);
+	/* large enough for the threads: both paths */
+	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+	one(dt, "dw large 3x3 s1 p1 (2, 32, 40, 40)", 2, 32,
+	    (int64_t[]){40, 40}, 32, 32, &q, true, 0, 6);
+	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
+	one(dt, "dw large 3x3 s2 p1 (1, 96, 28, 28)", 1, 96,
+	    (int64_t[]){28, 28}, 96, 96, &q, true, 0, 6);
+}
+
+static void
+test_pointwise(enum gp_dtype dt)
+{
+	struct geo q = g2(1, 1, 1, 1, 0, 0, 0, 0);
+	struct geo q1 = {.nsp = 1, .k = {1, 1, 1}, .s = {1, 1, 1},
+	    .d = {1, 1, 1}};
+
+	one(dt, "pw small 5 -> 9 on 7x7 bias clip", 1, 5, (int64_t[]){7, 7}, 9,
+	    1, &q, true, 0, 6);
+	/* column blocks (pixels >= channels), two images */
+	one(dt, "pw column blocks 24 -> 16 on 56x56, 2 images, relu", 2, 24,
+	    (int64_t[]){56, 56}, 16, 1, &q, true, 0, INFINITY);
+	one(dt, "pw column blocks 16 -> 40 on 1-D 1001", 1, 16,
+	    (int64_t[]){1001}, 40, 1, &q1, false, 1, 0);
+	/* row blocks (channels > pixels) */
+	one(dt, "pw row blocks 160 -> 960 on 7x7 bias clip", 1, 160,
+	    (int64_t[]){7, 7}, 960, 1, &q, true, 0, 6);
+	one(dt, "pw row blocks 64 -> 301 on 9x9, 3 images, no bias", 3, 64,
+	    (int64_t[]){9, 9}, 301, 1, &q, false, 1, 0);
+	/* two groups: the im2col path's gemm per group (not the kernel) */
+	one(dt, "pw 2 groups 8 -> 6 on 5x5", 1, 8, (int64_t[]){5, 5}, 6, 2, &q,
+	    true, 1, 0);
+}
+
+int
+main(void)
+{
+	g = gp_graph_new("conv-kern");
+	test_depthwise(GP_FLOAT32);
+	test_depthwise(GP_FLOAT64);
+	test_pointwise(GP_FLOAT32);
+	test_pointwise(GP_FLOAT64);
+	gp_graph_free(g);
+	return (done_testing());
+}
