@@ -1,21 +1,22 @@
 /*
  * ops/conv-dw.c: the depthwise convolution kernel (conv with one input
- * channel per group: MobileNet's 3x3 convs), float32 and float64 from one
- * definition instantiated by a macro.
+ * channel per group, any channel multiplier: MobileNet's 3x3 convs),
+ * float32 and float64 from one definition instantiated by a macro.
  *
  * The output planes (image, channel) are an OpenMP parallel loop
- * (ops/par.h); each plane is computed one output row at a time, so the
- * row being summed stays in L1.  A row sums its taps row by row of the
- * kernel: for each kernel column the inner loop runs along the output
- * row between the first and last output whose tap lies inside the input
- * (no bounds test, no branch per element: the compiler vectorizes it).
- * 2-D 3x3 kernels with stride 1 or 2 and no dilation (MobileNet's) take a
- * fast path: each output row whose three input rows lie inside X sums its
- * nine taps in one vectorized loop over the columns whose three input
- * columns lie inside X, with the bias, and writes each output once; the
- * border columns and rows go through the general row.  The clamp (a fused
- * Relu or Clip, act_min/act_max) is applied in the pass that writes the
- * row; without one the bounds are -inf and inf, and a NaN passes through.
+ * (ops/par.h).  A 2-D 3x3 kernel with stride 1 or 2 and no dilation
+ * (plane3_) copies the part of the input plane its outputs read into a
+ * zero-padded buffer of the per-thread scratch (stride 2: four planes, of
+ * the even and odd rows and columns, so that the taps of consecutive
+ * outputs are consecutive), then sums the nine taps, the bias and the
+ * clamp of each output in one vectorized loop with no bounds test: along
+ * each output row, or along the whole padded plane at once when rows are
+ * short.  plane3_ is compiled for the baseline and for AVX2 with FMA
+ * (GP_SIMD_CLONES).  Any other kernel, stride or dilation (row_gen_)
+ * sums one tap at a time along each output row, between the first and
+ * last output whose tap lies inside X, then clamps the row.  The clamp is
+ * a fused Relu or Clip (act_min/act_max); without one its bounds are
+ * -inf and inf, and a NaN passes through.
  */
 #include "config.h"
 
@@ -63,18 +64,6 @@ pad3_len(const struct gp_win *w)
 		return ((oh + 2) * (ow + 2) + oh * (ow + 2));
 	return (4 * (oh + 1) * (ow + 1) + oh * (ow + 1));
 }
-
-/* The 3x3 planes are compiled twice, for x86-64's baseline (SSE2) and for
- * AVX2 with FMA (8 floats a vector, a multiply-add an instruction); the
- * loader picks the one the CPU runs (GCC's target_clones, an ifunc). */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define GP_DW_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef GP_DW_CLONES
-#define GP_DW_CLONES
-#endif
 
 /* v clamped to [lo, hi]; a NaN stays NaN.  Two selects (GCC does not
  * if-convert the nested conditional in a vectorized loop). */
@@ -181,7 +170,7 @@ taps2_##SFX(T *restrict o, const T *restrict ee, int64_t ld, int64_t sub,     \
  * 14x14 planes), along the whole padded plane at once, as one long row    \
  * (the outputs past each row's end, which read the next row, are dropped  \
  * when the rows are copied out).  buf[] holds pad3_len(w) values. */       \
-GP_DW_CLONES static void                                                      \
+GP_SIMD_CLONES static void                                                      \
 plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
     T *restrict yc, const struct gp_win *w, T *restrict buf, T lo, T hi)      \
 {                                                                             \

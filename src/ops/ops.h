@@ -32,6 +32,23 @@ extern const struct gp_op *const gp_ops_matmul[];
 #define GP_SIMD
 #endif
 
+/* Before a function whose vectorized loops gain from AVX2 and FMA (8
+ * floats a vector, a multiply-add an instruction): GCC compiles it twice,
+ * for x86-64's baseline (SSE2) and for x86-64-v3, and the loader picks
+ * the one the CPU runs (target_clones, an ifunc).  Such loops go in
+ * functions of their own: a loop that a clone inlines from a plain
+ * function is vectorized for the clone's target too. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&   \
+    defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define GP_SIMD_CLONES                                                  \
+	__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef GP_SIMD_CLONES
+#define GP_SIMD_CLONES
+#endif
+
 /* Set output k of n to a type. */
 static inline void
 gp_ops_set_out(struct gp_graph *g, struct gp_node *n, int k,

@@ -8,7 +8,9 @@
  * The region begins and ends inside the kernel, on the calling thread, so
  * the profile's wall time of the apply covers every thread's share.  No
  * BLAS call is made inside a region (OpenBLAS would start its own threads
- * from each of ours).  Idle threads sleep (gp_par_init, ops/par.c).
+ * from each of ours), except the pointwise conv's (ops/conv-pw.c), which
+ * sets OpenBLAS's thread count to 1 around its region.  Idle threads
+ * sleep (gp_par_init, ops/par.c).
  * Without OpenMP (--disable-openmp, TSan builds) the loops are serial and
  * GP_PAR_FOR expands to nothing.
  */
@@ -36,6 +38,19 @@
 
 /* The number of threads a parallel loop uses (1 without OpenMP). */
 int	gp_par_max_threads(void);
+
+/* The calling thread's number in its loop, 0 to gp_par_max_threads() - 1
+ * (0 outside a loop, and without OpenMP): which part of a scratch request
+ * made before the loop is its own (ops/scratch.h). */
+static inline int
+gp_par_thread(void)
+{
+#ifdef GP_HAVE_OPENMP
+	return (omp_get_thread_num());
+#else
+	return (0);
+#endif
+}
 
 /* First thing in main(): libgomp's threads sleep when idle instead of
  * spinning (OMP_WAIT_POLICY=passive, by executing the program again with

@@ -15,7 +15,9 @@
  * integers, or with Indices, runs one output at a time over its window
  * (maxw_), tracking where the maximum is.
  * The planes (and the global pools' planes) are an OpenMP parallel loop
- * (ops/par.h).
+ * (ops/par.h); a windowed plane's function is compiled for the baseline
+ * and for AVX2 (GP_SIMD_CLONES in ops/ops.h), its row loops in functions
+ * of their own so that GCC vectorizes max_pool's select.
  */
 #include "config.h"
 
@@ -79,6 +81,88 @@ taps_in(const struct gp_win *w, int i, int64_t o, int64_t lo, int64_t hi)
 }
 
 #define DEF_POOL(SFX, T)                                                      \
+/* One tap along an output row: yr[lo, hi) takes the tap's inputs, xr at   \
+ * stride sw (max: a NaN wins; average: added).  Functions of their own:   \
+ * GCC vectorizes the max's select only so. */                             \
+static inline __attribute__((always_inline)) void                             \
+max_row_##SFX(T *restrict yr, const T *restrict xr, int64_t lo, int64_t hi,   \
+    int64_t sw)                                                               \
+{                                                                             \
+	if (sw == 1) {                                                        \
+		GP_SIMD                                                       \
+		for (int64_t ow = lo; ow < hi; ow++) {                        \
+			T v = xr[ow], m = yr[ow];                             \
+			yr[ow] = v > m || v != v ? v : m;                     \
+		}                                                             \
+	} else if (sw == 2) {                                                 \
+		GP_SIMD                                                       \
+		for (int64_t ow = lo; ow < hi; ow++) {                        \
+			T v = xr[2 * ow], m = yr[ow];                         \
+			yr[ow] = v > m || v != v ? v : m;                     \
+		}                                                             \
+	} else {                                                              \
+		GP_SIMD                                                       \
+		for (int64_t ow = lo; ow < hi; ow++) {                        \
+			T v = xr[ow * sw], m = yr[ow];                        \
+			yr[ow] = v > m || v != v ? v : m;                     \
+		}                                                             \
+	}                                                                     \
+}                                                                             \
+static inline __attribute__((always_inline)) void                             \
+add_row_##SFX(T *restrict yr, const T *restrict xr, int64_t lo, int64_t hi,   \
+    int64_t sw)                                                               \
+{                                                                             \
+	if (sw == 1) {                                                        \
+		GP_SIMD                                                       \
+		for (int64_t ow = lo; ow < hi; ow++)                          \
+			yr[ow] += xr[ow];                                     \
+	} else {                                                              \
+		GP_SIMD                                                       \
+		for (int64_t ow = lo; ow < hi; ow++)                          \
+			yr[ow] += xr[ow * sw];                                \
+	}                                                                     \
+}                                                                             \
+/* One plane: every tap of the kernel in turn, each over the outputs it   \
+ * reaches inside X, one row at a time. */                                 \
+GP_SIMD_CLONES static void                                                    \
+plane_##SFX(const T *xc, T *yc, const struct gp_win *w, bool mx,             \
+    const T *div)                                                             \
+{                                                                             \
+	int64_t ovol = vol(w->out);                                           \
+	for (int64_t o = 0; o < ovol; o++)                                    \
+		yc[o] = mx ? -INFINITY : 0;                                   \
+	for (int64_t kd = 0; kd < w->k[0]; kd++) {                            \
+	int64_t dlo, dhi;                                                     \
+	tap_range(kd * w->d[0] - w->pb[0], w->s[0], w->in[0], w->out[0],      \
+	    &dlo, &dhi);                                                      \
+	for (int64_t kh = 0; kh < w->k[1]; kh++) {                            \
+	int64_t hlo, hhi;                                                     \
+	tap_range(kh * w->d[1] - w->pb[1], w->s[1], w->in[1], w->out[1],      \
+	    &hlo, &hhi);                                                      \
+	for (int64_t kw = 0; kw < w->k[2]; kw++) {                            \
+		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi, sw = w->s[2]; \
+		tap_range(offw, sw, w->in[2], w->out[2], &lo, &hi);           \
+		for (int64_t od = dlo; od < dhi; od++)                        \
+		for (int64_t oh = hlo; oh < hhi; oh++) {                      \
+			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
+			int64_t ih = oh * w->s[1] - w->pb[1] + kh * w->d[1];  \
+			T *yr = yc + (od * w->out[1] + oh) * w->out[2];       \
+			const T *xr = xc + (id * w->in[1] + ih) * w->in[2] +  \
+			    offw;                                             \
+			if (mx)                                               \
+				max_row_##SFX(yr, xr, lo, hi, sw);            \
+			else                                                  \
+				add_row_##SFX(yr, xr, lo, hi, sw);            \
+		}                                                             \
+	}                                                                     \
+	}                                                                     \
+	}                                                                     \
+	if (!mx) {                                                            \
+		GP_SIMD                                                       \
+		for (int64_t o = 0; o < ovol; o++)                            \
+			yc[o] *= div[o];                                      \
+	}                                                                     \
+}                                                                             \
 static void                                                                   \
 pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 {                                                                             \
@@ -108,59 +192,8 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 					    c2[e]);                           \
 	}                                                                     \
 	GP_PAR_FOR(planes * ovol * pp->w.k[0] * pp->w.k[1] * pp->w.k[2])      \
-	for (int64_t pl = 0; pl < planes; pl++) {                             \
-		const T *xc = x + pl * ivol;                                  \
-		T *yc = y + pl * ovol;                                        \
-		for (int64_t o = 0; o < ovol; o++)                            \
-			yc[o] = mx ? -INFINITY : 0;                           \
-		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
-		int64_t dlo, dhi;                                             \
-		tap_range(kd * w->d[0] - w->pb[0], w->s[0], w->in[0],         \
-		    w->out[0], &dlo, &dhi);                                   \
-		for (int64_t kh = 0; kh < w->k[1]; kh++) {                    \
-		int64_t hlo, hhi;                                             \
-		tap_range(kh * w->d[1] - w->pb[1], w->s[1], w->in[1],         \
-		    w->out[1], &hlo, &hhi);                                   \
-		for (int64_t kw = 0; kw < w->k[2]; kw++) {                    \
-			int64_t offw = kw * w->d[2] - w->pb[2], lo, hi, sw =  \
-			    w->s[2];                                          \
-			tap_range(offw, sw, w->in[2], w->out[2], &lo, &hi);   \
-			for (int64_t od = dlo; od < dhi; od++)                \
-			for (int64_t oh = hlo; oh < hhi; oh++) {              \
-				int64_t id = od * w->s[0] - w->pb[0] +        \
-				    kd * w->d[0];                             \
-				int64_t ih = oh * w->s[1] - w->pb[1] +        \
-				    kh * w->d[1];                             \
-				T *restrict yr = yc + (od * w->out[1] + oh) * \
-				    w->out[2];                                \
-				const T *restrict xr = xc + (id * w->in[1] +  \
-				    ih) * w->in[2] + offw;                    \
-				if (mx) {                                     \
-					GP_SIMD                               \
-					for (int64_t ow = lo; ow < hi; ow++) { \
-						T v = xr[ow * sw];            \
-						yr[ow] = v > yr[ow] ||        \
-						    v != v ? v : yr[ow];      \
-					}                                     \
-				} else if (sw == 1) {                         \
-					GP_SIMD                               \
-					for (int64_t ow = lo; ow < hi; ow++)  \
-						yr[ow] += xr[ow];             \
-				} else {                                      \
-					GP_SIMD                               \
-					for (int64_t ow = lo; ow < hi; ow++)  \
-						yr[ow] += xr[ow * sw];        \
-				}                                             \
-			}                                                     \
-		}                                                             \
-		}                                                             \
-		}                                                             \
-		if (!mx) {                                                    \
-			GP_SIMD                                               \
-			for (int64_t o = 0; o < ovol; o++)                    \
-				yc[o] *= div[o];                              \
-		}                                                             \
-	}                                                                     \
+	for (int64_t pl = 0; pl < planes; pl++)                               \
+		plane_##SFX(x + pl * ivol, y + pl * ovol, w, mx, div);        \
 }                                                                             \
 static void                                                                   \
 gpool_##SFX(const T *x, T *y, int64_t planes, int64_t len, bool mx)           \

@@ -10,7 +10,8 @@
  * general path (dilation, 5x5, 1-D, 3-D), asymmetric and oversized pads,
  * odd sizes, a channel multiplier, and for the pointwise conv both ways
  * of cutting the gemm (column and row blocks), several images, with and
- * without bias; shapes past GP_PAR_MIN run over the threads.
+ * without bias; shapes past GP_PAR_MIN run over the threads.  Then the
+ * windowed pools (src/ops/pool.c) against plain loops, NaN included.
  */
 #include "config.h"
 
@@ -283,6 +284,81 @@ test_pointwise(enum gp_dtype dt)
 	    true, 1, 0);
 }
 
+/* The windowed pools (src/ops/pool.c, row loops vectorized): a plain loop
+ * from the definitions (max: the largest tap inside X, a NaN winning;
+ * average: the mean of the taps inside X), 2-D. */
+static void
+one_pool(enum gp_dtype dt, const char *op, int64_t planes, int64_t h,
+    int64_t wd, int64_t k, int64_t s, int64_t d, int64_t p)
+{
+	int64_t xs[4] = {1, planes, h, wd};
+	int64_t oh = (h + 2 * p - (k - 1) * d - 1) / s + 1;
+	int64_t ow = (wd + 2 * p - (k - 1) * d - 1) / s + 1;
+	int x = var_fn(dt, 4, xs, fx), ni;
+	bool mx = strcmp(op, "max_pool") == 0;
+	char params[256], what[160], shape[96];
+	double *want = malloc(sizeof(double) * (size_t)(planes * oh * ow));
+	const struct gp_tensor *xv;
+	struct gp_tensor o;
+
+	/* a NaN in the first plane */
+	gp_dtype_store(gp_tensor_data(&g->vars[x].value) + 3 *
+	    (int64_t)gp_dtype_size(dt), dt, NAN);
+	xv = &g->vars[x].value;
+	for (int64_t pl = 0; pl < planes; pl++)
+	for (int64_t r = 0; r < oh; r++)
+	for (int64_t c = 0; c < ow; c++) {
+		double acc = mx ? -INFINITY : 0;
+		int cnt = 0;
+
+		for (int64_t u = 0; u < k; u++)
+		for (int64_t v = 0; v < k; v++) {
+			int64_t ih = r * s - p + u * d, iw = c * s - p + v * d;
+			double e;
+
+			if (ih < 0 || ih >= h || iw < 0 || iw >= wd)
+				continue;
+			e = gp_tensor_get(xv, (pl * h + ih) * wd + iw);
+			acc = !mx ? acc + e : isnan(e) || e > acc ? e : acc;
+			cnt++;
+		}
+		want[(pl * oh + r) * ow + c] = mx ? acc : acc / cnt;
+	}
+	snprintf(params, sizeof(params), "{\"kernel_shape\": [%lld, %lld], "
+	    "\"strides\": [%lld, %lld], \"dilations\": [%lld, %lld], "
+	    "\"pads\": [%lld, %lld, %lld, %lld]}", (long long)k, (long long)k,
+	    (long long)s, (long long)s, (long long)d, (long long)d,
+	    (long long)p, (long long)p, (long long)p, (long long)p);
+	snprintf(what, sizeof(what), "%s %lldx%lld s%lld d%lld p%lld on "
+	    "%lldx%lld %s", op, (long long)k, (long long)k, (long long)s,
+	    (long long)d, (long long)p, (long long)h, (long long)wd,
+	    gp_dtype_name(dt));
+	snprintf(shape, sizeof(shape), "(1, %lld, %lld, %lld)",
+	    (long long)planes, (long long)oh, (long long)ow);
+	ni = node_ok(op, params, 1, &x);
+	if (ni >= 0) {
+		run_check(ni, &o, dt, shape, want, dt == GP_FLOAT32 ? 1e-5 :
+		    1e-12, what);
+		gp_tensor_release(&o);
+	}
+	free(want);
+}
+
+static void
+test_pools(enum gp_dtype dt)
+{
+	static const char *const ops[] = {"max_pool", "average_pool"};
+
+	for (int i = 0; i < 2; i++) {
+		one_pool(dt, ops[i], 3, 15, 17, 3, 2, 1, 1);
+		one_pool(dt, ops[i], 2, 9, 40, 3, 1, 1, 1);
+		one_pool(dt, ops[i], 2, 13, 11, 2, 3, 1, 0);
+		one_pool(dt, ops[i], 2, 12, 12, 3, 1, 2, 2);
+		/* resnet18's MaxPool, large enough for the threads */
+		one_pool(dt, ops[i], 16, 56, 56, 3, 2, 1, 1);
+	}
+}
+
 int
 main(void)
 {
@@ -291,6 +367,8 @@ main(void)
 	test_depthwise(GP_FLOAT64);
 	test_pointwise(GP_FLOAT32);
 	test_pointwise(GP_FLOAT64);
+	test_pools(GP_FLOAT32);
+	test_pools(GP_FLOAT64);
 	gp_graph_free(g);
 	return (done_testing());
 }
