@@ -10,9 +10,9 @@
  * wake-up and leaves the bias and the clamp to another pass over Y.  So
  * the gemm is cut into blocks, one OpenMP parallel loop (ops/par.h) over
  * them, each block a single-threaded BLAS gemm (OpenBLAS's threads set to
- * 1 around the loop, then restored) followed by the bias and the clamp
- * (act_min/act_max: a fused Relu or Clip) on the block while it is in
- * cache.  The blocks are column blocks of Y (pixels) of at most
+ * 1 around the loop, then restored) that adds to the block filled with
+ * the bias, followed by the clamp (act_min/act_max: a fused Relu or Clip)
+ * on the block while it is in cache.  The blocks are column blocks of Y (pixels) of at most
  * PW_COLS columns, a multiple of the thread count of them; when Y has fewer
  * pixels than channels (the 7x7 and 14x14 layers), row blocks (output
  * channels), so that no thread packs all of the larger operand.  A gemm
@@ -57,26 +57,35 @@ pw_blocks(int64_t m, int64_t n, int64_t k, int64_t nimg, int nt,
 }
 
 #define DEF_PW(SFX, T, GEMM)                                                  \
-/* Block j of image i: rows [r0, r1), columns [c0, c1) of Y. */            \
+/* Block j of image i: rows [r0, r1), columns [c0, c1) of Y.  With a     \
+ * bias the block is filled with it and the gemm adds to it (beta 1: so   \
+ * OpenBLAS skips its pass that zeroes the block for beta 0). */           \
 static void                                                                   \
-pw_block_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t m,          \
-    int64_t n, int64_t k, int64_t r0, int64_t r1, int64_t c0, int64_t c1,     \
-    T lo, T hi, bool epi)                                                     \
+pw_block_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,          \
+    int64_t k, int64_t r0, int64_t r1, int64_t c0, int64_t c1, T lo, T hi,    \
+    bool clamp)                                                               \
 {                                                                             \
+	if (b != NULL)                                                        \
+		for (int64_t r = r0; r < r1; r++) {                           \
+			T bv = b[r], *restrict yr = y + r * n;                \
+			GP_SIMD                                               \
+			for (int64_t c = c0; c < c1; c++)                     \
+				yr[c] = bv;                                   \
+		}                                                             \
 	GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(r1 - r0),       \
 	    (int)(c1 - c0), (int)k, 1, wt + r0 * k, (int)k, x + c0, (int)n,   \
-	    0, y + r0 * n + c0, (int)n);                                      \
-	if (!epi)                                                             \
+	    b != NULL ? 1 : 0, y + r0 * n + c0, (int)n);                      \
+	if (!clamp)                                                           \
 		return;                                                       \
 	for (int64_t r = r0; r < r1; r++) {                                   \
-		T bv = b != NULL ? b[r] : 0, *restrict yr = y + r * n;        \
+		T *restrict yr = y + r * n;                                   \
 		GP_SIMD                                                       \
 		for (int64_t c = c0; c < c1; c++) {                           \
-			T v = yr[c] + bv;                                     \
-			yr[c] = v < lo ? lo : v > hi ? hi : v;                \
+			T v = yr[c];                                          \
+			v = v < lo ? lo : v;                                  \
+			yr[c] = v > hi ? hi : v;                              \
 		}                                                             \
 	}                                                                     \
-	(void)m;                                                              \
 }                                                                             \
 void                                                                          \
 gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
@@ -85,13 +94,13 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	int64_t m = g->cout, k = g->cin, n = g->w->out[0] * g->w->out[1] *    \
 	    g->w->out[2], bm, bn, nb, nimg = g->n;                            \
 	int nt = gp_par_max_threads(), blas_nt = 0;                           \
-	bool epi = b != NULL || g->lo > -INFINITY || g->hi < INFINITY;        \
+	bool clamp = g->lo > -INFINITY || g->hi < INFINITY;                   \
 	T lo = (T)g->lo, hi = (T)g->hi;                                       \
 	pw_blocks(m, n, k, nimg, nt, &bm, &bn, &nb);                          \
 	if (nb == 1) {                                                        \
 		for (int64_t i = 0; i < nimg; i++)                            \
 			pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n,   \
-			    m, n, k, 0, m, 0, n, lo, hi, epi);                \
+			    n, k, 0, m, 0, n, lo, hi, clamp);                 \
 		return;                                                       \
 	}                                                                     \
 	blas_nt = openblas_get_num_threads();                                 \
@@ -107,8 +116,8 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 			r0 = q * bm;                                          \
 			r1 = r0 + bm < m ? r0 + bm : m;                       \
 		}                                                             \
-		pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n, m, n, k,  \
-		    r0, r1, c0, c1, lo, hi, epi);                             \
+		pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n, n, k, r0, \
+		    r1, c0, c1, lo, hi, clamp);                               \
 	}                                                                     \
 	openblas_set_num_threads(blas_nt);                                    \
 }
