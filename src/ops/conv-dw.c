@@ -52,6 +52,16 @@ tap_range(int64_t off, int64_t s, int64_t in, int64_t c0, int64_t c1,
 	*hi = h;
 }
 
+/* Does plane3_ take this geometry?  2-D, 3x3, stride 1 or 2 both ways,
+ * no dilation. */
+static bool
+fast3(const struct gp_win *w)
+{
+	return (w->k[0] == 1 && w->in[0] == 1 && w->k[1] == 3 && w->k[2] == 3 &&
+	    w->d[1] == 1 && w->d[2] == 1 && w->s[1] == w->s[2] &&
+	    (w->s[1] == 1 || w->s[1] == 2));
+}
+
 /* The work space of plane3_ (values): the padded plane (stride 2: its
  * four planes of even and odd rows and columns), then the outputs as one
  * long row. */
@@ -63,6 +73,12 @@ pad3_len(const struct gp_win *w)
 	if (s == 1)
 		return ((oh + 2) * (ow + 2) + oh * (ow + 2));
 	return (4 * (oh + 1) * (ow + 1) + oh * (ow + 1));
+}
+
+int64_t
+gp_conv_dw_work(const struct gp_win *w)
+{
+	return (fast3(w) ? pad3_len(w) : 0);
 }
 
 /* v clamped to [lo, hi]; a NaN stays NaN.  Two selects (GCC does not
@@ -236,10 +252,12 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	const struct gp_win *w = g->w;                                        \
 	int64_t ivol = vol(w->in), ovol = vol(w->out), kvol = vol(w->k);      \
 	int64_t og = g->cout / g->cin, planes = g->n * g->cout;               \
-	T lo = (T)g->lo, hi = (T)g->hi;                                       \
-	bool fast = w->k[0] == 1 && w->in[0] == 1 && w->k[1] == 3 &&          \
-	    w->k[2] == 3 && w->d[1] == 1 && w->d[2] == 1 && w->s[1] ==        \
-	    w->s[2] && (w->s[1] == 1 || w->s[1] == 2);                        \
+	T lo = (T)g->lo, hi = (T)g->hi, *buf = NULL;                          \
+	int64_t plen = gp_conv_dw_work(w);                                    \
+	/* each thread's padded planes: its part of one request */           \
+	if (plen > 0)                                                         \
+		buf = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) * (size_t)     \
+		    (plen * gp_par_max_threads()));                           \
 	/* one output plane per iteration, each written by one thread */     \
 	GP_PAR_FOR(planes * ovol * kvol)                                      \
 	for (int64_t i = 0; i < planes; i++) {                                \
@@ -247,10 +265,9 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 		const T *xc = x + ((i / g->cout) * g->cin + co / og) * ivol;  \
 		const T *wc = wt + co * kvol;                                 \
 		T *yc = y + i * ovol, bv = b != NULL ? b[co] : 0;             \
-		if (fast) {                                                   \
-			plane3_##SFX(xc, wc, bv, yc, w, gp_scratch_get(       \
-			    GP_SCRATCH_COL, sizeof(T) * (size_t)pad3_len(w)), \
-			    lo, hi);                                          \
+		if (plen > 0) {                                               \
+			plane3_##SFX(xc, wc, bv, yc, w, buf + plen *          \
+			    gp_par_thread(), lo, hi);                         \
 			continue;                                             \
 		}                                                             \
 		for (int64_t od = 0; od < w->out[0]; od++)                    \

@@ -32,6 +32,10 @@ void	gp_conv_dw_f32(const float *x, const float *wt, const float *b,
 	    float *y, const struct gp_conv_geom *g);
 void	gp_conv_dw_f64(const double *x, const double *wt, const double *b,
 	    double *y, const struct gp_conv_geom *g);
+/* The depthwise kernel's scratch per thread, in values (0: none): one
+ * GP_SCRATCH_COL request of this times gp_par_max_threads() values, made
+ * before its parallel loop. */
+int64_t	gp_conv_dw_work(const struct gp_win *w);
 
 /* Pointwise (1x1, stride 1, no pads, one group): y[n] = wt . x[n] + b,
  * wt (cout, cin), x[n] (cin, pixels), clamped. */

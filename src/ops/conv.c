@@ -604,7 +604,10 @@ work_conv(const struct gp_graph *g, const struct gp_node *n)
 		return (0);
 	if (n->op->name[4] == '_')
 		return (isz * (uint64_t)(p->og * p->kvol * vol(p->w.out)));
-	if (p->direct || p->pointwise)
+	if (p->direct)
+		return (isz * (uint64_t)gp_conv_dw_work(&p->w) *
+		    (uint64_t)gp_par_max_threads());
+	if (p->pointwise)
 		return (0);
 	return (isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
 }
