@@ -30,13 +30,13 @@
 static double
 fx(int i)
 {
-	return (((i * 7919 + 13) % 211) / 105.0 - 1.0);
+	return ((((int64_t)i * 7919 + 13) % 211) / 105.0 - 1.0);
 }
 
 static double
 fw(int i)
 {
-	return (((i * 104729 + 5) % 97) / 64.0 - 0.75);
+	return ((((int64_t)i * 104729 + 5) % 97) / 64.0 - 0.75);
 }
 
 static double
