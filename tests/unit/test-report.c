@@ -2,16 +2,21 @@
  * test-report.c: the profiler on real graphs: call counts exact,
  * percentages summing to 100, flops exact for dot and elementwise applies
  * (against counts worked out by hand from the shapes), and an apply doing
- * k times the work of another taking about k times as long.
+ * k times the work of another taking about k times as long, and the wall
+ * time of calls whose applies run OpenMP loops over several threads
+ * attributed to the applies in full.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../tap.h"
+#include "base/clock.h"
 #include "base/flags.h"
+#include "ops/par.h"
 #include "prof/profile.h"
 #include "session/session.h"
 
@@ -258,6 +263,46 @@ test_k_times(void)
 	gp_session_free(s);
 }
 
+/* Attribution (issue 21): chain.json unfused is 10 elementwise applies
+ * on 1,000,000 float64, each one an OpenMP loop over the kernels' threads
+ * (ops/par.h).  Every call timed: the applies' times (each from its tick
+ * stamp to the next, less the probe cost) add up to the VM's time of
+ * the call, that is within the call's time, and the calls' times cover
+ * the wall time of the run measured outside the session (what is left
+ * is the session's own work between calls, microseconds). */
+static void
+test_attribution(void)
+{
+	struct gp_session *s = open_graph("data/graphs/chain.json",
+	    "optimizer_excluding=fusion,profiling__sample=1");
+	const struct gp_profile *p;
+	const struct gp_prof_fn *f;
+	uint64_t t0, wall, probes;
+	double vm, thunk, call;
+
+	t0 = gp_clock_ns();
+	gp_session_run(s, -1, 9);
+	wall = gp_clock_ns() - t0;
+	p = gp_session_profile(s);
+	f = &p->fn[0];
+	is_int(f->n_apply, 10, "attribution: 10 applies unfused");
+	is_int((long long)f->timed, 9, "attribution: every call timed");
+	probes = (uint64_t)p->clock.probe_ns * (uint64_t)f->n_apply * 9;
+	vm = (double)f->vm_ns;
+	thunk = (double)f->thunk_ns;
+	call = (double)f->call.total;
+	diag("%d OpenMP thread(s): wall %.3f ms, calls %.3f ms, VM %.3f ms, "
+	    "applies %.3f ms", gp_par_max_threads(), (double)wall / 1e6,
+	    call / 1e6, vm / 1e6, thunk / 1e6);
+	ok(fabs(thunk + (double)probes - vm) <= 1e-3 * vm,
+	    "attribution: the applies' times add up to the VM's time");
+	ok(vm <= call && call <= (double)wall,
+	    "attribution: VM time <= call time <= wall time");
+	ok(call >= 0.97 * (double)wall, "attribution: the calls' times cover "
+	    "the run's wall time (%.2f%%)", 100 * call / (double)wall);
+	gp_session_free(s);
+}
+
 int
 main(void)
 {
@@ -266,5 +311,6 @@ main(void)
 	test_logreg();
 	test_mlp();
 	test_k_times();
+	test_attribution();
 	return (done_testing());
 }
