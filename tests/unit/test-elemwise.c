@@ -1079,6 +1079,72 @@ test_nan_and_extremes(void)
 	}
 }
 
+/*
+ * tanh from expm1 (ops/elemwise.c): float64 and float32 over a sweep of
+ * [-20, 20] and the edges, each element against long double's tanhl
+ * rounded to the dtype (an independent computation), within 4 ulp; the
+ * exact cases exact: +-0 keep their sign, +-inf give +-1, large |x|
+ * gives +-1, NaN stays NaN.  4003 elements run the vector loop and its
+ * tail, 3 the scalar helper.
+ */
+static void
+test_tanh(void)
+{
+	enum { SWEEP = 4003 - 16 };
+	static const double edge[16] = {0.0, -0.0, INFINITY, -INFINITY, NAN,
+	    1e-300, -1e-20, 5e-324, 1e-8, -0.55, 0.5493061443340549, 19.06,
+	    -22, 710, -800, 3e-5};
+	double *x = malloc(sizeof(double) * 4003);
+
+	for (int i = 0; i < SWEEP; i++)
+		x[i] = -20 + 40.0 * i / (SWEEP - 1);
+	memcpy(x + SWEEP, edge, sizeof(edge));
+	for (int f = 0; f < 2; f++) {
+		enum gp_dtype dt = f ? GP_FLOAT64 : GP_FLOAT32;
+
+		for (int len = 4003; len >= 3; len = len == 4003 ? 3 : 0) {
+			const double *xs = len == 3 ? x + SWEEP : x;
+			struct gp_tensor o = {0};
+			double worst = 0;
+			bool exact = true;
+			int in, i;
+
+			reset();
+			in = input1(dt, len, xs);
+			i = node("tanh", NULL, 1, &in);
+			run(i, &o);
+			for (int k = 0; k < len; k++) {
+				double xv = gp_tensor_get(value(in), k);
+				double got = gp_tensor_get(&o, k);
+				long double r = tanhl((long double)xv);
+				double want = f ? (double)r : (double)(float)r;
+				double ulp = f ? nextafter(fabs(want), INFINITY) -
+				    fabs(want) : (double)(nextafterf(
+				    (float)fabs(want), INFINITY) -
+				    (float)fabs(want));
+
+				if (isnan(xv) || xv == 0 || isinf(xv) ||
+				    fabs(xv) >= 20) {
+					if (!(isnan(xv) ? isnan(got) :
+					    got == want && signbit(got) ==
+					    signbit(want)))
+						exact = false;
+					continue;
+				}
+				if (fabs(got - want) / ulp > worst)
+					worst = fabs(got - want) / ulp;
+			}
+			ok(exact, "%s tanh of %d: +-0, +-inf, |x| >= 20 and NaN "
+			    "exact", gp_dtype_name(dt), len);
+			ok(worst <= 4, "%s tanh of %d elements within 4 ulp of "
+			    "tanhl (worst %.2f ulp)", gp_dtype_name(dt), len,
+			    worst);
+			gp_tensor_release(&o);
+		}
+	}
+	free(x);
+}
+
 static void
 test_cast(void)
 {
@@ -1529,6 +1595,7 @@ main(void)
 	test_strided();
 	test_inplace();
 	test_nan_and_extremes();
+	test_tanh();
 	test_cast();
 	test_logic_switch_fill();
 	test_clip();
