@@ -1,17 +1,21 @@
 /*
  * bench-conv.c: time per call of the conv kernel (src/ops/conv.c) on the
- * float32 shapes of real CNNs, against a naive 7-deep loop over the same
- * buffers (whose output also checks the kernel's), best of several runs.
+ * float32 shapes of real CNNs, against im2col + one cblas_sgemm per group
+ * (the way gptop ran them before src/ops/conv-gemm.c) and a naive 7-deep
+ * loop over the same buffers (whose output also checks the kernel's),
+ * best of several runs, the kernel and im2col + sgemm interleaved.
  * bench/torch/conv.py prints PyTorch's times for the same shapes; `make
  * bench/bench-conv` builds this (not part of `make check`).
  *
  *   bench/bench-conv [REPS]
  *
  * Columns: case, GFLOP (2 N Cout Hout Wout Cin/g kh kw), gptop ms,
- * GFLOP/s, naive ms, largest relative difference from the naive output.
+ * GFLOP/s, im2col + sgemm ms (its threads: OPENBLAS_NUM_THREADS), naive
+ * ms, largest relative difference from the naive output.
  */
 #include "config.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +35,18 @@ static const struct bcase cases[] = {
 	    .w = 56, .m = 64, .k = 3, .s = 1, .p = 1, .group = 1},
 	{.name = "resnet18 conv1 7x7/2 3->64 224x224", .n = 1, .c = 3,
 	    .h = 224, .w = 224, .m = 64, .k = 7, .s = 2, .p = 3, .group = 1},
+	{.name = "resnet18 3x3 128->128 28x28", .n = 1, .c = 128, .h = 28,
+	    .w = 28, .m = 128, .k = 3, .s = 1, .p = 1, .group = 1},
 	{.name = "resnet18 3x3 256->256 14x14", .n = 1, .c = 256, .h = 14,
 	    .w = 14, .m = 256, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "resnet18 3x3 512->512 7x7", .n = 1, .c = 512, .h = 7,
+	    .w = 7, .m = 512, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "resnet18 3x3/2 64->128 56x56", .n = 1, .c = 64, .h = 56,
+	    .w = 56, .m = 128, .k = 3, .s = 2, .p = 1, .group = 1},
+	{.name = "squeezenet 3x3 16->64 55x55", .n = 1, .c = 16, .h = 55,
+	    .w = 55, .m = 64, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "squeezenet conv1 7x7/2 3->96 224", .n = 1, .c = 3,
+	    .h = 224, .w = 224, .m = 96, .k = 7, .s = 2, .p = 0, .group = 1},
 	{.name = "1x1 64->256 56x56", .n = 1, .c = 64, .h = 56, .w = 56,
 	    .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "depthwise 3x3 32 112x112", .n = 1, .c = 32, .h = 112,
@@ -70,6 +84,36 @@ naive(const struct bcase *b, const float *x, const float *w, float *y,
 	}
 }
 
+/* im2col of each group into col, then one sgemm per group. */
+static void
+im2col_gemm(const struct bcase *b, const float *x, const float *w,
+    float *col, float *y, int64_t oh, int64_t ow)
+{
+	int64_t cg = b->c / b->group, mg = b->m / b->group;
+	int64_t kk = cg * b->k * b->k, np = oh * ow;
+
+	for (int64_t n = 0; n < b->n; n++)
+	for (int64_t g = 0; g < b->group; g++) {
+		const float *xg = x + (n * b->c + g * cg) * b->h * b->w;
+		float *dst = col;
+
+		for (int64_t c = 0; c < cg; c++)
+		for (int64_t u = 0; u < b->k; u++)
+		for (int64_t v = 0; v < b->k; v++)
+		for (int64_t i = 0; i < oh; i++)
+		for (int64_t j = 0; j < ow; j++) {
+			int64_t ih = i * b->s - b->p + u, iw = j * b->s - b->p +
+			    v;
+
+			*dst++ = ih < 0 || ih >= b->h || iw < 0 || iw >= b->w ?
+			    0 : xg[(c * b->h + ih) * b->w + iw];
+		}
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+		    (int)mg, (int)np, (int)kk, 1, w + g * mg * kk, (int)kk,
+		    col, (int)np, 0, y + (n * b->m + g * mg) * np, (int)np);
+	}
+}
+
 static int
 input(struct gp_graph *g, int ndim, const int64_t *shape, unsigned seed)
 {
@@ -94,8 +138,8 @@ main(int argc, char **argv)
 {
 	int reps = argc > 1 ? atoi(argv[1]) : 20;
 
-	printf("%-36s %8s %9s %8s %9s %9s\n", "case", "GFLOP", "gptop ms",
-	    "GFLOP/s", "naive ms", "max rel");
+	printf("%-36s %8s %9s %8s %10s %9s %9s\n", "case", "GFLOP",
+	    "gptop ms", "GFLOP/s", "im2col+gemm", "naive ms", "max rel");
 	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
 		const struct bcase *b = &cases[ci];
 		struct gp_graph *g = gp_graph_new("bench");
@@ -108,7 +152,8 @@ main(int argc, char **argv)
 		struct gp_tensor *tin[2], out = {0}, *tout[1] = {&out};
 		const struct gp_type *ot;
 		double best = INFINITY, nbest = INFINITY, maxrel = 0, fl;
-		float *ref;
+		double gbest = INFINITY;
+		float *ref, *col;
 		int64_t nel;
 
 		snprintf(params, sizeof(params), "{\"strides\": [%lld, %lld], "
@@ -129,6 +174,8 @@ main(int argc, char **argv)
 		tin[1] = &g->vars[in[1]].value;
 		nel = gp_tensor_numel(&out);
 		ref = malloc(sizeof(float) * (size_t)nel);
+		col = malloc(sizeof(float) * (size_t)(b->c / b->group * b->k *
+		    b->k * ot->shape[2] * ot->shape[3]));
 		for (int r = 0; r < reps; r++) {
 			uint64_t t0 = gp_clock_ns();
 
@@ -136,6 +183,13 @@ main(int argc, char **argv)
 			t0 = gp_clock_ns() - t0;
 			if (t0 < best)
 				best = (double)t0;
+			t0 = gp_clock_ns();
+			im2col_gemm(b, (const float *)gp_tensor_data(tin[0]),
+			    (const float *)gp_tensor_data(tin[1]), col, ref,
+			    ot->shape[2], ot->shape[3]);
+			t0 = gp_clock_ns() - t0;
+			if (t0 < gbest)
+				gbest = (double)t0;
 		}
 		for (int r = 0; r < (reps > 3 ? 3 : reps); r++) {
 			uint64_t t0 = gp_clock_ns();
@@ -155,9 +209,11 @@ main(int argc, char **argv)
 				maxrel = rel;
 		}
 		fl = gp_node_flops(g, nd);
-		printf("%-36s %8.3f %9.3f %8.1f %9.2f %9.1e\n", b->name,
-		    fl / 1e9, best / 1e6, fl / best, nbest / 1e6, maxrel);
+		printf("%-36s %8.3f %9.3f %8.1f %10.3f %9.2f %9.1e\n",
+		    b->name, fl / 1e9, best / 1e6, fl / best, gbest / 1e6,
+		    nbest / 1e6, maxrel);
 		free(ref);
+		free(col);
 		gp_tensor_release(&out);
 		gp_graph_free(g);
 	}

@@ -4,15 +4,18 @@
  * conv_transpose (ONNX ConvTranspose, with output_padding and
  * output_shape), NCHW (NCW, NCDHW) in float32 or float64.
  *
- * conv runs as im2col + one BLAS gemm per image and group: the input
- * patches of one group become a (C/g * kernel) x (output pixels) matrix in
- * per-thread scratch (ops/scratch.h), multiplied by the group's weights.
- * Two shapes have their own kernels (ops/conv-kern.h): a pointwise conv
- * (1x1, stride 1, no pads, one group) multiplies the input itself, in
- * blocks over the threads (ops/conv-pw.c), and a conv with one input
- * channel per group (depthwise, any channel multiplier) runs as a direct
- * vectorized loop (ops/conv-dw.c).  conv_transpose is the adjoint: one
- * gemm W^T x into the scratch matrix, then col2im adds it into the
+ * A float32 conv that is neither depthwise nor pointwise runs as the
+ * blocked gemm of ops/conv-gemm.c (implicit im2col, the bias and clamp in
+ * its epilogue, over the OpenMP threads) where the CPU has AVX2 and FMA.
+ * Otherwise conv runs as im2col + one BLAS gemm per image and group: the
+ * input patches of one group become a (C/g * kernel) x (output pixels)
+ * matrix in per-thread scratch (ops/scratch.h), multiplied by the group's
+ * weights.  Two shapes have their own kernels (ops/conv-kern.h): a
+ * pointwise conv (1x1, stride 1, no pads, one group) multiplies the input
+ * itself, in blocks over the threads (ops/conv-pw.c), and a conv with one
+ * input channel per group (depthwise, any channel multiplier) runs as a
+ * direct vectorized loop (ops/conv-dw.c).  conv_transpose is the adjoint:
+ * one gemm W^T x into the scratch matrix, then col2im adds it into the
  * output.  im2col's rows and the bias planes are OpenMP parallel loops
  * (ops/par.h); the gemm threads itself (OpenBLAS).
  *
@@ -25,6 +28,7 @@
  */
 #include "config.h"
 
+#include "ops/conv-gemm.h"
 #include "ops/conv-kern.h"
 #include "ops/ops.h"
 #include "ops/par.h"
@@ -48,6 +52,7 @@ struct conv_priv {
 	int64_t		kvol;		/* kernel volume */
 	bool		direct;		/* one input channel per group */
 	bool		pointwise;	/* 1x1, stride 1, no pads */
+	bool		packed;		/* float32 through ops/conv-gemm.c */
 	bool		act;		/* clamp the output to [lo, hi] */
 	double		lo, hi;
 };
@@ -247,6 +252,23 @@ convt_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,             \
 DEF_CONV(f32, float, cblas_sgemm)
 DEF_CONV(f64, double, cblas_dgemm)
 
+/* float32 conv through ops/conv-gemm.c: one blocked gemm per image and
+ * group, the bias and clamp in its epilogue. */
+static void
+conv_packed(const float *x, const float *wt, const float *b, float *y,
+    int64_t n, int64_t cin, int64_t cout, const struct conv_priv *p)
+{
+	int64_t ivol = vol(p->w.in), ovol = vol(p->w.out);
+
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t g = 0; g < p->group; g++)
+			gp_conv_gemm_f32(x + (i * cin + g * p->cg) * ivol,
+			    wt + g * p->og * p->cg * p->kvol,
+			    b != NULL ? b + g * p->og : NULL,
+			    y + (i * cout + g * p->og) * ovol, &p->w, p->cg,
+			    p->og, p->act, (float)p->lo, (float)p->hi);
+}
+
 /* The inputs as contiguous tensors: views of the ones that are, copies of
  * the others (released by the caller). */
 static void
@@ -278,7 +300,9 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	    (const T *)gp_tensor_data(&t[1]),                                 \
 	    n->n_in > 2 ? (const T *)gp_tensor_data(&t[2]) : NULL,            \
 	    (T *)gp_tensor_data(o), nb, cin, cout, p
-	if (o->dtype == GP_FLOAT32)
+	if (p->packed)
+		conv_packed(ARGS(float));
+	else if (o->dtype == GP_FLOAT32)
 		(tr ? convt_f32 : conv_f32)(ARGS(float));
 	else
 		(tr ? convt_f64 : conv_f64)(ARGS(double));
@@ -442,6 +466,8 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	p->pointwise = p->kvol == 1 && vol(p->w.s) == 1 && p->w.pb[0] == 0 &&
 	    p->w.pb[1] == 0 && p->w.pb[2] == 0 && p->w.pe[0] == 0 &&
 	    p->w.pe[1] == 0 && p->w.pe[2] == 0;
+	p->packed = x->dtype == GP_FLOAT32 && !p->direct && !p->pointwise &&
+	    gp_conv_gemm_ok();
 	if (check_blas("conv", p, p->og, vol(p->w.out), p->cg * p->kvol,
 	    err) < 0)
 		return (-1);
@@ -451,7 +477,7 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		shape[2 + i] = p->w.out[GP_WIN_DIMS - nsp + i];
 	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
 	n->kernel = k_conv;
-	n->impl = p->direct ? GP_IMPL_C : GP_IMPL_BLAS;
+	n->impl = p->direct || p->packed ? GP_IMPL_C : GP_IMPL_BLAS;
 	return (0);
 }
 

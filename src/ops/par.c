@@ -1,7 +1,7 @@
 /*
  * ops/par.c: the kernels' threads (see ops/par.h): their count, and
- * libgomp's wait policy, which an executable sets by calling
- * gp_par_init(argv) first thing in main().
+ * libgomp's and OpenBLAS's wait policies, which an executable sets by
+ * calling gp_par_init(argv) first thing in main().
  *
  * By default a libgomp thread that finishes its share of a loop spins for
  * about 3 ms (GOMP_SPINCOUNT 300000) before it sleeps.  Between two
@@ -20,6 +20,17 @@
  * (its preload library in LD_PRELOAD: the new image would run outside
  * it), or when the exec fails (then the run goes on with libgomp's
  * defaults).  torch's peer in bench/onnx runs with the same policy.
+ *
+ * OpenBLAS's threads (the pthread build) do the same after a BLAS call:
+ * they spin, yielding, for 2^28 cycles (about 0.1 s here) before they
+ * sleep.  The fc Gemm at the end of a CNN's call left one spinning on a
+ * core through the next call's convolutions, which run on the OpenMP
+ * threads (ops/conv-gemm.c): resnet18's 3x3 convs took 3.9 ms instead of
+ * 2.6 ms (2 threads, this machine under load; the same 2.6 ms with
+ * OPENBLAS_NUM_THREADS=1).  So the same exec also sets
+ * OPENBLAS_THREAD_TIMEOUT=22 (2^22 cycles, about 1.7 ms: the threads
+ * still spin between the back-to-back gemms of an MLP or a transformer)
+ * unless the user set it or GOTO_THREAD_TIMEOUT.
  */
 #include "config.h"
 
@@ -42,6 +53,9 @@ gp_par_init(char **argv)
 		return;
 	if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
 		return;
+	if (getenv("OPENBLAS_THREAD_TIMEOUT") == NULL &&
+	    getenv("GOTO_THREAD_TIMEOUT") == NULL)
+		(void)setenv("OPENBLAS_THREAD_TIMEOUT", "22", 1);
 	(void)execv("/proc/self/exe", argv);
 #else
 	(void)argv;

@@ -32,8 +32,15 @@
 	GP_PAR_PRAGMA(omp parallel for schedule(static)			\
 	    if ((work) >= GP_PAR_MIN))
 
+/* The same, the iterations handed out one at a time to the thread that
+ * is free (uneven iterations, or a thread held up by another process). */
+#define GP_PAR_FOR_DYNAMIC(work)					\
+	GP_PAR_PRAGMA(omp parallel for schedule(dynamic, 1)		\
+	    if ((work) >= GP_PAR_MIN))
+
 #else
 #define GP_PAR_FOR(work)
+#define GP_PAR_FOR_DYNAMIC(work)
 #endif
 
 /* The number of threads a parallel loop uses (1 without OpenMP). */

@@ -18,6 +18,7 @@
 
 #include "../tap.h"
 #include "graph/op.h"
+#include "ops/conv-gemm.h"
 #include "ops/ops.h"
 
 #include "ops-helpers.h"
@@ -195,7 +196,9 @@ test_names_flops(void)
 	ok(gp_node_flops(g, &g->nodes[ni]) == 2.0 * 2 * 4 * 81 * 1 * 9,
 	    "depthwise conv flops (got %g)", gp_node_flops(g, &g->nodes[ni]));
 	ok(g->nodes[ni].impl == GP_IMPL_C && g->nodes[ni - 1].impl ==
-	    GP_IMPL_BLAS, "depthwise runs the direct loop, grouped conv BLAS");
+	    (gp_conv_gemm_ok() ? GP_IMPL_C : GP_IMPL_BLAS), "depthwise runs "
+	    "the direct loop, a float32 grouped conv the blocked gemm (C) "
+	    "where the CPU has AVX2 and FMA, else im2col + BLAS");
 	in[1] = tw;
 	ni = node_ok("conv_transpose", "{\"strides\": [2, 2]}", 2, in);
 	format_is(ni, "ConvTranspose{2x2, strides=2x2}");
@@ -615,6 +618,206 @@ test_large(enum gp_dtype dt)
 #undef VAL
 }
 
+/*
+ * The float32 convs that run as the blocked gemm of ops/conv-gemm.c (and
+ * the float64 ones, im2col + dgemm): shapes that exercise its edges (a
+ * row count not a multiple of its 6-row tile, columns not a multiple of
+ * its 16-column sliver and a last sliver of 8 or fewer, a depth of more
+ * than one 256-row block, columns shared between the threads or rows when
+ * the columns are few), asymmetric pads, strides 2 and 3, dilation,
+ * groups, 1-D and 3-D, the bias and clamps (relu, clip) of its epilogue,
+ * and a NaN through the clamp; every output element against the plain
+ * loop below, in double from ONNX Conv's definition (y = b + sum over c
+ * and the taps of w * x at o * s - pb + k * d, 0 in the pads), clamped.
+ */
+struct nd_conv {
+	const char	*what;
+	int		 nsp, group;
+	int64_t		 n, c, m, in[3], k[3], s[3], d[3], pb[3], pe[3];
+	double		 lo, hi;	/* clamp; lo > hi: none */
+	bool		 bias, nan;
+};
+
+static void
+ref_conv_nd(const struct nd_conv *cv, const struct gp_tensor *x,
+    const struct gp_tensor *w, const struct gp_tensor *b,
+    const int64_t *out, double *y)
+{
+	int64_t cg = cv->c / cv->group, og = cv->m / cv->group;
+	int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1};
+	int64_t d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, o[3] = {1, 1, 1};
+	int off = 3 - cv->nsp;
+
+	for (int i = 0; i < cv->nsp; i++) {
+		in[off + i] = cv->in[i];
+		k[off + i] = cv->k[i];
+		s[off + i] = cv->s[i];
+		d[off + i] = cv->d[i];
+		pb[off + i] = cv->pb[i];
+		o[off + i] = out[i];
+	}
+	for (int64_t i = 0; i < cv->n; i++)
+	for (int64_t co = 0; co < cv->m; co++)
+	for (int64_t a = 0; a < o[0]; a++)
+	for (int64_t r = 0; r < o[1]; r++)
+	for (int64_t q = 0; q < o[2]; q++) {
+		double acc = b != NULL ? gp_tensor_get(b, co) : 0;
+
+		for (int64_t c = 0; c < cg; c++)
+		for (int64_t u = 0; u < k[0]; u++)
+		for (int64_t v = 0; v < k[1]; v++)
+		for (int64_t t = 0; t < k[2]; t++) {
+			int64_t id = a * s[0] - pb[0] + u * d[0];
+			int64_t ih = r * s[1] - pb[1] + v * d[1];
+			int64_t iw = q * s[2] - pb[2] + t * d[2];
+			int64_t ci = co / og * cg + c;
+
+			if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] ||
+			    iw < 0 || iw >= in[2])
+				continue;
+			acc += gp_tensor_get(w, (((co * cg + c) * k[0] + u) *
+			    k[1] + v) * k[2] + t) * gp_tensor_get(x, (((i *
+			    cv->c + ci) * in[0] + id) * in[1] + ih) * in[2] +
+			    iw);
+		}
+		if (cv->lo <= cv->hi && !isnan(acc))
+			acc = acc < cv->lo ? cv->lo : acc > cv->hi ? cv->hi :
+			    acc;
+		*y++ = acc;
+	}
+}
+
+static double
+fc(int i)
+{
+	return (((i * 29 + 7) % 23 - 11) * 0.046875);
+}
+
+static void
+json_ints(char *buf, size_t len, const char *key, int n, const int64_t *a,
+    const int64_t *b)
+{
+	size_t l = strlen(buf);
+
+	l += (size_t)snprintf(buf + l, len - l, ", \"%s\": [", key);
+	for (int i = 0; i < n; i++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%lld", i ? ", " :
+		    "", (long long)a[i]);
+	for (int i = 0; b != NULL && i < n; i++)
+		l += (size_t)snprintf(buf + l, len - l, ", %lld",
+		    (long long)b[i]);
+	snprintf(buf + l, len - l, "]");
+}
+
+static void
+test_gemm_shapes(enum gp_dtype dt)
+{
+	static const struct nd_conv cases[] = {
+		{.what = "2-D, 7 rows, pads [1, 0; 2, 1], strides 2x1, "
+		    "dilations 1x2, relu", .nsp = 2, .group = 1, .n = 2, .c = 5,
+		    .m = 7, .in = {13, 11}, .k = {3, 3}, .s = {2, 1},
+		    .d = {1, 2}, .pb = {1, 0}, .pe = {2, 1}, .lo = 0,
+		    .hi = INFINITY, .bias = true},
+		{.what = "depth 360 (two blocks), 24 columns (a last sliver "
+		    "of 8), 26 rows shared by the threads", .nsp = 2,
+		    .group = 1, .n = 1, .c = 40, .m = 26, .in = {6, 4}, .k = {3, 3}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = 1, .hi = 0,
+		    .bias = true},
+		{.what = "depth 1200 (five blocks), 25 columns, 13 rows",
+		    .nsp = 2, .group = 1, .n = 1, .c = 48, .m = 13,
+		    .in = {5, 5}, .k = {5, 5}, .s = {1, 1}, .d = {1, 1},
+		    .pb = {2, 2}, .pe = {2, 2}, .lo = 1, .hi = 0},
+		{.what = "7x7 stride 2 over 70x70 (1225 columns, chunks "
+		    "over the threads), clip [-0.5, 0.5]", .nsp = 2, .group = 1,
+		    .n = 1, .c = 3, .m = 8, .in = {70, 70}, .k = {7, 7},
+		    .s = {2, 2}, .d = {1, 1}, .pb = {3, 3}, .pe = {3, 3},
+		    .lo = -0.5, .hi = 0.5, .bias = true},
+		{.what = "group 2, dilation 2, pads 2", .nsp = 2, .group = 2,
+		    .n = 1, .c = 6, .m = 4, .in = {9, 9}, .k = {3, 3},
+		    .s = {1, 1}, .d = {2, 2}, .pb = {2, 2}, .pe = {2, 2},
+		    .lo = 1, .hi = 0, .bias = true},
+		{.what = "1-D, stride 3, pads [2; 1]", .nsp = 1, .group = 1,
+		    .n = 2, .c = 4, .m = 5, .in = {37}, .k = {5}, .s = {3},
+		    .d = {1}, .pb = {2}, .pe = {1}, .lo = 1, .hi = 0},
+		{.what = "3-D, strides 1x2x1, pads [1, 0, 1; 0, 1, 1]",
+		    .nsp = 3, .group = 1, .n = 1, .c = 3, .m = 4,
+		    .in = {5, 6, 7}, .k = {2, 3, 3}, .s = {1, 2, 1},
+		    .d = {1, 1, 1}, .pb = {1, 0, 1}, .pe = {0, 1, 1},
+		    .lo = 0, .hi = INFINITY, .bias = true},
+		{.what = "a NaN in X through bias and relu", .nsp = 2,
+		    .group = 1, .n = 1, .c = 2, .m = 6, .in = {8, 8},
+		    .k = {3, 3}, .s = {1, 1}, .d = {1, 1}, .pb = {1, 1},
+		    .pe = {1, 1}, .lo = 0, .hi = INFINITY, .bias = true,
+		    .nan = true},
+	};
+
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		const struct nd_conv *cv = &cases[ci];
+		int64_t xs[5] = {cv->n, cv->c}, ws[5] = {cv->m,
+		    cv->c / cv->group}, bs[1] = {cv->m}, out[3], ys[5];
+		int x, w, b, ni, in[3];
+		char params[400], what[200], shape[96];
+		size_t len;
+		double *want;
+		struct gp_tensor o;
+
+		for (int i = 0; i < cv->nsp; i++) {
+			xs[2 + i] = cv->in[i];
+			ws[2 + i] = cv->k[i];
+			out[i] = (cv->in[i] + cv->pb[i] + cv->pe[i] - (cv->k[i] -
+			    1) * cv->d[i] - 1) / cv->s[i] + 1;
+		}
+		x = var_fn(dt, 2 + cv->nsp, xs, fa);
+		w = var_fn(dt, 2 + cv->nsp, ws, fc);
+		b = var_fn(dt, 1, bs, fb);
+		if (cv->nan)
+			gp_dtype_store(gp_tensor_data(&g->vars[x].value) + 19 *
+			    (int64_t)gp_dtype_size(dt), dt, NAN);
+		snprintf(params, sizeof(params), "{\"group\": %d", cv->group);
+		json_ints(params, sizeof(params), "strides", cv->nsp, cv->s,
+		    NULL);
+		json_ints(params, sizeof(params), "dilations", cv->nsp, cv->d,
+		    NULL);
+		json_ints(params, sizeof(params), "pads", cv->nsp, cv->pb,
+		    cv->pe);
+		len = strlen(params);
+		if (cv->lo <= cv->hi && isinf(cv->hi))
+			snprintf(params + len, sizeof(params) - len, ", "
+			    "\"act_min\": %g}", cv->lo);
+		else if (cv->lo <= cv->hi)
+			snprintf(params + len, sizeof(params) - len, ", "
+			    "\"act_min\": %g, \"act_max\": %g}", cv->lo,
+			    cv->hi);
+		else
+			snprintf(params + len, sizeof(params) - len, "}");
+		in[0] = x;
+		in[1] = w;
+		in[2] = b;
+		ni = node_ok("conv", params, cv->bias ? 3 : 2, in);
+		snprintf(what, sizeof(what), "conv %s: %s", gp_dtype_name(dt),
+		    cv->what);
+		if (ni < 0) {
+			diag("  params %s", params);
+			continue;
+		}
+		ys[0] = cv->n;
+		ys[1] = cv->m;
+		memcpy(ys + 2, out, sizeof(int64_t) * (size_t)cv->nsp);
+		len = (size_t)snprintf(shape, sizeof(shape), "(");
+		for (int i = 0; i < 2 + cv->nsp; i++)
+			len += (size_t)snprintf(shape + len, sizeof(shape) - len,
+			    "%s%lld", i ? ", " : "", (long long)ys[i]);
+		snprintf(shape + len, sizeof(shape) - len, ")");
+		want = malloc(sizeof(double) * (size_t)gp_shape_numel(2 +
+		    cv->nsp, ys));
+		ref_conv_nd(cv, &g->vars[x].value, &g->vars[w].value,
+		    cv->bias ? &g->vars[b].value : NULL, out, want);
+		run_check(ni, &o, dt, shape, want, tol_of(dt), what);
+		gp_tensor_release(&o);
+		free(want);
+	}
+}
+
 int
 main(void)
 {
@@ -629,6 +832,8 @@ main(void)
 	test_maxpool_indices();
 	test_large(GP_FLOAT32);
 	test_large(GP_FLOAT64);
+	test_gemm_shapes(GP_FLOAT32);
+	test_gemm_shapes(GP_FLOAT64);
 	gp_graph_free(g);
 	return (done_testing());
 }

@@ -1,0 +1,37 @@
+/*
+ * ops/conv-gemm.h: the float32 convolution as a blocked gemm whose B
+ * operand is packed straight from the input (implicit im2col), with the
+ * bias and a clamp applied while the output tile is in registers
+ * (ops/conv-gemm.c).  conv.c uses it for the float32 convs that go
+ * through a gemm (not depthwise, not pointwise) when the CPU has AVX2 and
+ * FMA.
+ */
+#ifndef GPTOP_SRC_OPS_CONV_GEMM_H
+#define GPTOP_SRC_OPS_CONV_GEMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops/window.h"
+
+/* Can this machine run gp_conv_gemm_f32 (x86-64 with AVX2 and FMA)? */
+bool	gp_conv_gemm_ok(void);
+
+/*
+ * One image and one group: y (m x vol(win->out)) = w (m x cg * kvol) .
+ * im2col(x) + b, clamped to [lo, hi] when act.  x holds the group's cg
+ * input channels (planes of vol(win->in)), w its m filters row-major, b
+ * its m biases or NULL.  The work runs over the OpenMP threads
+ * (ops/par.h), each with its packing buffer in its scratch slot
+ * GP_SCRATCH_COL (at most gp_conv_gemm_scratch bytes).
+ */
+void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
+	    float *y, const struct gp_win *win, int64_t cg, int64_t m,
+	    bool act, float lo, float hi);
+
+/* The most bytes of scratch (slot GP_SCRATCH_COL) one thread asks for in
+ * gp_conv_gemm_f32 for a gemm of m rows (output channels of a group),
+ * depth k (cg * kernel volume) and n output pixels. */
+size_t	gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m);
+
+#endif
