@@ -72,15 +72,23 @@ rows_mode(int64_t k, int64_t n, int64_t m)
 	    <= ROWS_MAX);
 }
 
-size_t
-gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m)
+/* Bytes of one thread's packed chunk (a multiple of ALIGN). */
+static size_t
+chunk_bytes(int64_t k, int64_t n)
 {
 	int64_t nkb, kc = depth(k, &nkb), sl = (n + NR - 1) / NR;
 
+	return ((size_t)(kc * (sl < CS ? sl : CS) * NR) * sizeof(float));
+}
+
+size_t
+gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m)
+{
+	int64_t sl = (n + NR - 1) / NR;
+
 	if (rows_mode(k, n, m))
 		return ((size_t)(k * sl * NR) * sizeof(float) + ALIGN);
-	return ((size_t)(kc * (sl < CS ? sl : CS) * NR) * sizeof(float) +
-	    ALIGN);
+	return (chunk_bytes(k, n) * (size_t)gp_par_max_threads() + ALIGN);
 }
 
 #ifdef GP_CONV_GEMM_X86
@@ -325,7 +333,8 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
 	}
 }
 
-/* A packing buffer of the calling thread, aligned for the kernel. */
+/* The packing buffer, from the calling thread's scratch (all threads'
+ * parts in one request: ops/scratch.h), aligned for the kernel. */
 static float *
 scratch(size_t bytes)
 {
@@ -333,6 +342,17 @@ scratch(size_t bytes)
 
 	return ((float *)(void *)(raw + (ALIGN - (uintptr_t)raw % ALIGN) %
 	    ALIGN));
+}
+
+/* The calling thread's number in the parallel region (0 outside). */
+static int
+thread_num(void)
+{
+#ifdef GP_HAVE_OPENMP
+	return (omp_get_thread_num());
+#else
+	return (0);
+#endif
 }
 
 void
@@ -344,12 +364,14 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 	int64_t kc = depth(k, &nkb), sl = (n + NR - 1) / NR;
 	int64_t st = (m + MR - 1) / MR;
 	struct tile t0 = {.bias = b, .act = act, .lo = lo, .hi = hi};
+	float *all = scratch(gp_conv_gemm_scratch(k, n, m));
+	size_t part = chunk_bytes(k, n) / sizeof(float);
 
 	if (rows_mode(k, n, m)) {
 		/* few columns: pack all of col once (the threads share the
 		 * rows of k), then the threads take groups of RG row tiles */
 		int64_t ng = (st + RG - 1) / RG;
-		float *buf = scratch(gp_conv_gemm_scratch(k, n, m));
+		float *buf = all;
 
 		GP_PAR_FOR(k * n)
 		for (int64_t r0 = 0; r0 < k; r0 += PR)
@@ -378,7 +400,7 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 	for (int64_t c0 = 0; c0 < sl; c0 += CS) {
 		int64_t ns = sl - c0 < CS ? sl - c0 : CS, n0 = c0 * NR;
 		int64_t nn = (c0 + ns) * NR > n ? n - n0 : ns * NR;
-		float *buf = scratch(gp_conv_gemm_scratch(k, n, m));
+		float *buf = all + part * (size_t)thread_num();
 		struct tile t = t0;
 
 		for (int64_t kb = 0; kb < nkb; kb++) {

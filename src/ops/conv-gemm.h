@@ -22,16 +22,18 @@ bool	gp_conv_gemm_ok(void);
  * im2col(x) + b, clamped to [lo, hi] when act.  x holds the group's cg
  * input channels (planes of vol(win->in)), w its m filters row-major, b
  * its m biases or NULL.  The work runs over the OpenMP threads
- * (ops/par.h), each with its packing buffer in its scratch slot
- * GP_SCRATCH_COL (at most gp_conv_gemm_scratch bytes).
+ * (ops/par.h); their packing buffers are one request of
+ * gp_conv_gemm_scratch() bytes of the calling thread's scratch slot
+ * GP_SCRATCH_COL.
  */
 void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
 	    float *y, const struct gp_win *win, int64_t cg, int64_t m,
 	    bool act, float lo, float hi);
 
-/* The most bytes of scratch (slot GP_SCRATCH_COL) one thread asks for in
- * gp_conv_gemm_f32 for a gemm of m rows (output channels of a group),
- * depth k (cg * kernel volume) and n output pixels. */
+/* The bytes of scratch (slot GP_SCRATCH_COL) gp_conv_gemm_f32 asks for
+ * a gemm of m rows (output channels of a group), depth k (cg * kernel
+ * volume) and n output pixels: every thread's packed chunk of columns, or
+ * (fewer than 256 pixels) the whole packed matrix, plus alignment. */
 size_t	gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m);
 
 #endif

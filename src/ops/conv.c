@@ -615,10 +615,10 @@ flops_conv(const struct gp_graph *g, const struct gp_node *n)
 }
 
 /* The work space (ops/scratch.h) of one execution, one line per kernel
- * that takes some: im2col's matrix for one image and group, (C/g kernel
- * volume) x (output pixels); conv_transpose's col2im matrix, (M/g kernel
- * volume) x (input pixels).  The direct (depthwise) and pointwise kernels
- * take none. */
+ * that takes some: the blocked gemm's packed blocks (ops/conv-gemm.h);
+ * im2col's matrix for one image and group, (C/g kernel volume) x (output
+ * pixels); conv_transpose's col2im matrix, (M/g kernel volume) x (input
+ * pixels).  The direct (depthwise) and pointwise kernels take none. */
 static uint64_t
 work_conv(const struct gp_graph *g, const struct gp_node *n)
 {
@@ -635,6 +635,9 @@ work_conv(const struct gp_graph *g, const struct gp_node *n)
 		    (uint64_t)gp_par_max_threads());
 	if (p->pointwise)
 		return (0);
+	if (p->packed)
+		return ((uint64_t)gp_conv_gemm_scratch(p->cg * p->kvol,
+		    vol(p->w.out), p->og));
 	return (isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
 }
 
