@@ -14,7 +14,8 @@
 #                             tests/doc-guide.sh)
 #
 # Times, rates, percentages, bars, the sparkline and the Timeline's offender
-# ranks (and the cursor on the first) differ from run to run:
+# labels (which applies rank among the offenders, their ranks, and the cursor
+# on the first) differ from run to run:
 # the comparison masks them, squeezes blanks, reads the four header lines
 # as one (their fields wrap by width), drops a histogram's bins, compares a
 # line cut at the right edge up to its last word, and for screens whose
@@ -292,7 +293,7 @@ normalize() {
 	    -e 's/p=[0-9.]+/p=F/g' \
 	    -e 's/\b[0-9]+\.[0-9]+\b/F/g' \
 	    -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/D/g' \
-	    -e 's/(> *)?\([1-9]\) T P/(R) T P/g' |
+	    -e 's/ *(> *)?\([1-9]\) T P//g' |
 	    LC_ALL=C awk -F '\t' -v order="$1" '
 	function squeeze(s) {
 		gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s)
