@@ -351,8 +351,10 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 	    t->n_removed, t->n_significant, how);
 	snprintf(what, sizeof(what), "Diff of %s of %s (d: classes/ops/"
 	    "applies), %s |", level_names[d->level], ui_ctx_fn_name(c),
-	    d->level == 2 ? "paired by structure, grouped by source nodes "
-	    "(Enter: a group's members)" : "paired by name");
+	    d->level != 2 ? "paired by name" : d->gd->peer != NULL ?
+	    "ONNX Runtime's nodes paired by the source nodes they cover "
+	    "(Enter: a group's members)" : "paired by structure, grouped by "
+	    "source nodes (Enter: a group's members)");
 	ui_list_draw(&d->list, y + 3, h - 3, w);
 	ui_list_draw_status(&d->list, y + 2, w, what);
 }

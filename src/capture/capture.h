@@ -1,6 +1,6 @@
 /*
  * capture.h: captures, the on-disk form of a profile (doc/capture-format.md).
- * A capture is one JSON document, "format": "gptop-capture/3", holding
+ * A capture is one JSON document, "format": "gptop-capture/4", holding
  * everything a struct gp_profile holds (the graph's identity, flags and
  * rewriter tables, compile times, the clock, every function's and apply's
  * counters and histograms, the memory profile, the calls the Timeline

@@ -200,12 +200,23 @@ global_section(FILE *fp, const struct gp_diff *d)
 	global_line(fp, "Total compilation time", true, a->load_ns +
 	    a->rewrite_ns + a->link_ns, true, b->load_ns + b->rewrite_ns +
 	    b->link_ns, false);
-	fprintf(fp, "  Applies: %zu paired (%zu by structure, %zu by apply "
-	    "name, %zu by shape, %zu by position), %zu added, %zu removed; "
-	    "%zu changed beyond noise\n", t->n_paired - d->n_groups,
-	    d->n_match[GP_MATCH_STRUCTURE], d->n_match[GP_MATCH_APPLY_NAME],
-	    d->n_match[GP_MATCH_SHAPE], d->n_match[GP_MATCH_LOOSE],
-	    t->n_added, t->n_removed, t->n_significant);
+	if (d->peer != NULL)
+		/* ONNX Runtime's nodes pair with gptop's applies through the
+		 * source nodes they cover only: every pair is a group row,
+		 * and the structural counts below would all read 0. */
+		fprintf(fp, "  Applies: %zu paired by the source nodes they "
+		    "cover (ONNX Runtime's nodes), %zu added, %zu removed; "
+		    "%zu changed beyond noise\n", t->n_paired, t->n_added,
+		    t->n_removed, t->n_significant);
+	else
+		fprintf(fp, "  Applies: %zu paired (%zu by structure, %zu by "
+		    "apply name, %zu by shape, %zu by position), %zu added, "
+		    "%zu removed; %zu changed beyond noise\n",
+		    t->n_paired - d->n_groups,
+		    d->n_match[GP_MATCH_STRUCTURE],
+		    d->n_match[GP_MATCH_APPLY_NAME],
+		    d->n_match[GP_MATCH_SHAPE], d->n_match[GP_MATCH_LOOSE],
+		    t->n_added, t->n_removed, t->n_significant);
 	if (d->n_groups > 0) {
 		size_t na = 0, nb = 0;
 

@@ -28,7 +28,7 @@ check "an ORT profile and a capture open the Diff view, ops as ONNX op types" \
 check "... no op only on one side" no_lone
 tui_keys d
 check "d: the applies, ORT's 3 nodes grouped with gptop's by provenance" \
-    tui_wait_all 'Diff of applies' '3 paired, 0 added, 0 removed' \
+    tui_wait_all "Diff of applies .*, ONNX Runtime's nodes paired by" '3 paired, 0 added, 0 removed' \
     '^[?~].* 3 +5 4 applies \(A: /fc1/Gemm \(2 sources\)\)$' \
     '^[?~].* 3 +5 3 applies \(A: /fc2/Gemm \(1 source\)\)$' \
     '^[?~].* 3 +5 /Softmax$'

@@ -64,6 +64,20 @@ packed_lanes_between() {
 	[ -n "$k" ] && [ "$k" -ge "$1" ] && [ "$k" -lt "$2" ] &&
 	    [ "$rows" -eq "$k" ]
 }
+# How many lanes the packing needs depends on the applies' times (an
+# ASan build's mlp packs into about 12, a plain build's into more): the
+# check holds either way: "scrolled" exactly when the lanes shown are
+# fewer than the lanes there are.
+scroll_said() {
+	k=$(n_lanes) rows=$(plines | wc -l)
+	echo "# $k lanes, $rows shown"
+	[ -n "$k" ] || return 1
+	if [ "$k" -gt "$rows" ]; then
+		tui_screen | grep -Eq '^> 29 \(lane [0-9]+ of [0-9]+, scrolled\)'
+	else
+		! tui_screen | grep -q '^> .*scrolled'
+	fi
+}
 one_label_each() {
 	for k in 1 2 3; do
 		[ "$(plines | grep -c "($k)")" -eq 1 ] || return 1
@@ -126,8 +140,9 @@ check "End: apply 29" tui_wait '^> 29 '
 
 # a short window: the lanes scroll to keep the selection shown
 tx resize-window -t t -x 80 -y 24
-check "a small window: fewer lanes shown than there are, said so" \
-    tui_wait '^> 29 \(lane [0-9]+ of [0-9]+, scrolled\)'
+tui_wait '^> 29 \(lane [0-9]+ of [0-9]+' >/dev/null
+check "a small window: the line under the lanes says scrolled when fewer lanes are shown than there are" \
+    scroll_said
 check "... the selected apply's lane on the screen" \
     tui_wait "^ +29 [A-Z].*>"
 tui_keys Home
