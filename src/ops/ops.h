@@ -37,9 +37,12 @@ extern const struct gp_op *const gp_ops_matmul[];
  * for x86-64's baseline (SSE2) and for x86-64-v3, and the loader picks
  * the one the CPU runs (target_clones, an ifunc).  Such loops go in
  * functions of their own: a loop that a clone inlines from a plain
- * function is vectorized for the clone's target too. */
+ * function is vectorized for the clone's target too.  Not in a
+ * ThreadSanitizer build: the loader runs an ifunc's resolver while it
+ * relocates the program, before TSan's runtime is set up, and the
+ * instrumented resolver faults (every gptop of that build died at start). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&   \
-    defined(__has_attribute)
+    defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)
 #define GP_SIMD_CLONES                                                  \
 	__attribute__((target_clones("arch=x86-64-v3", "default")))
