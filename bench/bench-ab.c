@@ -20,6 +20,18 @@
  * (.json) or an ONNX model (.onnx, inputs seeded random); function 0
  * runs.  Like gptop, the process first makes libgomp's idle threads sleep
  * (gp_par_init).
+ *
+ *   bench/bench-ab MODEL serve [FLAGS [INPUTS]]
+ *
+ * A timing server for a driver (bench/onnx/bench.py), as ort-bench.js's
+ * --serve: one program (FLAGS, default "optimizer=fast_run"; INPUTS an
+ * ONNX model's inputs as the flag onnx__inputs takes them,
+ * "NAME=FILE:NAME=FILE"), warmed up by 3 calls; it prints "ready", then
+ * for each line "N" on stdin runs N unprofiled calls and prints their wall
+ * seconds, for "pN" N calls profiled (the profile's hook, as above); "0"
+ * or the end of input ends it.  Loading and rewriting are not timed, and
+ * the calls are gptop's own (gp_vm_call), so a driver times gptop's
+ * inference as it times ORT's: batches interleaved in one process each.
  */
 #include "config.h"
 
@@ -61,6 +73,32 @@ program(const struct gp_graph *g0, const char *flags, struct gp_graph **g,
 	return (vm);
 }
 
+/* The serve mode: batches of calls timed on request (see the top). */
+static int
+serve(struct gp_vm *vm, const struct gp_vm_hook *hook)
+{
+	char line[64];
+
+	for (int w = 0; w < 3; w++)
+		gp_vm_call(vm, 0, NULL);
+	printf("ready\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		bool prof = line[0] == 'p';
+		long n = strtol(line + prof, NULL, 10);
+		uint64_t t0;
+
+		if (n <= 0)
+			break;
+		t0 = gp_clock_ns();
+		for (long i = 0; i < n; i++)
+			gp_vm_call(vm, 0, prof ? hook : NULL);
+		printf("%.9f\n", (double)(gp_clock_ns() - t0) / 1e9);
+		fflush(stdout);
+	}
+	return (0);
+}
+
 static int
 cmp(const void *a, const void *b)
 {
@@ -73,7 +111,8 @@ int
 main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : NULL;
-	int n = argc > 2 ? atoi(argv[2]) : 50, na, nb;
+	bool serving = argc > 2 && strcmp(argv[2], "serve") == 0;
+	int n = serving ? 1 : argc > 2 ? atoi(argv[2]) : 50, na, nb;
 	const char *fa = argc > 3 ? argv[3] : "optimizer=fast_run";
 	const char *fb = argc > 4 ? argv[4] : "optimizer_excluding=cnn";
 	/* B "profile": one program, A its profiled calls, B its unprofiled */
@@ -91,13 +130,15 @@ main(int argc, char **argv)
 	gp_clock_init();
 	if (path == NULL || n < 1) {
 		fprintf(stderr, "usage: bench-ab MODEL [PAIRS [FLAGS_A "
-		    "[FLAGS_B|profile]]]\n");
+		    "[FLAGS_B|profile]]]\n       bench-ab MODEL serve "
+		    "[FLAGS [INPUTS]]\n");
 		return (2);
 	}
 	len = strlen(path);
 	if (len > 5 && strcmp(path + len - 5, ".onnx") == 0) {
 		struct gp_onnx_load_opts lo = {.limit_bytes =
-		    gp_graph_default_limit()};
+		    gp_graph_default_limit(), .inputs = serving && argc > 4 ?
+		    argv[4] : NULL};
 
 		g0 = gp_onnx_load(path, &lo, &err);
 	} else
@@ -105,6 +146,19 @@ main(int argc, char **argv)
 	if (g0 == NULL) {
 		fprintf(stderr, "bench-ab: %s\n", err.msg);
 		return (2);
+	}
+	if (serving) {
+		int rc;
+
+		p = gp_profile_new(g0);
+		hook = gp_profile_hook(p);
+		a = program(g0, fa, &ga, &na, &hook);
+		rc = serve(a, &hook);
+		gp_vm_free(a);
+		gp_graph_free(ga);
+		gp_graph_free(g0);
+		gp_profile_free(p);
+		return (rc);
 	}
 	if (prof) {
 		p = gp_profile_new(g0);

@@ -12,18 +12,18 @@
 # (default: all).  Each model row: the three runtimes on the same input
 # file (DIR/NAME/test_data_set_0/input_0.npy), the same thread count
 # (gptop's OpenBLAS threads = its OpenMP threads = ORT's intra-op threads
-# = torch's threads),
-# after a warmup, in interleaved repetitions (ORT, torch, then gptop
-# unprofiled and profiled adjacent, in turn first), best of --reps;
-# figures per inference.  gptop
-# runs through its command line (batch mode): its time per inference is
-# (best t(-n K+1) - best t(-n 1)) / K, so loading the model is not
-# counted; K makes at least 1 s of calls at ORT's speed.  The
+# = torch's threads), each in a process of its own that times batches of
+# inferences on request (ORT: ort-bench.js --serve; torch: torch-bench.py
+# --serve; gptop: bench-ab MODEL serve, its VM's calls as gptop makes them,
+# the model loaded and rewritten once, not timed).  After a warmup batch
+# each, every repetition runs one batch of each, in turn (ORT, torch, then
+# gptop unprofiled and profiled adjacent, in turn first); figures per
+# inference: the median of the repetitions, their range beside it.  The
 # outputs must agree: ORT's with torch's (output_0.pb, computed at
-# export) and gptop's batch output line with ORT's output, within 1e-4 of
-# the output's max |x|.  The profiling overhead: the processes' figures
-# profiled / unprofiled, and (target) the median ratio of bench-ab's
-# paired calls of one program profiled and unprofiled in one process.
+# export) and gptop's batch output line (gptop --batch -n 1) with ORT's
+# output, within 1e-4 of the output's max |x|.  The profiling overhead:
+# the batches' medians profiled / unprofiled, and (target) the median
+# ratio of bench-ab's paired calls of one program profiled and unprofiled.
 # Where gptop cannot run a model yet, its row says
 # so with gptop's reason, and no figure.  Exit status 1 when a peer failed
 # or outputs disagree; a missed target is not an error.
@@ -132,8 +132,15 @@ class Server:
             self.p.kill()
             raise RuntimeError("%s did not start" % argv[0])
 
-    def batch(self, n):
-        self.p.stdin.write("%d\n" % n)
+    def batch(self, n, prefix=""):
+        # a pause first, so that the previous batch's peer (its pool
+        # threads spin after a run: ORT's by default, OpenBLAS's for
+        # 1.7 ms in gptop) has left the cores: without it the batch run
+        # right after ORT's was the slower one of gptop's two (the
+        # transformer's profiled / unprofiled batches read 0.76 when
+        # the unprofiled one ran first in 5 of 9 repetitions)
+        time.sleep(0.05)
+        self.p.stdin.write("%s%d\n" % (prefix, n))
         self.p.stdin.flush()
         line = self.p.stdout.readline()
         if not line:
@@ -198,16 +205,15 @@ class Gptop:
                 return line
         return None
 
-    def times(self, calls, profile):
-        """Wall seconds of a process doing 1 call, and of one doing
-        calls + 1 (the caller keeps the best of each and divides their
-        difference by calls: the best of the differences would favour a
-        repetition whose 1-call run was slowed)."""
-        t1, r1 = timed(self.argv(1, profile), self.env)
-        tn, rn = timed(self.argv(calls + 1, profile), self.env)
-        if r1.returncode or rn.returncode:
-            raise RuntimeError("gptop failed: " + (rn.stderr or r1.stderr))
-        return t1, tn
+    def server(self, bench_ab):
+        """bench-ab's serve mode on the model and input: batches of
+        unprofiled calls (batch(n)) and profiled ones (batch(n, "p"))."""
+        if not bench_ab or not os.access(bench_ab, os.X_OK):
+            raise RuntimeError("no bench/bench-ab to time gptop's calls "
+                               "(make bench/bench-ab, or --bench-ab PATH)")
+        inputs = ":".join("%s=%s" % np for np in self.inputs)
+        return Server([bench_ab, self.model, "serve", "optimizer=fast_run",
+                       inputs], self.env)
 
 
 def ab_overhead(a, model, t_call):
@@ -330,43 +336,46 @@ def bench_model(a, name):
         if not ok:
             failures += 1
             gptop_ok = False
+    gs = g.server(a.bench_ab) if gptop_ok else None
     # batch size: about 0.3 s of the fastest peer
-    probe = ort or torch
+    probe = ort or torch or gs
     t1 = probe.batch(1) if probe else 0.05
     calls = max(3, min(200, int(0.3 / max(t1, 1e-6))))
-    for s in (ort, torch):
+    for s in (ort, torch, gs):
         if s:
             s.batch(calls)  # warmup
-    # gptop's batches: at least 1 s of calls at ORT's speed, so that
-    # starting and loading (subtracted) leave the difference clear
-    gcalls = max(calls, min(1000, int(1.0 / max(t1, 1e-6))))
-    best = {"ort": 1e30, "torch": 1e30}
-    g1 = [1e30, 1e30]  # unprofiled: 1 call, gcalls + 1 calls
-    p1 = [1e30, 1e30]  # profiled
+    per = {"ort": [], "torch": [], "gptop": [], "prof": []}
     paired = []  # each repetition's profiled / unprofiled
     for r in range(a.reps):
         if ort:
-            best["ort"] = min(best["ort"], ort.batch(calls) / calls)
+            per["ort"].append(ort.batch(calls) / calls)
         if torch:
-            best["torch"] = min(best["torch"], torch.batch(calls) / calls)
-        if not gptop_ok:
+            per["torch"].append(torch.batch(calls) / calls)
+        if not gs:
             continue
         # gptop unprofiled and profiled one after the other, in turn
         # first (U P, P U, ...): neither always runs in the peers' wake
         # or in the other's
         rt = {}
         for prof in ((False, True) if r % 2 == 0 else (True, False)):
-            rt[prof] = g.times(gcalls, prof)
-        g1 = [min(x, y) for x, y in zip(g1, rt[False])]
-        p1 = [min(x, y) for x, y in zip(p1, rt[True])]
-        paired.append(max(rt[True][1] - rt[True][0], 1e-9) /
-                      max(rt[False][1] - rt[False][0], 1e-9))
-    if gptop_ok:
-        best["gptop"] = max(g1[1] - g1[0], 1e-9) / gcalls
-        best["prof"] = max(p1[1] - p1[0], 1e-9) / gcalls
-    for s in (ort, torch):
+            rt[prof] = gs.batch(calls, "p" if prof else "") / calls
+        per["gptop"].append(rt[False])
+        per["prof"].append(rt[True])
+        paired.append(rt[True] / rt[False])
+    for s in (ort, torch, gs):
         if s:
             s.close()
+    best = {}  # the median of the repetitions
+    for k, v in per.items():
+        v.sort()
+        if v:
+            best[k] = v[len(v) // 2]
+
+    def spread(k):
+        v = per[k]
+        return "median of %d, range %.3f-%.3f ms" % (len(v), v[0] * 1e3,
+                                                    v[-1] * 1e3)
+
     peer = best["ort"] if ort else None
     tgt = TARGET[name]
 
@@ -381,35 +390,41 @@ def bench_model(a, name):
         row(rn, what, best["gptop"] * 1e3, "ms",
             peer * 1e3 if peer else None, "ORT", "<= %.2f" % tgt,
             best["gptop"] / peer <= tgt if peer else None)
+        note(rn, "    gptop: %s" % spread("gptop"))
+        if peer:
+            q = sorted(g_ / o_ for g_, o_ in zip(per["gptop"], per["ort"]))
+            note(rn, "    gptop / ORT per repetition (adjacent batches): "
+                 "median %.3f, range %.3f-%.3f" % (q[len(q) // 2], q[0],
+                                                   q[-1]))
         paired.sort()
         ab = ab_overhead(a, model, best["gptop"])
         # the target is judged on the paired calls when bench-ab ran:
-        # the process times' difference is noise at a 3% scale on a
-        # shared machine (bench/README.md)
+        # a batch's time moves by more than 3% on a shared machine
+        # (bench/README.md)
         ratio = best["prof"] / best["gptop"]
-        row(rn, "  gptop profiled / unprofiled (processes)", ratio, "x",
-            None, "", "<= 1.03" if ab is None else "report",
-            ratio <= 1.03 if ab is None else None)
-        note(rn, "    per repetition (adjacent runs): median %.3f, range "
+        row(rn, "  gptop profiled / unprofiled (batches)", ratio, "x",
+            None, "", "report", None)
+        note(rn, "    per repetition (adjacent batches): median %.3f, range "
              "%.3f-%.3f" % (paired[len(paired) // 2], paired[0],
                             paired[-1]))
-        if ab is not None:
-            row(rn, "  gptop profiled / unprofiled (paired calls)", ab[0],
-                "x", None, "", "<= 1.03", ab[0] <= 1.03)
-            note(rn, "    %d pairs of calls in one process (bench-ab), "
-                 "quartiles %.3f, %.3f" % (ab[3], ab[1], ab[2]))
+        row(rn, "  gptop profiled / unprofiled (paired calls)", ab[0],
+            "x", None, "", "<= 1.03", ab[0] <= 1.03)
+        note(rn, "    %d pairs of calls in one process (bench-ab), "
+             "quartiles %.3f, %.3f" % (ab[3], ab[1], ab[2]))
         note(rn, "  gptop: %s" % perf(best["gptop"]))
     else:
         note(rn, "%s: gptop cannot run this model yet: %s" % (name, reason))
     if ort:
         row(rn, "  ONNX Runtime (ms/inference)", best["ort"] * 1e3, "ms")
+        note(rn, "    ONNX Runtime: %s" % spread("ort"))
         note(rn, "  ONNX Runtime: %s" % perf(best["ort"]))
     if torch:
         row(rn, "  torch eager (ms/inference; peer: ORT)", best["torch"] * 1e3,
             "ms", peer * 1e3 if peer else None, "ORT")
+        note(rn, "    torch eager: %s" % spread("torch"))
         note(rn, "  torch eager: %s" % perf(best["torch"]))
-    note(rn, "  %d inferences a batch (gptop: %d), best of %d, %d threads "
-         "each" % (calls, gcalls, a.reps, a.threads))
+    note(rn, "  %d inferences a batch, median of %d repetitions, %d threads "
+         "each" % (calls, a.reps, a.threads))
     for f in os.listdir(tmp):
         os.unlink(os.path.join(tmp, f))
     os.rmdir(tmp)
@@ -426,7 +441,7 @@ def main():
     ap.add_argument("--threads", type=int,
                     default=int(os.environ.get("OPENBLAS_NUM_THREADS", 0))
                     or os.cpu_count())
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--bench-ab",
                     help="bench/bench-ab, for the paired-calls overhead "
                     "row (default: beside GPTOP, when built)")
