@@ -21,7 +21,7 @@
 
 /* How many rows (or applies) ahead a loop over them asks for the memory
  * it will read of one (its bins, its name: a heap block each). */
-#define PREFETCH_AHEAD 6
+#define PREFETCH_AHEAD 16
 
 void
 gp_diff_opts_init(struct gp_diff_opts *o)
@@ -90,24 +90,11 @@ finish_table(struct gp_diff_table *t, struct rows *rs, double total_a,
 	gp_diff_sort(t, GP_DIFF_COL_ABS_DELTA, true);
 }
 
-/* An apply's identity in the mix of a Class or Ops row: its op (with its
- * params) and input signature. */
-static uint64_t
-apply_ident(const struct gp_prof_apply *a)
-{
-	uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
-
-	for (int k = 0; k < a->n_in; k++) {
-		h = gp_hash_mix(h, (uint64_t)a->in[k].dtype);
-		h = gp_hash_mix(h, (uint64_t)a->in[k].ndim);
-		for (int d = 0; d < a->in[k].ndim; d++)
-			h = gp_hash_mix(h, (uint64_t)a->in[k].shape[d]);
-	}
-	return (h);
-}
-
 /* Per apply of p, in schedule order function by function, its identity
- * (apply_ident): made once for both the Class and the Ops table. */
+ * in the mix of a Class or Ops row: its op (with its params) and input
+ * signature (gp_diff_sig_hash).  Against ONNX Runtime's profile, of the
+ * views the tables roll up; else the pairing makes them on the way
+ * (fn_rows, idents_rest). */
 static uint64_t *
 apply_idents(const struct gp_profile *p)
 {
@@ -119,7 +106,7 @@ apply_idents(const struct gp_profile *p)
 	id = gp_xmalloc(sizeof(*id) * (n + 1));
 	for (int f = 0; f < p->n_fn; f++)
 		for (int i = 0; i < p->fn[f].n_apply; i++)
-			id[k++] = apply_ident(&p->fn[f].ap[i]);
+			id[k++] = gp_diff_sig_hash(&p->fn[f].ap[i]);
 	return (id);
 }
 
@@ -159,34 +146,21 @@ rolled(const struct gp_diff *d, int s)
 	return (s == 0 ? d->a : d->b);
 }
 
-/* Class or Ops rows: rollups of both sides paired by name; a row whose
+/* Class or Ops rows: the rollups of both sides (keep[0], keep[1], which
+ * the diff keeps: they hold the rows' names) paired by name; a row whose
  * applies differ is judged by round (judge_by_round). */
 static void
-group_table(struct gp_diff *d, enum gp_prof_group grp,
-    struct gp_diff_table *out, struct gp_prof_table *keep,
-    const uint64_t *id_a, const uint64_t *id_b,
-    const struct gp_prof_table *ops)
+group_table(struct gp_diff *d, struct gp_diff_table *out,
+    const struct gp_prof_table *keep, const uint64_t *id_a,
+    const uint64_t *id_b)
 {
-	struct gp_prof_table ta, tb;
+	const struct gp_prof_table ta = keep[0], tb = keep[1];
 	struct rows rs = {0};
 	struct gp_diff_kmap m;
 	int *next;
 	bool *used;
+	uint64_t *mix_a = mix_sums(&ta, id_a), *mix_b = mix_sums(&tb, id_b);
 
-	uint64_t *mix_a, *mix_b;
-	const struct gp_profile *pa = rolled(d, 0), *pb = rolled(d, 1);
-
-	/* classes from the ops' rows (ops: A's and B's Ops rollups), which
-	 * merge far fewer histograms than every apply's */
-	if (grp == GP_GROUP_CLASS && ops != NULL) {
-		gp_prof_rollup_classes(pa, &ops[0], &ta);
-		gp_prof_rollup_classes(pb, &ops[1], &tb);
-	} else {
-		gp_prof_rollup(pa, -1, grp, &ta);
-		gp_prof_rollup(pb, -1, grp, &tb);
-	}
-	mix_a = mix_sums(&ta, id_a);
-	mix_b = mix_sums(&tb, id_b);
 	gp_diff_kmap_init(&m, tb.n);
 	next = gp_xmalloc(sizeof(int) * (tb.n + 1));
 	used = gp_xcalloc(tb.n + 1, sizeof(bool));
@@ -250,9 +224,6 @@ group_table(struct gp_diff *d, enum gp_prof_group grp,
 	gp_diff_kmap_free(&m);
 	free(next);
 	free(used);
-	/* the rows' names live in the rollups */
-	keep[0] = ta;
-	keep[1] = tb;
 }
 
 /* Times per call of function f, or totals. */
@@ -423,17 +394,93 @@ judge_all(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 	judge_halves(d, rs, o, false);
 }
 
+/* The Class and Ops tables: made on a second thread while the applies are
+ * paired (they read the two profiles only, and write their own tables).
+ * The rows' mixes need each apply's identity, which the pairing makes on
+ * the way (fn_rows): the thread rolls the Ops up meanwhile, then waits
+ * for them (ready). */
+struct groups_job {
+	struct gp_diff			*d;
+	/* per apply of A and of B (apply_idents); made by the thread
+	 * against ONNX Runtime's profile (the views' ops) */
+	uint64_t			*id_a, *id_b;
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 cv;
+	bool				 ready;
+};
+
+/* The identities are made (fn_rows). */
+static void
+idents_ready(struct groups_job *j)
+{
+	pthread_mutex_lock(&j->mu);
+	j->ready = true;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+}
+
+/* The identities of a profile's applies (apply_idents), made by the
+ * pairing function by function (idents_of) and the rest after it
+ * (idents_rest). */
+struct idents {
+	uint64_t	*id;
+	size_t		*off;	/* per function: its first apply's */
+	bool		*made;	/* per function */
+};
+
+static void
+idents_init(struct idents *x, const struct gp_profile *p)
+{
+	size_t n = 0;
+
+	x->off = gp_xmalloc(sizeof(*x->off) * ((size_t)p->n_fn + 1));
+	x->made = gp_xcalloc((size_t)p->n_fn + 1, sizeof(*x->made));
+	for (int f = 0; f < p->n_fn; f++) {
+		x->off[f] = n;
+		n += (size_t)p->fn[f].n_apply;
+	}
+	x->id = gp_xmalloc(sizeof(*x->id) * (n + 1));
+}
+
+/* Function f's identities, to be made by the pairing. */
+static uint64_t *
+idents_of(struct idents *x, int f)
+{
+	x->made[f] = true;
+	return (x->id + x->off[f]);
+}
+
+/* The identities of the functions the pairing did not see. */
+static void
+idents_rest(struct idents *x, const struct gp_profile *p)
+{
+	for (int f = 0; f < p->n_fn; f++)
+		for (int i = 0; !x->made[f] && i < p->fn[f].n_apply; i++)
+			x->id[x->off[f] + (size_t)i] =
+			    gp_diff_sig_hash(&p->fn[f].ap[i]);
+	free(x->off);
+	free(x->made);
+}
+
 /* The apply rows, in the order of their positions (gp_diff_row_cmp's
  * last keys, so the sort by them has nothing to do): the applies only in
  * B (no position in A) first, then A's, function by function. */
 static void
-fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
+fn_rows(struct gp_diff *d, struct rows *rs, struct groups_job *job)
 {
 	struct gp_diff_pairs *pgs = gp_xcalloc((size_t)d->n_fn + 1,
 	    sizeof(*pgs));
 	int **ga = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*ga));
 	int **gb = gp_xcalloc((size_t)d->n_fn + 1, sizeof(*gb));
 	size_t n_rows;
+	struct idents ia, ib;
+
+	if (d->peer == NULL) {
+		idents_init(&ia, d->a);
+		idents_init(&ib, d->b);
+		job->id_a = ia.id;
+		job->id_b = ib.id;
+	}
 
 	for (int f = 0; f < d->n_fn; f++) {
 		struct gp_diff_fn *df = &d->fn[f];
@@ -452,6 +499,10 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 		pg->how = gp_xcalloc((size_t)fa->n_apply + 1, sizeof(*pg->how));
 		memset(pg->pa, -1, sizeof(int) * (size_t)fa->n_apply);
 		memset(pg->pb, -1, sizeof(int) * (size_t)fb->n_apply);
+		if (d->peer == NULL) {
+			pg->sig_a = idents_of(&ia, df->fn_a);
+			pg->sig_b = idents_of(&ib, df->fn_b);
+		}
 		/* against ONNX Runtime's profile: by provenance only */
 		if (d->peer != NULL) {
 			ga[f] = gp_xmalloc(sizeof(int) *
@@ -474,6 +525,13 @@ fn_rows(struct gp_diff *d, struct rows *rs, const struct gp_diff_opts *o)
 			    ((size_t)fb->n_apply + 1));
 			gp_diff_group_sources(d, f, pg, ga[f], gb[f]);
 		}
+	}
+	/* the other functions' identities, and the Class and Ops tables
+	 * may take them */
+	if (d->peer == NULL) {
+		idents_rest(&ia, d->a);
+		idents_rest(&ib, d->b);
+		idents_ready(job);
 	}
 	/* the rows' room, made once (100,000 rows are 26 MB: grown by
 	 * doubling, they would be copied and their pages cleared again) */
@@ -649,26 +707,31 @@ judge_groups(struct gp_diff *d, struct gp_diff_table *t)
 	finish_table(t, &rs, t->total_a, t->total_b, &d->opts);
 }
 
-/* The Class and Ops tables: made on a second thread while the applies are
- * paired (they read the two profiles only, and write their own tables). */
-struct groups_job {
-	struct gp_diff			*d;
-	const struct gp_diff_opts	*o;
-};
-
 static void *
 group_tables(void *arg)
 {
 	struct groups_job *j = arg;
-	uint64_t *id_a = apply_idents(rolled(j->d, 0));
-	uint64_t *id_b = apply_idents(rolled(j->d, 1));
+	struct gp_diff *d = j->d;
+	const struct gp_profile *pa = rolled(d, 0), *pb = rolled(d, 1);
+	struct gp_prof_table *ops = d->rollup[1], *cls = d->rollup[0];
 
-	group_table(j->d, GP_GROUP_OP, &j->d->ops, j->d->rollup[1], id_a,
-	    id_b, NULL);
-	group_table(j->d, GP_GROUP_CLASS, &j->d->cls, j->d->rollup[0], id_a,
-	    id_b, j->d->rollup[1]);
-	free(id_a);
-	free(id_b);
+	gp_prof_rollup(pa, -1, GP_GROUP_OP, &ops[0]);
+	gp_prof_rollup(pb, -1, GP_GROUP_OP, &ops[1]);
+	if (d->peer != NULL) {
+		j->id_a = apply_idents(pa);
+		j->id_b = apply_idents(pb);
+	} else {
+		pthread_mutex_lock(&j->mu);
+		while (!j->ready)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+	}
+	group_table(d, &d->ops, ops, j->id_a, j->id_b);
+	/* classes from the ops' rows, which merge far fewer histograms
+	 * than every apply's */
+	gp_prof_rollup_classes(pa, &ops[0], &cls[0]);
+	gp_prof_rollup_classes(pb, &ops[1], &cls[1]);
+	group_table(d, &d->cls, cls, j->id_a, j->id_b);
 	return (NULL);
 }
 
@@ -738,11 +801,13 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	d->rounds_b = rounds_of(b);
 	pair_functions(d, o);
 	d->peer = gp_diff_peer_new(a, b);
-	job = (struct groups_job){d, o};
+	job = (struct groups_job){.d = d};
+	pthread_mutex_init(&job.mu, NULL);
+	pthread_cond_init(&job.cv, NULL);
 	threaded = pthread_create(&th, NULL, group_tables, &job) == 0;
+	fn_rows(d, &rs, &job);
 	if (!threaded)
 		group_tables(&job);
-	fn_rows(d, &rs, o);
 	judge_all(d, &rs, o);
 	for (int f = 0; f < a->n_fn; f++)
 		for (int i = 0; i < a->fn[f].n_apply; i++)
@@ -755,6 +820,10 @@ gp_diff_compute(const struct gp_profile *a, const struct gp_profile *b,
 	finish_table(&d->applies, &rs, ta, tb, o);
 	if (threaded)
 		pthread_join(th, NULL);
+	pthread_mutex_destroy(&job.mu);
+	pthread_cond_destroy(&job.cv);
+	free(job.id_a);
+	free(job.id_b);
 	judge_groups(d, &d->cls);
 	judge_groups(d, &d->ops);
 	for (int f = 0; f < d->n_fn; f++) {

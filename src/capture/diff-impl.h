@@ -39,6 +39,41 @@ gp_diff_hstr(uint64_t h, const char *s)
 	return (gp_hash_mix(gp_hash_mix(h, w), n));
 }
 
+/* The hash of an apply's op and input signature (dtypes and shapes): the
+ * pairing's first key, and an apply's identity in the mix of a Class or
+ * Ops row (diff-compute.c). */
+static inline uint64_t
+gp_diff_sig_hash(const struct gp_prof_apply *a)
+{
+	uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
+
+	h = gp_hash_mix(h, (uint64_t)a->n_in);
+	for (int k = 0; k < a->n_in; k++) {
+		const struct gp_prof_io *io = &a->in[k];
+
+		h = gp_hash_mix(h, (uint64_t)io->dtype);
+		h = gp_hash_mix(h, (uint64_t)io->ndim);
+		for (int d = 0; d < io->ndim; d++)
+			h = gp_hash_mix(h, (uint64_t)io->shape[d]);
+	}
+	return (h);
+}
+
+/* A key that orders doubles ascending as their values do (-0 with 0;
+ * NAN last), for gp_radix_sort: equal keys, equal values. */
+static inline uint64_t
+gp_diff_dkey(double v)
+{
+	uint64_t u;
+
+	if (v != v)
+		return (UINT64_MAX);
+	if (v == 0)
+		v = 0;	/* -0 ties with 0 */
+	memcpy(&u, &v, sizeof(u));
+	return (u >> 63 ? ~u : u | (uint64_t)1 << 63);
+}
+
 /*
  * Maps from a 64-bit key to a chain of indices (first in index order).
  */
@@ -60,11 +95,14 @@ void	gp_diff_kmap_push(struct gp_diff_kmap *m, int *next, uint64_t key,
 
 /* The applies of a pair of functions, and the pairing made: pa[i] is A
  * apply i's partner in B (or -1), pb[j] B apply j's, how[i] how A apply i
- * was paired.  The caller sizes pa, pb (set to -1) and how. */
+ * was paired.  The caller sizes pa, pb (set to -1) and how; sig_a and
+ * sig_b, when not NULL, receive each apply's gp_diff_sig_hash (made on
+ * the way). */
 struct gp_diff_pairs {
 	const struct gp_prof_fn	*fa, *fb;
 	int			*pa, *pb;
 	enum gp_diff_match	*how;
+	uint64_t		*sig_a, *sig_b;
 };
 
 /* Pair the applies of p->fa and p->fb (diff-pair.c). */

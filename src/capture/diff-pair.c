@@ -112,6 +112,7 @@ struct pairing {
 	int			*sig_ab;
 	struct gp_diff_kmap		 map[TIER__COUNT];
 	int			*next[TIER__COUNT];
+	uint64_t		*sig_b;		/* gp_diff_pairs' */
 };
 
 /* Which output of apply p feeds input var v (0 when not found). */
@@ -139,31 +140,12 @@ same_sig(const struct gp_prof_apply *x, const struct gp_prof_apply *y)
 	return (true);
 }
 
-/* The hash of an apply's op and input signature (what same_sig
- * compares). */
-static uint64_t
-sig_hash(const struct gp_prof_apply *a)
-{
-	uint64_t h = gp_diff_hstr(GP_HASH_INIT, a->op);
-
-	h = gp_hash_mix(h, (uint64_t)a->n_in);
-	for (int k = 0; k < a->n_in; k++) {
-		const struct gp_prof_io *io = &a->in[k];
-
-		h = gp_hash_mix(h, (uint64_t)io->dtype);
-		h = gp_hash_mix(h, (uint64_t)io->ndim);
-		for (int d = 0; d < io->ndim; d++)
-			h = gp_hash_mix(h, (uint64_t)io->shape[d]);
-	}
-	return (h);
-}
-
 /* How many applies ahead side_init asks for the heap blocks it reads of
  * one (its op, inputs and producers). */
 #define SIDE_AHEAD 8
 
 static void
-side_init(struct side *sd, const struct gp_prof_fn *f)
+side_init(struct side *sd, const struct gp_prof_fn *f, uint64_t *sig_out)
 {
 	size_t n = (size_t)f->n_apply, nin = 0;
 	struct gp_diff_kmap sigs;
@@ -203,10 +185,15 @@ side_init(struct side *sd, const struct gp_prof_fn *f)
 			const struct gp_prof_apply *q = &f->ap[i + SIDE_AHEAD];
 
 			__builtin_prefetch(q->op);
-			__builtin_prefetch(q->in);
 			__builtin_prefetch(q->in_producer);
+			/* each input's type (struct gp_prof_io: lines
+			 * apart) */
+			for (int k = 0; k < q->n_in && k < 4; k++)
+				__builtin_prefetch(&q->in[k]);
 		}
-		sh = sig_hash(a);
+		sh = gp_diff_sig_hash(a);
+		if (sig_out != NULL)
+			sig_out[i] = sh;
 		/* its signature's id: the first apply of the same one */
 		slot = gp_diff_kmap_slot(&sigs, sh);
 		for (id = sigs.head[slot]; id >= 0; id = sig_next[id])
@@ -261,7 +248,7 @@ side_init_b(void *arg)
 {
 	struct pairing *pg = arg;
 
-	side_init(&pg->b, pg->b.f);
+	side_init(&pg->b, pg->b.f, pg->sig_b);
 	return (NULL);
 }
 
@@ -290,10 +277,11 @@ map_sigs(struct pairing *pg)
 	pg->sig_ab = gp_xmalloc(sizeof(int) * ((size_t)a->n_sig + 1));
 	gp_diff_kmap_init(&m, (size_t)b->n_sig);
 	for (int s = b->n_sig - 1; s >= 0; s--)
-		gp_diff_kmap_push(&m, next, sig_hash(&b->f->ap[b->rep[s]]), s);
+		gp_diff_kmap_push(&m, next,
+		    gp_diff_sig_hash(&b->f->ap[b->rep[s]]), s);
 	for (int s = 0; s < a->n_sig; s++) {
 		const struct gp_prof_apply *x = &a->f->ap[a->rep[s]];
-		int t = m.head[gp_diff_kmap_slot(&m, sig_hash(x))];
+		int t = m.head[gp_diff_kmap_slot(&m, gp_diff_sig_hash(x))];
 
 		while (t >= 0 && !same_sig(x, &b->f->ap[b->rep[t]]))
 			t = next[t];
@@ -450,17 +438,17 @@ void
 gp_diff_pair_applies(struct gp_diff_pairs *p)
 {
 	struct pairing pair = {.a.f = p->fa, .b.f = p->fb, .pa = p->pa,
-	    .pb = p->pb, .how = p->how};
+	    .pb = p->pb, .how = p->how, .sig_b = p->sig_b};
 	struct pairing *pg = &pair;
 	pthread_t th;
 	bool threaded = pg->b.f->n_apply >= GP_DIFF_THREAD_MIN &&
 	    pthread_create(&th, NULL, side_init_b, pg) == 0;
 
-	side_init(&pg->a, pg->a.f);
+	side_init(&pg->a, pg->a.f, p->sig_a);
 	if (threaded)
 		pthread_join(th, NULL);
 	else
-		side_init(&pg->b, pg->b.f);
+		side_init(&pg->b, pg->b.f, p->sig_b);
 	map_sigs(pg);
 	/* the strict tiers until they settle, then a loose pass */
 	for (int round = 0; round < MAX_ROUNDS; round++) {

@@ -179,9 +179,18 @@ gp_prof_stat_merge(struct gp_prof_stat *d, const struct gp_prof_stat *s)
 	if (d->hn + s->hn <= UINT32_MAX) {
 		uint32_t *o = d->bin + (b0 - d->lo);
 		const uint32_t *in = s->bin + (b0 - s->lo);
+		int last = b1 - b0;
+		uint64_t below = s->hn - in[last], acc = 0;
 
-		for (int b = 0; b <= b1 - b0; b++)
+		/* the bins from min up, until they hold all the samples
+		 * but the last bin's: those between are empty (a few
+		 * executions spread over hundreds of bins, the first call
+		 * slow: most of them) */
+		for (int b = 0; b < last && acc < below; b++) {
 			o[b] += in[b];
+			acc += in[b];
+		}
+		o[last] += in[last];
 		d->hn += s->hn;
 	} else
 		for (int b = b0; b <= b1; b++)
@@ -296,7 +305,9 @@ gp_prof_stat_quantiles(const struct gp_prof_stat *s, const double *qs,
 	if (b1 > s->lo + s->nb - 1)
 		b1 = s->lo + s->nb - 1;
 	rk = n > 0 ? rank_of(qs[0], tot) : 0;
-	for (int b = b0; b <= b1 && q < n; b++) {
+	/* the quantiles of the last sample are max: found without reading
+	 * the bins up to it (q stops the loop) */
+	for (int b = b0; b <= b1 && q < n && !(rk == tot && tot > 1); b++) {
 		const uint32_t *in = s->bin + (b - s->lo);
 		uint32_t c = *in;
 
@@ -940,7 +951,7 @@ finish_row(struct gp_prof_row *r, enum gp_prof_group grp, double ap_flops,
 
 /* How many applies ahead a loop over a function's applies asks for the
  * memory it will read (their bins, their names). */
-#define PREFETCH_AHEAD 6
+#define PREFETCH_AHEAD 16
 
 /* Count every apply into its row (the rows' counters start at zero), the
  * figures derived from the counts, and the rows' order into perm.  An
@@ -1192,6 +1203,11 @@ gp_prof_rollup_classes(const struct gp_profile *p,
 			uint32_t j = ops->member[k];
 			const char *cls = a->cls != NULL ? a->cls : "";
 			size_t c;
+
+			/* the class of an apply ahead (a heap block each) */
+			if (i + PREFETCH_AHEAD < pf->n_apply)
+				__builtin_prefetch(
+				    pf->ap[i + PREFETCH_AHEAD].cls);
 
 			if (ocls[j] == NULL) {
 				for (c = 0; c < ng; c++)

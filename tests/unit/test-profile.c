@@ -244,8 +244,35 @@ test_merge(void)
 		gp_prof_stat_free(&m2);
 		gp_prof_stat_free(&c);
 	}
+	/* many stats of a few samples, a slow first one hundreds of bins
+	 * above the rest (an apply's executions in a short capture):
+	 * merge reads the bins up to the last's count, then the last */
+	for (int d = 0; d < D__N; d++) {
+		uint64_t seed = 991 + (uint64_t)d, pick = 3 + (uint64_t)d;
+		struct gp_prof_stat all = {0}, m = {0};
+
+		for (int k = 0; k < 300; k++) {
+			struct gp_prof_stat one = {0};
+			int n = 1 + (int)(mix(&pick) % 6);
+
+			for (int i = 0; i < n; i++) {
+				uint64_t v = draw((enum dist)d, &seed);
+
+				if (i == 0 && k % 2 == 0)
+					v = v * 50 + 7;
+				gp_prof_stat_add(&all, v);
+				gp_prof_stat_add(&one, v);
+			}
+			gp_prof_stat_merge(&m, &one);
+			gp_prof_stat_free(&one);
+		}
+		if (!gp_prof_stat_equal(&m, &all))
+			same = false;
+		gp_prof_stat_free(&all);
+		gp_prof_stat_free(&m);
+	}
 	ok(same, "merged parts equal the stat of all the samples, bin for "
-	    "bin, in either order");
+	    "bin, in either order, and 300 stats of 1 to 6 samples each");
 	ok(copies, "copies are equal, over any window; clear empties");
 }
 
