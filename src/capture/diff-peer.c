@@ -14,7 +14,11 @@
  *     that apply (ONNX Runtime's NCHWc convolutions are named after their
  *     output, "/relu/Relu_output_0_nchwc": "_nchwc" is dropped);
  *   - else the name up to its first component naming a fusion
- *     ("/l0/MatMul/MatMulAddFusion": "/l0/MatMul").
+ *     ("/l0/MatMul/MatMulAddFusion": "/l0/MatMul"), and what that fusion
+ *     took in (absorb): a MatMulAddFusion's Add of the same scope, a
+ *     GatherSliceToSplitFusion's sibling Slices;
+ *   - ONNX Runtime's gemm_input_reshape and gemm_output_reshape: the
+ *     sources of the Gemm they reshape for (gemm_reshapes).
  * Then the gptop applies none of whose sources a node claims (what ONNX
  * Runtime fused into a node, or removed) are given to a neighbour's node
  * where the data flow says which, when that node says it fused more than
@@ -48,6 +52,23 @@
 #include "capture/ort.h"
 
 #define NCHWC_SUFFIX "_nchwc"
+
+/* What a node's name says ONNX Runtime's fusion did besides the node it
+ * names (claim_node: its first component naming a fusion). */
+enum fusion {
+	FUSION_NONE,
+	FUSION_ADD,	/* MatMulAddFusion: the Add after the MatMul too,
+			 * as a Gemm */
+	FUSION_SPLIT	/* GatherSliceToSplitFusion, GatherToSplitFusion:
+			 * the sibling Slices (Gathers) of one input too,
+			 * as one Split */
+};
+
+/* The Reshapes ONNX Runtime puts around a Gemm it made of a MatMul and an
+ * Add of more than two dimensions (its MatMulAddFusion), named after no
+ * ONNX node. */
+#define GEMM_IN_RESHAPE		"gemm_input_reshape"
+#define GEMM_OUT_RESHAPE	"gemm_output_reshape"
 
 /* A name of n bytes as a key of the maps. */
 static uint64_t
@@ -113,14 +134,34 @@ smap_get(const struct smap *s, const char *name, size_t n)
 	return (-1);
 }
 
+/* Does s[0..n) hold the string t? */
+static bool
+has(const char *s, size_t n, const char *t)
+{
+	size_t k = strlen(t);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(s + i, t, k) == 0)
+			return (true);
+	return (false);
+}
+
+/* The fusion a component naming one (names_fusion) says more of. */
+static enum fusion
+fusion_of(const char *s, size_t n)
+{
+	if (has(s, n, "MatMulAddFusion"))
+		return (FUSION_ADD);
+	if (has(s, n, "ToSplitFusion"))
+		return (FUSION_SPLIT);
+	return (FUSION_NONE);
+}
+
 /* Does the component s[0..n) name one of ONNX Runtime's fusions? */
 static bool
 names_fusion(const char *s, size_t n)
 {
-	for (size_t i = 0; i + 6 <= n; i++)
-		if (memcmp(s + i, "Fusion", 6) == 0)
-			return (true);
-	return (false);
+	return (has(s, n, "Fusion"));
 }
 
 /* The ONNX op type of an ONNX Runtime op: less a "Fused" prefix. */
@@ -143,7 +184,13 @@ base_type(const char *op)
 
 struct map {
 	const struct gp_prof_fn	*ort, *gp;
+	char *const		*src_names;	/* the gptop side's */
 	bool			*fusing;	/* per ORT node (fuses_more) */
+	enum fusion		*fusion;	/* per ORT node */
+	/* per ORT node, the name the fusion rule claimed (the node
+	 * "/l0/MatMul" of "/l0/MatMul/MatMulAddFusion"), its length */
+	const char		**base;
+	size_t			*base_len;
 	struct smap		 src, val;	/* source, value -> index */
 	int			*owner;	/* per source: the ORT node, or -1 */
 	int			*node;	/* per gptop apply: ORT node, or -1 */
@@ -209,6 +256,9 @@ claim_node(struct map *m, struct gp_prof_apply *o, int k)
 				e++;
 			if (names_fusion(s + i + 1, e - i - 1)) {
 				claim_name(m, o, k, s, i);
+				m->fusion[k] = fusion_of(s + i + 1, e - i - 1);
+				m->base[k] = s;
+				m->base_len[k] = i;
 				return;
 			}
 		}
@@ -279,6 +329,138 @@ spread(struct map *m, struct gp_prof_apply *ort_ap)
 		any = true;
 	}
 	return (any);
+}
+
+/* Does the last component of the source name s start with one of the
+ * ONNX op types ops[] ("/l0/Add_1": Add)? */
+static bool
+named_op(const char *s, const char *const *ops)
+{
+	const char *b = strrchr(s, '/');
+
+	b = b != NULL ? b + 1 : s;
+	for (; *ops != NULL; ops++)
+		if (strncmp(b, *ops, strlen(*ops)) == 0)
+			return (true);
+	return (false);
+}
+
+/* Is source s named in the scope of node k's fusion base ("/l0/Add"
+ * beside "/l0/MatMul")? */
+static bool
+same_scope(const struct map *m, int k, const char *s)
+{
+	const char *b = m->base[k];
+	size_t n = m->base_len[k];
+
+	while (n > 0 && b[n - 1] != '/')
+		n--;
+	return (n > 0 && strncmp(s, b, n) == 0 && strchr(s + n, '/') ==
+	    NULL);
+}
+
+/*
+ * What ONNX Runtime's fusions named in a node's name took in besides the
+ * node named (claim_node): a MatMulAddFusion's Gemm also does the Add
+ * after the MatMul, an Add of the same scope ("/l0/Add" beside
+ * "/l0/MatMul") among the sources of gptop's apply of the MatMul or of
+ * the applies reading it: claimed (it links the node with whatever gptop
+ * fused that Add into, its Relu), owned by none; a GatherSliceToSplitFusion's
+ * Split also does the sibling Slices (Gathers) reading the same input:
+ * gptop's applies of such sources with no node yet join the node.
+ */
+static void
+absorb(struct map *m, struct gp_prof_apply *ort_ap)
+{
+	static const char *const add[] = {"Add", NULL};
+	static const char *const split[] = {"Slice", "Gather", NULL};
+	const struct gp_prof_fn *g = m->gp;
+
+	for (int i = 0; i < g->n_apply; i++) {
+		const struct gp_prof_apply *a = &g->ap[i];
+
+		/* i itself, or one reading a MatMulAddFusion node's apply */
+		for (int q = -1; q < a->n_in; q++) {
+			int p = q < 0 ? i : a->in_producer[q], k;
+
+			if (p < 0 || (k = m->node[p]) < 0 ||
+			    m->fusion[k] != FUSION_ADD)
+				continue;
+			for (int s = 0; s < a->n_src; s++)
+				if (named_op(m->src_names[a->src[s]], add) &&
+				    same_scope(m, k, m->src_names[a->src[s]]))
+					claim(&ort_ap[k], a->src[s]);
+		}
+	}
+	for (int i = 0; i < g->n_apply; i++) {
+		const struct gp_prof_apply *a = &g->ap[i];
+		int k = -1;
+		bool sliced = a->n_src > 0;
+
+		if (m->node[i] >= 0 || a->n_in == 0 || a->in_producer[0] < 0)
+			continue;
+		for (int s = 0; s < a->n_src; s++)
+			sliced &= named_op(m->src_names[a->src[s]], split);
+		/* a sibling: another apply of the same data input whose
+		 * node is a Split fusion's */
+		for (int j = 0; sliced && j < g->n_apply && k < 0; j++)
+			if (j != i && m->node[j] >= 0 &&
+			    m->fusion[m->node[j]] == FUSION_SPLIT &&
+			    g->ap[j].n_in > 0 &&
+			    g->ap[j].in_producer[0] == a->in_producer[0])
+				k = m->node[j];
+		if (k < 0)
+			continue;
+		for (int s = 0; s < a->n_src; s++) {
+			claim(&ort_ap[k], a->src[s]);
+			if (m->owner[a->src[s]] < 0)
+				m->owner[a->src[s]] = k;
+		}
+		m->node[i] = k;
+	}
+}
+
+/* Same dtype and shape, or either unknown (a profile without them)? */
+static bool
+io_fits(const struct gp_prof_io *x, int nx, const struct gp_prof_io *y,
+    int ny)
+{
+	return (nx == 0 || ny == 0 || gp_prof_io_same_shape(x, y));
+}
+
+/* ONNX Runtime's Reshapes around the Gemms its MatMulAddFusion made
+ * (GEMM_IN_RESHAPE, GEMM_OUT_RESHAPE: named after no ONNX node) do that
+ * Gemm's sources: the nearest Gemm after an input's reshape whose input
+ * it makes, before an output's whose output it takes.  Claimed, owned by
+ * the Gemm's node. */
+static void
+gemm_reshapes(struct map *m, struct gp_prof_apply *ort_ap)
+{
+	const struct gp_prof_fn *o = m->ort;
+
+	for (int k = 0; k < o->n_apply; k++) {
+		const struct gp_prof_apply *r = &o->ap[k];
+		bool in = strncmp(r->name, GEMM_IN_RESHAPE,
+		    strlen(GEMM_IN_RESHAPE)) == 0;
+		bool out = strncmp(r->name, GEMM_OUT_RESHAPE,
+		    strlen(GEMM_OUT_RESHAPE)) == 0;
+		int step = in ? 1 : -1, j;
+
+		if ((!in && !out) || ort_ap[k].n_src > 0)
+			continue;
+		for (j = k + step; j >= 0 && j < o->n_apply; j += step)
+			if (strcmp(o->ap[j].op, "Gemm") == 0 ||
+			    strcmp(o->ap[j].op, "FusedGemm") == 0)
+				break;
+		if (j < 0 || j >= o->n_apply)
+			continue;
+		if (in ? !io_fits(r->out, r->n_out, o->ap[j].in,
+		    o->ap[j].n_in) : !io_fits(o->ap[j].out, o->ap[j].n_out,
+		    r->in, r->n_in))
+			continue;
+		for (int s = 0; s < ort_ap[j].n_src; s++)
+			claim(&ort_ap[k], ort_ap[j].src[s]);
+	}
 }
 
 /* The gptop applies still without a node, between the applies of two
@@ -435,7 +617,12 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 	m.owner = gp_xmalloc(sizeof(int) * ((size_t)pg->n_src_names + 1));
 	for (int s = 0; s < pg->n_src_names; s++)
 		m.owner[s] = -1;
+	m.src_names = pg->src_names;
 	m.fusing = gp_xcalloc((size_t)pe->fn.n_apply + 1, sizeof(bool));
+	m.fusion = gp_xcalloc((size_t)pe->fn.n_apply + 1, sizeof(*m.fusion));
+	m.base = gp_xcalloc((size_t)pe->fn.n_apply + 1, sizeof(*m.base));
+	m.base_len = gp_xcalloc((size_t)pe->fn.n_apply + 1,
+	    sizeof(*m.base_len));
 	for (int k = 0; k < pe->fn.n_apply; k++) {
 		m.fusing[k] = fuses_more(&m.ort->ap[k]);
 		claim_node(&m, &pe->fn.ap[k], k);
@@ -462,8 +649,10 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 			m.use[p] = i;
 		}
 	}
+	absorb(&m, pe->fn.ap);
 	while (spread(&m, pe->fn.ap))
 		;
+	gemm_reshapes(&m, pe->fn.ap);
 	align(&m, pe->fn.ap);
 	for (int k = 0; k < pe->fn.n_apply; k++)
 		if (pe->fn.ap[k].n_src > 1)	/* not qsort(NULL, 0) */
@@ -494,6 +683,9 @@ gp_diff_peer_new(const struct gp_profile *a, const struct gp_profile *b)
 	}
 	free(m.owner);
 	free(m.fusing);
+	free(m.fusion);
+	free(m.base);
+	free(m.base_len);
 	free(m.node);
 	free(m.n_use);
 	free(m.use);

@@ -58,7 +58,7 @@ row() {
 	grep -E "^ .*[0-9] +$2\$" "$1" | head -n 1
 }
 
-echo "1..32"
+echo "1..35"
 "$GPTOP" --batch "$ort" >"$tmp/rep" 2>"$tmp/err"
 ok $? "gptop --batch reads ONNX Runtime's profile as a capture"
 grep -q 'Time in 3 calls to Function.__call__: 7.030000e-03s' "$tmp/rep"
@@ -190,21 +190,70 @@ fi
 
 # data/models/transformer/ort-profile.json (made as the mlp's): ORT
 # replaced stretches of the model by kernels named after no ONNX node
-# (SkipLayerNormalization: a residual Add and a LayerNormalization) and
-# inserted Reshapes around its Gemms (gemm_input_reshape...).  Every
-# gptop apply is covered (the stretches gptop runs as its own applies go
-# to the nodes ORT ran between the same neighbours), nothing is added,
-# and only ORT's inserted Reshapes may stay removed.  The Ops row
-# SkipLayerNormalization pairs, ORT's time per call from the profile
-# (python3).
+# (SkipLayerNormalization: a residual Add and a LayerNormalization),
+# made Gemms of its MatMuls and the Adds after them (MatMulAddFusion),
+# with Reshapes around them named after no node (gemm_input_reshape,
+# gemm_output_reshape...), and one Split of the three Slices of the
+# attention's input projection (GatherSliceToSplitFusion, named after
+# Slice_2).  Every node and every gptop apply is placed: nothing added
+# or removed.  The Ops row SkipLayerNormalization pairs, ORT's time per
+# call from the profile (python3).
 tfm=$srcdir/data/models/transformer
 "$GPTOP" --batch -n 5 --save "$tmp/tfm.json" "$tfm/model.onnx" >/dev/null 2>&1 &&
     "$GPTOP" --batch --diff "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tdiff" 2>"$tmp/err"
 ok $? "the transformer model: ORT's profile against gptop's capture"
 grep -Eq "nodes found by ONNX node or value name, ([0-9]+) of B's \1 applies covered" "$tmp/tdiff" &&
-    grep -Eq "Applies: [1-9][0-9]* paired by the source nodes they cover \(ONNX Runtime's nodes\), 0 added, [0-9]+ removed" "$tmp/tdiff" &&
-    ! sed -n '/^Apply$/,$p' "$tmp/tdiff" | grep ' removed ' | grep -v ' gemm_\(input\|output\)_reshape[_token0-9]*$' | grep -q .
-ok $? "... every gptop apply covered, none added, only ORT's inserted Reshapes removed"
+    grep -Eq "Applies: [1-9][0-9]* paired by the source nodes they cover \(ONNX Runtime's nodes\), 0 added, 0 removed" "$tmp/tdiff"
+ok $? "... every gptop apply covered, every ORT node placed: none added or removed"
+# The groups those fusions make, each against gptop's applies of the
+# same source nodes: the times summed by python3 from the profile's
+# events (per run) and the capture's applies (per call), as in the mlp's.
+if [ -z "$PY" ]; then
+	skip 3 "no python3 to read the profile and the capture"
+else
+	"$PY" - "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tgroups" <<'PYEOF'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+src = d["sources"]
+f = d["functions"][0]
+calls = f["call"]["calls"]
+runs = sum(1 for e in ev if e["name"] == "model_run")
+def srcs(a):
+    return {i for e in a["src"] for i in
+            (range(e[0], e[1] + 1) if isinstance(e, list) else [e])}
+def group(key, nodes, names):
+    a = sum(e["dur"] for e in ev if e.get("cat") == "Node" and
+            e["name"] in [n + "_kernel_time" for n in nodes])
+    ids = {src.index("/enc/layers.0/" + n) for n in names}
+    ap = [x for x in f["applies"] if srcs(x) and srcs(x) <= ids]
+    b = sum(x["total"] for x in ap)
+    print(key, "%.3e %.3e %d" % (a / 1e6 / runs, b / 1e9 / calls, len(ap)))
+L = "/enc/layers.0/"
+group("qkv", ["gemm_input_reshape", L + "self_attn/MatMul/MatMulAddFusion",
+              "gemm_output_reshape"], ["self_attn/MatMul", "self_attn/Add"])
+group("fc1", ["gemm_input_reshape_token_2", L + "linear1/MatMul/MatMulAddFusion",
+              "gemm_output_reshape_token_5", L + "Relu"],
+      ["linear1/MatMul", "linear1/Add", "Relu"])
+group("split", [L + "self_attn/Slice_2/GatherSliceToSplitFusion"],
+      ["self_attn/Slice", "self_attn/Slice_1", "self_attn/Slice_2"])
+PYEOF
+	tgrow() {
+		sed -n '/^Apply$/,$p' "$tmp/tdiff" | grep -F -- "$1" | head -n 1
+	}
+	set -- $(grep '^qkv ' "$tmp/tgroups")
+	r=$(tgrow "(2 sources)  [A: 3 applies]")
+	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* MatMul\{bias\}\(.*\) \(2 sources\)  \[A: 3 applies\]\$"
+	ok $? "MatMulAddFusion's Gemm with the Reshapes ORT put around it, against gptop's MatMul{bias} (the MatMul and its Add): ${2}s vs ${3}s per call: $r"
+	set -- $(grep '^fc1 ' "$tmp/tgroups")
+	r=$(tgrow "$4 applies  [A: 4 applies]")
+	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies  \[A: 4 applies\]\$"
+	ok $? "linear1: ORT's Gemm (MatMul and Add), its 2 Reshapes and Relu against gptop's MatMul and Add+Relu ($4 applies): ${2}s vs ${3}s: $r"
+	set -- $(grep '^split ' "$tmp/tgroups")
+	r=$(tgrow "GatherSliceToSplitFusion (3 sources)]")
+	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies  \[A: .*/Slice_2/GatherSliceToSplitFusion \(3 sources\)\]\$"
+	ok $? "ORT's Split (named after Slice_2) against gptop's $4 Slices: ${2}s vs ${3}s: $r"
+fi
 if [ -z "$PY" ]; then
 	skip 1 "no python3 to read the profile"
 else
