@@ -4,7 +4,7 @@
  * median timed call, each with its number, time and span and two
  * columns, the applies' starts and times.
  *
- * Columns are written as the memory profile's are (memjson.c): a string
+ * Columns are written as the memory profile's are (column.h): a string
  * of space-separated integers, the first value then each difference from
  * the one before, "D*N" for a run of N differences D.  Starts grow by
  * about each apply's time, so a 100,000-apply call costs some 6 bytes an
@@ -18,9 +18,7 @@
 #include <string.h>
 
 #include "base/jsonout.h"
-
-/* Column values are at most this (so every difference fits). */
-#define COL_MAX	((uint64_t)INT64_MAX / 2)
+#include "capture/column.h"
 
 static const char *const drawn_key[GP_PROF_DRAWN__COUNT] = {
 	[GP_PROF_LAST] = "last",
@@ -31,72 +29,14 @@ static const char *const drawn_key[GP_PROF_DRAWN__COUNT] = {
  * Writing.
  */
 
-struct col {
-	struct gp_buf	 b;
-	int64_t		 prev, run_d;
-	uint64_t	 run_n;
-};
-
-/* " D" (no space first) at the end of the column */
-static void
-col_num(struct col *c, int64_t v)
-{
-	char t[24];
-	int n = 0;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do
-		t[n++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (c->b.len + (size_t)n + 3 > c->b.cap)
-		gp_grow(&c->b.s, &c->b.cap, c->b.len + (size_t)n + 3, 1);
-	if (c->b.len > 0)
-		c->b.s[c->b.len++] = ' ';
-	if (v < 0)
-		c->b.s[c->b.len++] = '-';
-	while (n > 0)
-		c->b.s[c->b.len++] = t[--n];
-}
-
-static void
-col_flush(struct col *c)
-{
-	if (c->run_n >= 3) {
-		col_num(c, c->run_d);
-		gp_buf_printf(&c->b, "*%llu", (unsigned long long)c->run_n);
-	} else
-		for (uint64_t i = 0; i < c->run_n; i++)
-			col_num(c, c->run_d);
-	c->run_n = 0;
-}
-
-static void
-col_put(struct col *c, uint64_t u)
-{
-	int64_t v = (int64_t)(u > COL_MAX ? COL_MAX : u), d = v - c->prev;
-
-	c->prev = v;
-	if (c->run_n > 0 && d == c->run_d) {
-		c->run_n++;
-		return;
-	}
-	col_flush(c);
-	c->run_d = d;
-	c->run_n = 1;
-}
-
 static json_t *
 col_json(const uint64_t *v, int n)
 {
-	struct col c = {0};
-	json_t *j;
+	struct gp_col c = {0};
 
 	for (int i = 0; i < n; i++)
-		col_put(&c, v[i]);
-	col_flush(&c);
-	j = json_stringn_nocheck(c.b.len > 0 ? c.b.s : "", c.b.len);
-	gp_buf_free(&c.b);
-	return (j);
+		gp_col_put_u(&c, v[i]);
+	return (gp_col_json(&c));
 }
 
 static json_t *
@@ -134,42 +74,14 @@ gp_calljson_to_json(const struct gp_prof_fn *f)
  * Reading.
  */
 
-/* An integer of s at *p (a sign when neg); -1 when there is none or it
- * does not fit. */
-static int
-parse_int(const char **p, const char *end, bool neg, int64_t *out)
-{
-	const char *s = *p;
-	uint64_t v = 0;
-	bool minus = false;
-
-	if (neg && s < end && *s == '-') {
-		minus = true;
-		s++;
-	}
-	if (s == end || *s < '0' || *s > '9')
-		return (-1);
-	while (s < end && *s >= '0' && *s <= '9') {
-		uint64_t d = (uint64_t)(*s++ - '0');
-
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return (-1);
-		v = v * 10 + d;
-	}
-	*out = minus ? -(int64_t)v : (int64_t)v;
-	*p = s;
-	return (0);
-}
-
 /* Column key of o: exactly n values, each from 0 to hi, into v. */
 static int
 read_col(struct gp_rd *r, const json_t *o, const char *key, int n,
     uint64_t hi, const char *hi_what, uint64_t *v)
 {
 	const json_t *j = json_object_get(o, key);
-	const char *s, *end;
-	int64_t cur = 0;
-	int i = 0;
+	struct gp_col_error e;
+	char msg[160];
 
 	if (j == NULL)
 		return (gp_rd_fail(r, "missing \"%s\" (a column: a string of "
@@ -178,45 +90,15 @@ read_col(struct gp_rd *r, const json_t *o, const char *key, int n,
 	if (!json_is_string(j))
 		return (gp_rd_fail(r, "expected a column (a string of "
 		    "numbers), got %s", gp_jsonpos_kind(j)));
-	s = json_string_value(j);
-	end = s + json_string_length(j);
-	for (;;) {
-		int64_t d, cnt = 1;
-
-		while (s < end && *s == ' ')
-			s++;
-		if (s == end)
-			break;
-		if (i == n)
-			return (gp_rd_fail(r, "more than %d entries (one per "
-			    "apply)", n));
-		gp_rd_index(r, (size_t)i);
-		if (parse_int(&s, end, true, &d) < 0 || (s < end &&
-		    *s == '*' && (++s, parse_int(&s, end, false, &cnt) < 0 ||
-		    cnt < 1)) || (s < end && *s != ' '))
-			return (gp_rd_fail(r, "expected a difference D or a "
-			    "run of N differences D*N (integers)"));
-		if (cnt > n - i)
-			return (gp_rd_fail(r, "a run of %lld entries goes past "
-			    "the end (%d entries, one per apply)",
-			    (long long)cnt, n));
-		gp_rd_pop(r);
-		while (cnt-- > 0) {
-			if (__builtin_add_overflow(cur, d, &cur) || cur < 0 ||
-			    (uint64_t)cur > hi) {
-				gp_rd_index(r, (size_t)i);
-				if (cur < 0)
-					return (gp_rd_fail(r, "expected a "
-					    "non-negative integer"));
-				return (gp_rd_fail(r, "beyond %s (%llu ns)",
-				    hi_what, (unsigned long long)hi));
-			}
-			v[i++] = (uint64_t)cur;
-		}
+	/* int64_t and uint64_t may alias: the values are from 0 up */
+	if (gp_col_decode(json_string_value(j), json_string_length(j),
+	    (size_t)n, 0, (int64_t)hi, (int64_t *)v, &e) < 0) {
+		if (gp_col_fault_at(&e))
+			gp_rd_index(r, e.at);
+		gp_col_fault_text(&e, (size_t)n, "one per apply", hi_what, msg,
+		    sizeof(msg));
+		return (gp_rd_fail(r, "%s", msg));
 	}
-	if (i != n)
-		return (gp_rd_fail(r, "%d entries, expected %d (one per "
-		    "apply)", i, n));
 	gp_rd_pop(r);
 	return (0);
 }
@@ -242,7 +124,7 @@ read_call(struct gp_rd *r, const json_t *o, const char *key, int n,
 		return (gp_rd_fail(r, "expected a timed call's number (from "
 		    "1), got 0"));
 	}
-	if (c->span_ns > COL_MAX) {
+	if (c->span_ns > (uint64_t)GP_COL_MAX) {
 		gp_rd_key(r, "span_ns");
 		return (gp_rd_fail(r, "%llu ns is out of range",
 		    (unsigned long long)c->span_ns));

@@ -290,6 +290,21 @@ node_of(const struct map *m, int i)
 	return (-1);
 }
 
+/* Node k takes gptop apply i: its sources (owned where no node owns
+ * them yet). */
+static void
+give(struct map *m, struct gp_prof_apply *ort_ap, int i, int k)
+{
+	const struct gp_prof_apply *a = &m->gp->ap[i];
+
+	for (int s = 0; s < a->n_src; s++) {
+		claim(&ort_ap[k], a->src[s]);
+		if (m->owner[a->src[s]] < 0)
+			m->owner[a->src[s]] = k;
+	}
+	m->node[i] = k;
+}
+
 /* Give unclaimed gptop applies to their neighbours' nodes; true when one
  * was given. */
 static bool
@@ -320,12 +335,7 @@ spread(struct map *m, struct gp_prof_apply *ort_ap)
 			k = m->node[m->use[i]];
 		if (k < 0)
 			continue;
-		for (int s = 0; s < a->n_src; s++) {
-			claim(&ort_ap[k], a->src[s]);
-			if (m->owner[a->src[s]] < 0)
-				m->owner[a->src[s]] = k;
-		}
-		m->node[i] = k;
+		give(m, ort_ap, i, k);
 		any = true;
 	}
 	return (any);
@@ -411,12 +421,7 @@ absorb(struct map *m, struct gp_prof_apply *ort_ap)
 				k = m->node[j];
 		if (k < 0)
 			continue;
-		for (int s = 0; s < a->n_src; s++) {
-			claim(&ort_ap[k], a->src[s]);
-			if (m->owner[a->src[s]] < 0)
-				m->owner[a->src[s]] = k;
-		}
-		m->node[i] = k;
+		give(m, ort_ap, i, k);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/jsonpos.h"
+#include "capture/column.h"
 
 /* The string pool of a profile being read. */
 struct pool {
@@ -33,107 +34,9 @@ struct pool {
  * runs of one difference are common: sizes sorted, buffers reused).
  */
 
-/* Column values are clamped to this on writing, so differences fit. */
-#define COL_MAX		(INT64_MAX / 2)
-
 /* enum gp_mem_kind, but GP_MEM_WORK: the work space at the peak is the
  * sim's "work" member (readers of the same version know only these) */
 static const char kind_chars[] = "ischn";
-
-/* A column being written: the runs of equal differences, one pending. */
-struct col {
-	char		*s;
-	size_t		 len, cap;
-	int64_t		 prev;
-	int64_t		 run_d;
-	uint64_t	 run_n;
-};
-
-static void
-col_num(struct col *c, int64_t v)
-{
-	char t[24];
-	int n = 0;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do {
-		t[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (c->len + (size_t)n + 2 > c->cap)
-		gp_grow(&c->s, &c->cap, c->len + (size_t)n + 2, 1);
-	if (v < 0)
-		c->s[c->len++] = '-';
-	while (n > 0)
-		c->s[c->len++] = t[--n];
-}
-
-static void
-col_sep(struct col *c)
-{
-	if (c->len > 0) {
-		if (c->len + 1 > c->cap)
-			gp_grow(&c->s, &c->cap, c->len + 1, 1);
-		c->s[c->len++] = ' ';
-	}
-}
-
-static void
-col_flush(struct col *c)
-{
-	if (c->run_n >= 3) {
-		col_sep(c);
-		col_num(c, c->run_d);
-		if (c->len + 1 > c->cap)
-			gp_grow(&c->s, &c->cap, c->len + 1, 1);
-		c->s[c->len++] = '*';
-		col_num(c, (int64_t)c->run_n);
-	} else
-		for (uint64_t i = 0; i < c->run_n; i++) {
-			col_sep(c);
-			col_num(c, c->run_d);
-		}
-	c->run_n = 0;
-}
-
-static void
-col_put(struct col *c, int64_t v)
-{
-	int64_t d;
-
-	if (v > COL_MAX)
-		v = COL_MAX;
-	else if (v < -COL_MAX)
-		v = -COL_MAX;
-	d = v - c->prev;
-	c->prev = v;
-	if (c->run_n > 0 && d == c->run_d) {
-		c->run_n++;
-		return;
-	}
-	col_flush(c);
-	c->run_d = d;
-	c->run_n = 1;
-}
-
-static void
-col_put_u(struct col *c, uint64_t v)
-{
-	col_put(c, v > (uint64_t)COL_MAX ? COL_MAX : (int64_t)v);
-}
-
-/* The column as a JSON string; c is emptied. */
-static json_t *
-col_json(struct col *c)
-{
-	json_t *j;
-
-	col_flush(c);
-	j = json_stringn_nocheck(c->s != NULL ? c->s : "", c->len);
-	free(c->s);
-	memset(c, 0, sizeof(*c));
-	return (j);
-}
 
 static json_t *
 jnum(uint64_t v)
@@ -215,7 +118,7 @@ static json_t *
 bufs_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 {
 	json_t *o = json_object(), *names = json_array();
-	struct col bytes = {0}, fn = {0}, step = {0}, ref = {0}, out = {0};
+	struct gp_col bytes = {0}, fn = {0}, step = {0}, ref = {0}, out = {0};
 	char *kinds = gp_xmalloc((size_t)s->n_bufs + 1);
 
 	int nk = 0;
@@ -228,12 +131,12 @@ bufs_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 
 		if (b->kind == GP_MEM_WORK)
 			continue;	/* the sim's "work" */
-		col_put_u(&bytes, b->bytes);
+		gp_col_put_u(&bytes, b->bytes);
 		kinds[nk++] = b->kind >= 0 && b->kind <
 		    (int)sizeof(kind_chars) - 1 ? kind_chars[b->kind] : 'n';
-		col_put(&fn, b->fn);
-		col_put(&step, b->step);
-		col_put(&ref, b->n_ref);
+		gp_col_put(&fn, b->fn);
+		gp_col_put(&step, b->step);
+		gp_col_put(&ref, b->n_ref);
 		/* named after an output of this function's apply: say which */
 		if (b->fn == m->fn && b->step >= 0 && b->step < m->n_apply) {
 			const struct gp_mem_apply *a = &m->ap[b->step];
@@ -244,16 +147,16 @@ bufs_to_json(const struct gp_memprof *m, const struct gp_mem_sim *s)
 				    name) == 0)
 					k = j;
 		}
-		col_put(&out, k);
+		gp_col_put(&out, k);
 		if (k < 0)
 			json_array_append_new(names, jname(name));
 	}
-	put(o, "bytes", col_json(&bytes));
+	put(o, "bytes", gp_col_json(&bytes));
 	put(o, "kind", json_stringn_nocheck(kinds, (size_t)nk));
-	put(o, "fn", col_json(&fn));
-	put(o, "step", col_json(&step));
-	put(o, "n_ref", col_json(&ref));
-	put(o, "out", col_json(&out));
+	put(o, "fn", gp_col_json(&fn));
+	put(o, "step", gp_col_json(&step));
+	put(o, "n_ref", gp_col_json(&ref));
+	put(o, "out", gp_col_json(&out));
 	put(o, "names", names);
 	free(kinds);
 	return (o);
@@ -263,14 +166,14 @@ static json_t *
 points_to_json(const struct gp_mem_point *p, int n)
 {
 	json_t *o = json_object();
-	struct col live = {0}, fresh = {0};
+	struct gp_col live = {0}, fresh = {0};
 
 	for (int i = 0; i < n; i++) {
-		col_put_u(&live, p[i].live);
-		col_put_u(&fresh, p[i].fresh);
+		gp_col_put_u(&live, p[i].live);
+		gp_col_put_u(&fresh, p[i].fresh);
 	}
-	put(o, "live", col_json(&live));
-	put(o, "fresh", col_json(&fresh));
+	put(o, "live", gp_col_json(&live));
+	put(o, "fresh", gp_col_json(&fresh));
 	return (o);
 }
 
@@ -312,7 +215,7 @@ json_t *
 gp_memprof_to_json(const struct gp_memprof *m, const struct gp_prof_fn *f)
 {
 	json_t *o, *a;
-	struct col c1 = {0}, c2 = {0};
+	struct gp_col c1 = {0}, c2 = {0};
 
 	if (m == NULL || f == NULL || !describes(m, f) ||
 	    (m->n_apply > 0 && (m->sim[0].after == NULL ||
@@ -338,17 +241,17 @@ gp_memprof_to_json(const struct gp_memprof *m, const struct gp_prof_fn *f)
 	}
 	put(o, "inter", a);
 	for (int i = 0; i < m->n_apply; i++) {
-		col_put_u(&c1, m->ap[i].inter_after);
-		col_put_u(&c2, m->ap[i].inter_during);
+		gp_col_put_u(&c1, m->ap[i].inter_after);
+		gp_col_put_u(&c2, m->ap[i].inter_during);
 	}
-	put(o, "inter_after", col_json(&c1));
-	put(o, "inter_during", col_json(&c2));
+	put(o, "inter_after", gp_col_json(&c1));
+	put(o, "inter_during", gp_col_json(&c2));
 	for (int i = 0; i < m->n_apply; i++)
-		col_put_u(&c1, m->ap[i].work_bytes);
-	put(o, "work", col_json(&c1));
+		gp_col_put_u(&c1, m->ap[i].work_bytes);
+	put(o, "work", gp_col_json(&c1));
 	for (uint32_t i = 0; i < m->n_outs; i++)
-		col_put(&c1, m->outs[i].alias == 'c' ? -1 : m->outs[i].src);
-	put(o, "alias_of", col_json(&c1));
+		gp_col_put(&c1, m->outs[i].alias == 'c' ? -1 : m->outs[i].src);
+	put(o, "alias_of", gp_col_json(&c1));
 	a = json_array();
 	json_array_append_new(a, sim_to_json(m, &m->sim[0]));
 	json_array_append_new(a, sim_to_json(m, &m->sim[1]));
@@ -363,8 +266,8 @@ gp_memprof_to_json(const struct gp_memprof *m, const struct gp_prof_fn *f)
 		put(mo, "ms", json_real(isfinite(m->min_ms) && m->min_ms >= 0 ?
 		    m->min_ms : 0));
 		for (int i = 0; i < m->n_apply; i++)
-			col_put(&c1, m->min_order[i]);
-		put(mo, "order", col_json(&c1));
+			gp_col_put(&c1, m->min_order[i]);
+		put(mo, "order", gp_col_json(&c1));
 		put(o, "min", mo);
 	}
 	return (o);
@@ -560,34 +463,6 @@ jr_container(struct jr *r, const json_t *o, const char *key, bool array)
 	return (v);
 }
 
-/* An integer at *p (a sign only when sign): up to INT64_MAX in
- * magnitude. */
-static int
-parse_num(const char **p, const char *end, bool sign, int64_t *out)
-{
-	const char *s = *p;
-	bool neg = false;
-	uint64_t v = 0;
-
-	if (sign && s < end && *s == '-') {
-		neg = true;
-		s++;
-	}
-	if (s == end || *s < '0' || *s > '9')
-		return (-1);
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
-		uint64_t d = (uint64_t)(*s - '0');
-
-		/* before it wraps: 2^64 + 1 is not 1 */
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return (-1);
-		v = v * 10 + d;
-	}
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	*p = s;
-	return (0);
-}
-
 /* Column key of o into r->tmp: exactly n values, each in [lo, hi]; per
  * says what an entry is, for the messages ("one per apply").  (On an
  * error the path is left as it was: the caller gives up.) */
@@ -597,9 +472,8 @@ jr_col(struct jr *r, const json_t *o, const char *key, size_t n,
 {
 	static const char what[] = "a column (a string of numbers)";
 	const json_t *v = jr_get(r, o, key, what);
-	const char *s, *end;
-	int64_t cur = 0;
-	size_t i = 0;
+	struct gp_col_error e;
+	char msg[160];
 
 	if (v == NULL)
 		return (-1);
@@ -608,50 +482,13 @@ jr_col(struct jr *r, const json_t *o, const char *key, size_t n,
 		return (jr_fail(r, "expected %s, got %s", what, gp_jsonpos_kind(v)));
 	/* n is bounded by what was read (applies, outputs, kinds) */
 	gp_grow(&r->tmp, &r->tmp_cap, n + 1, sizeof(*r->tmp));
-	s = json_string_value(v);
-	end = s + json_string_length(v);
-	for (;;) {
-		int64_t d, cnt = 1;
-
-		while (s < end && *s == ' ')
-			s++;
-		if (s == end)
-			break;
-		if (i == n)
-			return (jr_fail(r, "more than %zu entries (%s)", n,
-			    per));
-		jr_index(r, i);
-		if (parse_num(&s, end, true, &d) < 0 || (s < end &&
-		    *s == '*' && (++s, parse_num(&s, end, false, &cnt) < 0 ||
-		    cnt < 1)) || (s < end && *s != ' '))
-			return (jr_fail(r, "expected a difference D or a run "
-			    "of N differences D*N (integers)"));
-		if ((uint64_t)cnt > n - i)
-			return (jr_fail(r, "a run of %lld entries goes past "
-			    "the end (%zu entries, %s)", (long long)cnt, n,
-			    per));
-		jr_pop(r);
-		while (cnt-- > 0) {
-			if (__builtin_add_overflow(cur, d, &cur)) {
-				jr_index(r, i);
-				return (jr_fail(r, "the value overflows"));
-			}
-			if (cur < lo || cur > hi) {
-				jr_index(r, i);
-				if (lo == 0 && cur < 0)
-					return (jr_fail(r, "expected a "
-					    "non-negative integer, got %lld",
-					    (long long)cur));
-				return (jr_fail(r, "%lld is out of range (%lld "
-				    "to %lld)", (long long)cur, (long long)lo,
-				    (long long)hi));
-			}
-			r->tmp[i++] = cur;
-		}
+	if (gp_col_decode(json_string_value(v), json_string_length(v), n, lo,
+	    hi, r->tmp, &e) < 0) {
+		if (gp_col_fault_at(&e))
+			jr_index(r, e.at);
+		gp_col_fault_text(&e, n, per, NULL, msg, sizeof(msg));
+		return (jr_fail(r, "%s", msg));
 	}
-	if (i != n)
-		return (jr_fail(r, "%zu entries, expected %zu (%s)", i, n,
-		    per));
 	jr_pop(r);
 	return (0);
 }
