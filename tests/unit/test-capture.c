@@ -293,17 +293,89 @@ bad(const char *text, const char *want, const char *what)
 	gp_profile_free(p);
 }
 
-/* The good capture with one edit at a JSON path, pretty-printed. */
+/*
+ * A corruption of a good capture: the member at path at (".key" and "[i]"
+ * steps from the top: "functions[0].applies[2].calls") set to the JSON
+ * text json (NULL: removed; an index one past an array's end: appended),
+ * or, where it must read the capture first, done by fn; want is (a part
+ * of) the message the load must refuse it with, what the case.
+ */
+struct corrupt {
+	const char	*at, *json;
+	void		(*fn)(json_t *);
+	const char	*want, *what;
+};
+
+/* Set (json NULL: remove) the member at path at of j. */
+static void
+set_at(json_t *j, const char *at, const char *json)
+{
+	json_t *v = json != NULL ? json_loads(json, JSON_DECODE_ANY, NULL) :
+	    NULL;
+
+	while (j != NULL && *at != '\0') {
+		char key[64];
+		size_t n = 0, i = 0;
+		bool index = *at == '[';
+
+		if (index) {
+			char *e;
+
+			i = strtoul(at + 1, &e, 10);
+			at = e + 1;	/* past ']' */
+		} else {
+			at += *at == '.';
+			while (*at != '\0' && *at != '.' && *at != '[' &&
+			    n + 1 < sizeof(key))
+				key[n++] = *at++;
+			key[n] = '\0';
+		}
+		if (*at != '\0') {	/* a step on the way */
+			j = index ? json_array_get(j, i) : json_object_get(j,
+			    key);
+			continue;
+		}
+		if (v == NULL && index)
+			json_array_remove(j, i);
+		else if (v == NULL)
+			json_object_del(j, key);
+		else if (index && i == json_array_size(j))
+			json_array_append(j, v);
+		else if (index)
+			json_array_set(j, i, v);
+		else
+			json_object_set(j, key, v);
+		break;
+	}
+	json_decref(v);
+}
+
+/* The good capture corrupted by c, pretty-printed. */
 static char *
-edit(const char *good, void (*fn)(json_t *))
+corrupted(const char *good, const struct corrupt *c)
 {
 	json_t *j = json_loads(good, 0, NULL);
 	char *s;
 
-	fn(j);
+	if (c->fn != NULL)
+		c->fn(j);
+	else
+		set_at(j, c->at, c->json);
 	s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return (s);
+}
+
+/* Each corruption of good in c[0..n) refused with its message. */
+static void
+refuse_all(const char *good, const struct corrupt *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *s = corrupted(good, &c[i]);
+
+		bad(s, c[i].want, c[i].what);
+		free(s);
+	}
 }
 
 /*
@@ -347,81 +419,6 @@ call_equal(const struct gp_prof_call *a, const struct gp_prof_call *b)
 		if (a->start[i] != b->start[i] || a->ns[i] != b->ns[i])
 			return (false);
 	return (true);
-}
-
-static json_t *
-tl_at(json_t *j, const char *which)
-{
-	return (json_object_get(json_object_get(json_array_get(
-	    json_object_get(j, "functions"), 0), "timeline"), which));
-}
-
-static void
-t_short(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "start",
-	    json_string("0 1000 2100"));
-}
-
-static void
-t_beyond(json_t *j)
-{
-	json_object_set_new(tl_at(j, "median"), "ns",
-	    json_string("5 0 36 -36"));
-}
-
-static void
-t_seq(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "seq", json_integer(0));
-}
-
-static void
-t_type(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns", json_pack("[iiii]", 1, 2,
-	    3, 4));
-}
-
-static void
-t_run(json_t *j)
-{
-	json_object_set_new(tl_at(j, "median"), "start",
-	    json_string("0 10*4"));
-}
-
-static void
-t_negative(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "start",
-	    json_string("0 1000 -2000 0"));
-}
-
-/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
-static void
-t_overflow(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns",
-	    json_string("18446744073709551617 1 1 1"));
-}
-
-static void
-t_token(json_t *j)
-{
-	json_object_set_new(tl_at(j, "last"), "ns", json_string("1 2 x 3"));
-}
-
-static void
-t_not_object(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "timeline", json_integer(1));
-}
-
-static void
-t_missing(json_t *j)
-{
-	json_object_del(tl_at(j, "median"), "span_ns");
 }
 
 static void
@@ -498,46 +495,45 @@ test_timeline(void)
 	gp_profile_free(r);
 
 	{
-		static const struct {
-			void		(*fn)(json_t *);
-			const char	*want, *what;
-		} bads[] = {
-			{t_short, "functions[0].timeline.last.start: 3 "
-			    "entries, expected 4 (one per apply)",
-			    "timeline: a column too short"},
-			{t_beyond, "functions[0].timeline.median.ns[2]: beyond "
-			    "the call's span (40 ns)",
+		/* the timeline of function 0 */
+#define TL "functions[0].timeline"
+		static const struct corrupt bads[] = {
+			{TL ".last.start", "\"0 1000 2100\"", NULL,
+			    TL ".last.start: 3 entries, expected 4 (one per "
+			    "apply)", "timeline: a column too short"},
+			{TL ".median.ns", "\"5 0 36 -36\"", NULL,
+			    TL ".median.ns[2]: beyond the call's span (40 ns)",
 			    "timeline: a time beyond the span"},
-			{t_seq, "functions[0].timeline.last.seq: expected a "
+			{TL ".last.seq", "0", NULL, TL ".last.seq: expected a "
 			    "timed call's number (from 1), got 0",
 			    "timeline: call number 0"},
-			{t_type, "functions[0].timeline.last.ns: expected a "
-			    "column (a string of numbers), got an array",
-			    "timeline: an array for a column"},
-			{t_run, "functions[0].timeline.median.start[1]: a run "
-			    "of 4 entries goes past the end (4 entries",
+			{TL ".last.ns", "[1, 2, 3, 4]", NULL, TL ".last.ns: "
+			    "expected a column (a string of numbers), got an "
+			    "array", "timeline: an array for a column"},
+			{TL ".median.start", "\"0 10*4\"", NULL,
+			    TL ".median.start[1]: a run of 4 entries goes past "
+			    "the end (4 entries",
 			    "timeline: a run past the end"},
-			{t_negative, "functions[0].timeline.last.start[2]: "
-			    "expected a non-negative integer",
-			    "timeline: a negative start"},
-			{t_overflow, "functions[0].timeline.last.ns[0]: "
-			    "expected a difference D or a run of N "
-			    "differences D*N (integers)",
+			{TL ".last.start", "\"0 1000 -2000 0\"", NULL,
+			    TL ".last.start[2]: expected a non-negative "
+			    "integer, got -1000", "timeline: a negative start"},
+			/* 2^64 + 1: wraps to 1 in 64 bits unless the reader
+			 * stops it */
+			{TL ".last.ns", "\"18446744073709551617 1 1 1\"",
+			    NULL, TL ".last.ns[0]: expected a difference D or "
+			    "a run of N differences D*N (integers)",
 			    "timeline: a number past 64 bits"},
-			{t_token, "functions[0].timeline.last.ns[2]: expected "
-			    "a difference D", "timeline: a word in a column"},
-			{t_not_object, "functions[0].timeline: expected an "
-			    "object", "timeline: not an object"},
-			{t_missing, "functions[0].timeline.median: missing "
-			    "\"span_ns\"", "timeline: span_ns missing"},
+			{TL ".last.ns", "\"1 2 x 3\"", NULL, TL ".last.ns[2]: "
+			    "expected a difference D",
+			    "timeline: a word in a column"},
+			{TL, "1", NULL, TL ": expected an object",
+			    "timeline: not an object"},
+			{TL ".median.span_ns", NULL, NULL, TL ".median: "
+			    "missing \"span_ns\"", "timeline: span_ns missing"},
 		};
+#undef TL
 
-		for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
-			char *e = edit(text, bads[k].fn);
-
-			bad(e, bads[k].want, bads[k].what);
-			free(e);
-		}
+		refuse_all(text, bads, sizeof(bads) / sizeof(bads[0]));
 	}
 	json_decref(j);
 	free(text);
@@ -555,56 +551,6 @@ apply_at(json_t *j, int f, int i)
 }
 
 static void
-e_deep_type(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 2), "calls", json_string("7"));
-}
-
-static void
-e_missing(json_t *j)
-{
-	json_object_del(apply_at(j, 0, 1), "total");
-}
-
-static void
-e_negative(json_t *j)
-{
-	json_object_set_new(apply_at(j, 1, 0), "min", json_integer(-3));
-}
-
-static void
-e_count(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "n_applies", json_integer(5));
-}
-
-static void
-e_newer(json_t *j)
-{
-	json_object_set_new(j, "format", json_string("gptop-capture/5"));
-}
-
-static void
-e_format(json_t *j)
-{
-	json_object_set_new(j, "format", json_string("gptop-graph/1"));
-}
-
-static void
-e_noformat(json_t *j)
-{
-	json_object_del(j, "format");
-}
-
-static void
-e_producer(json_t *j)
-{
-	json_array_set_new(json_array_get(json_object_get(apply_at(j, 0, 1),
-	    "inputs"), 0), 2, json_integer(5));
-}
-
-static void
 e_hist(json_t *j)
 {
 	json_t *a = apply_at(j, 0, 0);
@@ -614,115 +560,6 @@ e_hist(json_t *j)
 
 	json_object_set_new(a, "histogram", json_string(h));
 	free(h);
-}
-
-static void
-e_bin(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "histogram",
-	    json_string("1920: 7"));
-}
-
-static void
-e_bin_outside(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "histogram",
-	    json_string("3: 7"));
-}
-
-static void
-e_bin_syntax(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "histogram",
-	    json_string("3: 0*2 x"));
-}
-
-static void
-e_bin_past(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "histogram",
-	    json_string("1910: 0*20"));
-}
-
-static void
-e_bin_array(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "histogram",
-	    json_pack("[[ii]]", 3, 7));
-}
-
-static void
-e_dtype(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "types"), 1),
-	    "dtype", json_string("float128"));
-}
-
-static void
-e_impl(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "ops"), 2),
-	    "impl", json_string("GPU"));
-}
-
-static void
-e_op(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 3), "op", json_integer(99));
-}
-
-static void
-e_type(json_t *j)
-{
-	json_array_set_new(json_array_get(json_object_get(apply_at(j, 1, 1),
-	    "outputs"), 0), 1, json_integer(-1));
-}
-
-static void
-e_alias(json_t *j)
-{
-	json_array_append_new(json_array_get(json_object_get(apply_at(j, 0, 0),
-	    "outputs"), 0), json_string("borrowed"));
-}
-
-static void
-e_tuple(json_t *j)
-{
-	json_array_set_new(json_object_get(apply_at(j, 0, 1), "inputs"), 0,
-	    json_pack("{s:s}", "var", "t0"));
-}
-
-static void
-e_hash(json_t *j)
-{
-	json_object_set_new(json_object_get(j, "graph"), "hash",
-	    json_string("xyz"));
-}
-
-static void
-e_id(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 2), "id", json_integer(3));
-}
-
-static void
-e_strides(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "types"), 0),
-	    "strides", json_pack("[iii]", 8, 8, 8));
-}
-
-static void
-e_minmax(json_t *j)
-{
-	json_object_set_new(apply_at(j, 0, 0), "min", json_integer(1LL << 40));
-}
-
-static void
-e_seen(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "calls_seen", json_integer(1));
 }
 
 static void
@@ -741,78 +578,81 @@ test_bad(void)
 	char *path = tmp_path("good.json");
 	size_t len = 0;
 	char *good, *s;
-	static const struct {
-		void		(*fn)(json_t *);
-		const char	*want;
-		const char	*what;
-	} cases[] = {
-		{e_deep_type, "functions[0].applies[2].calls: expected a "
-		    "non-negative integer, got a string", "wrong type deep"},
-		{e_missing, "functions[0].applies[1]: missing \"total\"",
-		    "missing field"},
-		{e_negative, "functions[1].applies[0].min: expected a "
+	/* function f's apply a */
+#define AP(f, a) "functions[" #f "].applies[" #a "]"
+	static const struct corrupt cases[] = {
+		{AP(0, 2) ".calls", "\"7\"", NULL, AP(0, 2) ".calls: "
+		    "expected a non-negative integer, got a string",
+		    "wrong type deep"},
+		{AP(0, 1) ".total", NULL, NULL, AP(0, 1) ": missing "
+		    "\"total\"", "missing field"},
+		{AP(1, 0) ".min", "-3", NULL, AP(1, 0) ".min: expected a "
 		    "non-negative integer, got -3", "negative count"},
-		{e_count, "functions[0].applies: 4 applies, but n_applies "
-		    "says 5", "apply count mismatch"},
-		{e_newer, "format: written by a newer gptop (format "
-		    "\"gptop-capture/5\"", "newer version"},
-		{e_format, "format: \"gptop-graph/1\" is not a gptop capture",
+		{"functions[0].n_applies", "5", NULL, "functions[0].applies: 4 "
+		    "applies, but n_applies says 5", "apply count mismatch"},
+		{"format", "\"gptop-capture/5\"", NULL, "format: written by "
+		    "a newer gptop (format \"gptop-capture/5\"",
+		    "newer version"},
+		{"format", "\"gptop-graph/1\"", NULL, "format: "
+		    "\"gptop-graph/1\" is not a gptop capture",
 		    "wrong format key"},
-		{e_noformat, "not a gptop capture: no \"format\" member",
-		    "no format key"},
-		{e_producer, "functions[0].applies[1].inputs[0][2]: the "
-		    "producer: expected an earlier apply (-1 to 0)",
+		{"format", NULL, NULL, "not a gptop capture: no \"format\" "
+		    "member", "no format key"},
+		{AP(0, 1) ".inputs[0][2]", "5", NULL, AP(0, 1) ".inputs[0][2]: "
+		    "the producer: expected an earlier apply (-1 to 0)",
 		    "producer after its consumer"},
-		{e_hist, "functions[0].applies[0]: the histogram holds 8 "
-		    "samples but calls is 7", "histogram and calls disagree"},
-		{e_bin, "functions[0].applies[0].histogram: expected \"BIN: "
-		    "COUNT ...\" with a bin from 0 to 1919",
-		    "histogram bin out of range"},
-		{e_bin_outside, "functions[0].applies[0].histogram: bin 3 "
-		    "holds times outside min and max", "histogram bin outside "
-		    "[min, max]"},
-		{e_bin_syntax, "functions[0].applies[0].histogram: at bin 5: "
-		    "expected \" COUNT\" (0 to 4294967295) or \" 0*RUN\"",
-		    "histogram syntax"},
-		{e_bin_past, "functions[0].applies[0].histogram: bins past the "
-		    "last (1919)", "histogram past the last bin"},
-		{e_bin_array, "functions[0].applies[0].histogram: expected a "
-		    "string, got an array", "histogram of format 1's form"},
-		{e_dtype, "types[1].dtype: expected a dtype", "unknown dtype"},
-		{e_impl, "ops[2].impl: expected an implementation (C, BLAS",
-		    "unknown implementation"},
-		{e_op, "functions[0].applies[3].op: 99 is out of range (0 to",
-		    "op index out of the table"},
-		{e_type, "functions[1].applies[1].outputs[0][1]: the type: "
-		    "expected an index into types", "type index out of the "
-		    "table"},
-		{e_alias, "functions[0].applies[0].outputs[0][2]: the alias: "
-		    "expected \"created\", \"view\" or \"inplace\"",
-		    "unknown alias"},
-		{e_tuple, "functions[0].applies[1].inputs[0]: expected an "
-		    "input [var, type, producer], got an object",
-		    "input not a tuple"},
-		{e_hash, "graph.hash: expected 16 hexadecimal digits",
-		    "bad graph hash"},
-		{e_id, "functions[0].applies[2].id: apply 3 is at position 2",
-		    "apply out of order"},
-		{e_strides, "types[0].strides: 3 dimensions, but the shape has",
-		    "strides of another rank"},
-		{e_minmax, "functions[0].applies[0].min: min 1099511627776 "
-		    "is larger than max", "min above max"},
-		{e_seen, "functions[0].calls_seen: 1 calls seen, fewer than "
-		    "the 7 counted", "calls seen below calls counted"},
+		{NULL, NULL, e_hist, AP(0, 0) ": the histogram holds 8 samples "
+		    "but calls is 7", "histogram and calls disagree"},
+		{AP(0, 0) ".histogram", "\"1920: 7\"", NULL, AP(0, 0)
+		    ".histogram: expected \"BIN: COUNT ...\" with a bin from "
+		    "0 to 1919", "histogram bin out of range"},
+		{AP(0, 0) ".histogram", "\"3: 7\"", NULL, AP(0, 0)
+		    ".histogram: bin 3 holds times outside min and max",
+		    "histogram bin outside [min, max]"},
+		{AP(0, 0) ".histogram", "\"3: 0*2 x\"", NULL, AP(0, 0)
+		    ".histogram: at bin 5: expected \" COUNT\" (0 to "
+		    "4294967295) or \" 0*RUN\"", "histogram syntax"},
+		{AP(0, 0) ".histogram", "\"1910: 0*20\"", NULL, AP(0, 0)
+		    ".histogram: bins past the last (1919)",
+		    "histogram past the last bin"},
+		{AP(0, 0) ".histogram", "[[3, 7]]", NULL, AP(0, 0)
+		    ".histogram: expected a string, got an array",
+		    "histogram of format 1's form"},
+		{"types[1].dtype", "\"float128\"", NULL, "types[1].dtype: "
+		    "expected a dtype", "unknown dtype"},
+		{"ops[2].impl", "\"GPU\"", NULL, "ops[2].impl: expected an "
+		    "implementation (C, BLAS", "unknown implementation"},
+		{AP(0, 3) ".op", "99", NULL, AP(0, 3) ".op: 99 is out of range "
+		    "(0 to", "op index out of the table"},
+		{AP(1, 1) ".outputs[0][1]", "-1", NULL, AP(1, 1)
+		    ".outputs[0][1]: the type: expected an index into types",
+		    "type index out of the table"},
+		{AP(0, 0) ".outputs[0][2]", "\"borrowed\"", NULL, AP(0, 0)
+		    ".outputs[0][2]: the alias: expected \"created\", "
+		    "\"view\" or \"inplace\"", "unknown alias"},
+		{AP(0, 1) ".inputs[0]", "{\"var\": \"t0\"}", NULL, AP(0, 1)
+		    ".inputs[0]: expected an input [var, type, producer], got "
+		    "an object", "input not a tuple"},
+		{"graph.hash", "\"xyz\"", NULL, "graph.hash: expected 16 "
+		    "hexadecimal digits", "bad graph hash"},
+		{AP(0, 2) ".id", "3", NULL, AP(0, 2) ".id: apply 3 is at "
+		    "position 2", "apply out of order"},
+		{"types[0].strides", "[8, 8, 8]", NULL, "types[0].strides: 3 "
+		    "dimensions, but the shape has", "strides of another rank"},
+		{AP(0, 0) ".min", "1099511627776", NULL, AP(0, 0) ".min: min "
+		    "1099511627776 is larger than max", "min above max"},
+		{"functions[0].calls_seen", "1", NULL,
+		    "functions[0].calls_seen: 1 calls seen, fewer than the 7 "
+		    "counted",
+		    "calls seen below calls counted"},
 	};
+#undef AP
 
 	ok(gp_capture_save(p, path, &err) == 0, "save the good capture");
 	good = slurp(path, &len);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		s = edit(good, cases[i].fn);
-		bad(s, cases[i].want, cases[i].what);
-		free(s);
-	}
-	/* the line and column point at the bad value */
-	s = edit(good, e_deep_type);
+	refuse_all(good, cases, sizeof(cases) / sizeof(cases[0]));
+	/* the line and column point at the bad value (the first case's) */
+	s = corrupted(good, &cases[0]);
 	{
 		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
 		    "bad.json", NULL, &err);
@@ -839,7 +679,7 @@ test_bad(void)
 		gp_profile_free(q);
 	}
 	free(s);
-	s = edit(good, e_unknown_key);
+	s = corrupted(good, &(const struct corrupt){.fn = e_unknown_key});
 	{
 		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
 		    "future.json", NULL, &err);
@@ -1178,26 +1018,6 @@ col_edit(json_t *o, const char *key, size_t i, int64_t x)
 }
 
 static void
-m_not_object(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "memory", json_string("yes"));
-}
-
-static void
-m_ext_type(json_t *j)
-{
-	json_object_set_new(mem_at(j, 0), "external", json_string("12"));
-}
-
-static void
-m_pred_type(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "mem_peak_predicted", json_integer(-3));
-}
-
-static void
 m_short(json_t *j)
 {
 	col_edit(mem_at(j, 0), "inter_after", 0, INT64_MIN);
@@ -1213,47 +1033,6 @@ static void
 m_negative(json_t *j)
 {
 	col_edit(json_object_get(sim_at(j, 0), "after"), "live", 3, -5);
-}
-
-static void
-m_run(json_t *j)
-{
-	json_object_set_new(json_object_get(sim_at(j, 1), "during"), "fresh",
-	    json_string("0 1*17"));
-}
-
-static void
-m_token(json_t *j)
-{
-	json_object_set_new(mem_at(j, 0), "inter_during", json_string("1 2 x"));
-}
-
-static void
-m_overflow(json_t *j)
-{
-	json_object_set_new(mem_at(j, 0), "inter_during",
-	    json_string("9223372036854775807 1 0*15"));
-}
-
-/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops it */
-static void
-m_wrap(json_t *j)
-{
-	json_object_set_new(mem_at(j, 0), "inter_during",
-	    json_string("18446744073709551617 0*16"));
-}
-
-static void
-m_col_type(json_t *j)
-{
-	json_object_set_new(json_object_get(sim_at(j, 0), "after"), "live",
-	    json_pack("[ii]", 1, 2));
-}
-
-static void
-m_kinds(json_t *j)
-{
-	json_object_set_new(bufs_at(j, 0), "kind", json_string("ii"));
 }
 
 static void
@@ -1282,13 +1061,6 @@ m_names(json_t *j)
 }
 
 static void
-m_name_type(json_t *j)
-{
-	json_array_set_new(json_object_get(bufs_at(j, 1), "names"), 0,
-	    json_integer(7));
-}
-
-static void
 m_fn(json_t *j)
 {
 	col_edit(bufs_at(j, 0), "fn", 0, 2);
@@ -1301,39 +1073,9 @@ m_alias(json_t *j)
 }
 
 static void
-m_step(json_t *j)
-{
-	json_object_set_new(sim_at(j, 0), "peak_step", json_integer(17));
-}
-
-static void
-m_inter(json_t *j)
-{
-	json_array_remove(json_object_get(mem_at(j, 0), "inter"), 1);
-}
-
-static void
 m_order(json_t *j)
 {
 	col_edit(json_object_get(mem_at(j, 0), "min"), "order", 1, 0);
-}
-
-static void
-m_missing(json_t *j)
-{
-	json_object_del(sim_at(j, 1), "held");
-}
-
-static void
-m_nbufs(json_t *j)
-{
-	json_object_set_new(sim_at(j, 0), "n_bufs", json_integer(-1));
-}
-
-static void
-m_sims(json_t *j)
-{
-	json_array_remove(json_object_get(mem_at(j, 0), "sim"), 0);
 }
 
 static void
@@ -1353,13 +1095,6 @@ m_second(json_t *j)
 }
 
 static void
-m_null(json_t *j)
-{
-	json_object_set_new(json_array_get(json_object_get(j, "functions"),
-	    0), "memory", json_null());
-}
-
-static void
 test_memory_bad(void)
 {
 	struct gp_profile *p = run_profile("logreg.json",
@@ -1368,71 +1103,76 @@ test_memory_bad(void)
 	char *path = tmp_path("mem-good.json");
 	size_t len = 0;
 	char *good, *s;
-	static const struct {
-		void		(*fn)(json_t *);
-		const char	*want;
-		const char	*what;
-	} cases[] = {
-		{m_not_object, "functions[0].memory: expected an object, got a "
+	/* function 0's memory profile, its simulations */
+#define MEM "functions[0].memory"
+#define SIM(k) MEM ".sim[" #k "]"
+	static const struct corrupt cases[] = {
+		{MEM, "\"yes\"", NULL, MEM ": expected an object, got a "
 		    "string", "memory not an object"},
-		{m_ext_type, "functions[0].memory.external: expected a "
+		{MEM ".external", "\"12\"", NULL, MEM ".external: expected a "
 		    "non-negative integer, got a string", "a figure of "
 		    "another type"},
-		{m_pred_type, "functions[0].mem_peak_predicted: expected a "
-		    "non-negative integer, got -3", "the predicted peak "
-		    "negative"},
-		{m_short, "functions[0].memory.inter_after: 16 entries, "
-		    "expected 17 (one per apply)", "a column too short"},
-		{m_long, "functions[0].memory.inter_after: more than 17 "
-		    "entries (one per apply)", "a column too long"},
-		{m_negative, "functions[0].memory.sim[0].after.live[3]: "
-		    "expected a non-negative integer, got -5", "a timeline "
-		    "going below zero"},
-		{m_run, "functions[0].memory.sim[1].during.fresh[1]: a run of "
-		    "17 entries goes past the end (17 entries, one per apply)",
-		    "a run past the end"},
-		{m_token, "functions[0].memory.inter_during[2]: expected a "
-		    "difference D or a run of N differences D*N", "a bad "
-		    "token"},
-		{m_overflow, "functions[0].memory.inter_during[1]: the value "
-		    "overflows", "an overflow"},
-		{m_wrap, "functions[0].memory.inter_during[0]: expected a "
-		    "difference D", "a number past 64 bits"},
-		{m_col_type, "functions[0].memory.sim[0].after.live: expected "
-		    "a column (a string of numbers), got an array",
+		{"functions[0].mem_peak_predicted", "-3", NULL,
+		    "functions[0].mem_peak_predicted: expected a non-negative "
+		    "integer, got -3", "the predicted peak negative"},
+		{NULL, NULL, m_short, MEM ".inter_after: 16 entries, expected "
+		    "17 (one per apply)", "a column too short"},
+		{NULL, NULL, m_long, MEM ".inter_after: more than 17 entries "
+		    "(one per apply)", "a column too long"},
+		{NULL, NULL, m_negative, SIM(0) ".after.live[3]: expected a "
+		    "non-negative integer, got -5", "a timeline going below "
+		    "zero"},
+		{SIM(1) ".during.fresh", "\"0 1*17\"", NULL, SIM(1)
+		    ".during.fresh[1]: a run of 17 entries goes past the end "
+		    "(17 entries, one per apply)", "a run past the end"},
+		{MEM ".inter_during", "\"1 2 x\"", NULL, MEM
+		    ".inter_during[2]: expected a difference D or a run of N "
+		    "differences D*N", "a bad token"},
+		{MEM ".inter_during", "\"9223372036854775807 1 0*15\"", NULL,
+		    MEM ".inter_during[1]: the value overflows", "an overflow"},
+		/* 2^64 + 1: wraps to 1 in 64 bits unless the reader stops
+		 * it */
+		{MEM ".inter_during", "\"18446744073709551617 0*16\"", NULL,
+		    MEM ".inter_during[0]: expected a difference D",
+		    "a number past 64 bits"},
+		{SIM(0) ".after.live", "[1, 2]", NULL, SIM(0) ".after.live: "
+		    "expected a column (a string of numbers), got an array",
 		    "a column of another type"},
-		{m_kinds, "functions[0].memory.sim[0].bufs.kind: 2 kinds, but "
-		    "n_bufs says", "kinds and n_bufs disagree"},
-		{m_kind, "functions[0].memory.sim[1].bufs.kind[2]: expected a "
-		    "kind", "an unknown kind"},
-		{m_out, "functions[0].memory.sim[0].bufs.out[0]: output 0 of "
-		    "apply -1 of function -1: not an output of this "
-		    "function's applies", "a storage named after no output"},
-		{m_names, "functions[0].memory.sim[0].bufs.names: ",
+		{SIM(0) ".bufs.kind", "\"ii\"", NULL, SIM(0) ".bufs.kind: 2 "
+		    "kinds, but n_bufs says", "kinds and n_bufs disagree"},
+		{NULL, NULL, m_kind, SIM(1) ".bufs.kind[2]: expected a kind",
+		    "an unknown kind"},
+		{NULL, NULL, m_out, SIM(0) ".bufs.out[0]: output 0 of apply -1 "
+		    "of function -1: not an output of this function's applies",
+		    "a storage named after no output"},
+		{NULL, NULL, m_names, SIM(0) ".bufs.names: ",
 		    "names and storages disagree"},
-		{m_name_type, "functions[0].memory.sim[1].bufs.names[0]: "
+		{SIM(1) ".bufs.names[0]", "7", NULL, SIM(1) ".bufs.names[0]: "
 		    "expected a string, got an integer", "a name of another "
 		    "type"},
-		{m_fn, "functions[0].memory.sim[0].bufs.fn[0]: 2 is out of "
-		    "range (-1 to 1)", "a function out of range"},
-		{m_alias, "functions[0].memory.alias_of[0]: output 0 of apply "
-		    "0 is created: expected -1, got 0", "an alias the apply "
+		{NULL, NULL, m_fn, SIM(0) ".bufs.fn[0]: 2 is out of range (-1 "
+		    "to 1)", "a function out of range"},
+		{NULL, NULL, m_alias, MEM ".alias_of[0]: output 0 of apply 0 "
+		    "is created: expected -1, got 0", "an alias the apply "
 		    "does not have"},
-		{m_step, "functions[0].memory.sim[0].peak_step: 17 is out of "
-		    "range (-1 to 16)", "the peak's apply out of range"},
-		{m_inter, "functions[0].memory.inter: expected 2 arrays",
+		{SIM(0) ".peak_step", "17", NULL, SIM(0) ".peak_step: 17 is "
+		    "out of range (-1 to 16)", "the peak's apply out of range"},
+		{MEM ".inter[1]", NULL, NULL, MEM ".inter: expected 2 arrays",
 		    "intermediates short"},
-		{m_order, "functions[0].memory.min.order[1]: apply 0 comes "
-		    "twice", "an order that is no order"},
-		{m_missing, "functions[0].memory.sim[1]: missing \"held\" (a "
+		{NULL, NULL, m_order, MEM ".min.order[1]: apply 0 comes twice",
+		    "an order that is no order"},
+		{SIM(1) ".held", NULL, NULL, SIM(1) ": missing \"held\" (a "
 		    "non-negative integer)", "a missing figure"},
-		{m_nbufs, "functions[0].memory.sim[0].n_bufs: expected a "
+		{SIM(0) ".n_bufs", "-1", NULL, SIM(0) ".n_bufs: expected a "
 		    "non-negative integer, got -1", "a negative count"},
-		{m_sims, "functions[0].memory.sim: expected 2 objects (GC on, "
-		    "GC off), got 1", "one simulation"},
-		{m_second, "functions[1].memory.sim[0].bufs.out[", "the "
-		    "second function's"},
+		{SIM(0), NULL, NULL, MEM ".sim: expected 2 objects (GC on, GC "
+		    "off), got 1", "one simulation"},
+		{NULL, NULL, m_second, "functions[1].memory.sim[0].bufs.out[",
+		    "the second function's"},
 	};
+	static const struct corrupt null = {MEM, "null", NULL, NULL, NULL};
+#undef SIM
+#undef MEM
 
 	if (!ok(p != NULL && p->n_fn == 2, "a two-function run to corrupt")) {
 		gp_profile_free(p);
@@ -1441,13 +1181,10 @@ test_memory_bad(void)
 	}
 	ok(gp_capture_save(p, path, &err) == 0, "save the good capture");
 	good = slurp(path, &len);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		s = edit(good, cases[i].fn);
-		bad(s, cases[i].want, cases[i].what);
-		free(s);
-	}
-	/* the line and column of a bad figure in the memory object */
-	s = edit(good, m_ext_type);
+	refuse_all(good, cases, sizeof(cases) / sizeof(cases[0]));
+	/* the line and column of a bad figure in the memory object (the
+	 * second case's) */
+	s = corrupted(good, &cases[1]);
 	{
 		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
 		    "bad.json", NULL, &err);
@@ -1468,7 +1205,7 @@ test_memory_bad(void)
 		gp_profile_free(q);
 	}
 	free(s);
-	s = edit(good, m_null);
+	s = corrupted(good, &null);
 	{
 		struct gp_profile *q = gp_capture_load_buf(s, strlen(s),
 		    "null.json", NULL, &err);
