@@ -7,7 +7,13 @@
  * bench/torch/conv.py prints PyTorch's times for the same shapes; `make
  * bench/bench-conv` builds this (not part of `make check`).
  *
- *   bench/bench-conv [REPS]
+ *   bench/bench-conv [REPS [MATCH]]
+ *
+ * MATCH: only the cases whose name contains it.  With BENCH_CPU=1 in the
+ * environment the times are the process's CPU time (all its threads), not
+ * wall time: with OMP_NUM_THREADS=1, a figure that other processes on a
+ * loaded machine do not lengthen (they take the CPU, not this process's
+ * CPU time).
  *
  * Columns: case, GFLOP (2 N Cout Hout Wout Cin/g kh kw), gptop ms,
  * GFLOP/s, im2col + sgemm ms (its threads: OPENBLAS_NUM_THREADS), naive
@@ -20,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/clock.h"
 #include "graph/graph.h"
@@ -45,10 +52,42 @@ static const struct bcase cases[] = {
 	    .w = 56, .m = 128, .k = 3, .s = 2, .p = 1, .group = 1},
 	{.name = "squeezenet 3x3 16->64 55x55", .n = 1, .c = 16, .h = 55,
 	    .w = 55, .m = 64, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "squeezenet 3x3 32->128 27x27", .n = 1, .c = 32, .h = 27,
+	    .w = 27, .m = 128, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "squeezenet 3x3 64->256 13x13", .n = 1, .c = 64, .h = 13,
+	    .w = 13, .m = 256, .k = 3, .s = 1, .p = 1, .group = 1},
 	{.name = "squeezenet conv1 7x7/2 3->96 224", .n = 1, .c = 3,
 	    .h = 224, .w = 224, .m = 96, .k = 7, .s = 2, .p = 0, .group = 1},
-	{.name = "1x1 64->256 56x56", .n = 1, .c = 64, .h = 56, .w = 56,
-	    .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "1x1 64->256 56x56", .n = 1, .c = 64,
+	    .h = 56, .w = 56, .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 16->96 112x112", .n = 1, .c = 16,
+	    .h = 112, .w = 112, .m = 96, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 96->24 56x56", .n = 1, .c = 96,
+	    .h = 56, .w = 56, .m = 24, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 24->144 56x56", .n = 1, .c = 24,
+	    .h = 56, .w = 56, .m = 144, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 144->24 56x56", .n = 1, .c = 144,
+	    .h = 56, .w = 56, .m = 24, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 32->192 28x28", .n = 1, .c = 32,
+	    .h = 28, .w = 28, .m = 192, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 384->64 14x14", .n = 1, .c = 384,
+	    .h = 14, .w = 14, .m = 64, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 576->96 14x14", .n = 1, .c = 576,
+	    .h = 14, .w = 14, .m = 96, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 960->160 7x7", .n = 1, .c = 960,
+	    .h = 7, .w = 7, .m = 160, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "mbv2 1x1 320->1280 7x7", .n = 1, .c = 320,
+	    .h = 7, .w = 7, .m = 1280, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 96->16 55x55", .n = 1, .c = 96,
+	    .h = 55, .w = 55, .m = 16, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 16->64 55x55", .n = 1, .c = 16,
+	    .h = 55, .w = 55, .m = 64, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 256->32 27x27", .n = 1, .c = 256,
+	    .h = 27, .w = 27, .m = 32, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 64->256 13x13", .n = 1, .c = 64,
+	    .h = 13, .w = 13, .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 512->1000 13x13", .n = 1, .c = 512,
+	    .h = 13, .w = 13, .m = 1000, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "depthwise 3x3 32 112x112", .n = 1, .c = 32, .h = 112,
 	    .w = 112, .m = 32, .k = 3, .s = 1, .p = 1, .group = 32},
 	{.name = "depthwise 3x3 144 56x56", .n = 1, .c = 144, .h = 56,
@@ -114,6 +153,21 @@ im2col_gemm(const struct bcase *b, const float *x, const float *w,
 	}
 }
 
+/* Nanoseconds: wall time, or with BENCH_CPU set the process's CPU time. */
+static uint64_t
+now(void)
+{
+	static int cpu = -1;
+	struct timespec ts;
+
+	if (cpu < 0)
+		cpu = getenv("BENCH_CPU") != NULL && atoi(getenv("BENCH_CPU"));
+	if (!cpu)
+		return (gp_clock_ns());
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
 static int
 input(struct gp_graph *g, int ndim, const int64_t *shape, unsigned seed)
 {
@@ -141,6 +195,8 @@ main(int argc, char **argv)
 	printf("%-36s %8s %9s %8s %10s %9s %9s\n", "case", "GFLOP",
 	    "gptop ms", "GFLOP/s", "im2col+gemm", "naive ms", "max rel");
 	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		if (argc > 2 && strstr(cases[ci].name, argv[2]) == NULL)
+			continue;
 		const struct bcase *b = &cases[ci];
 		struct gp_graph *g = gp_graph_new("bench");
 		int64_t xs[4] = {b->n, b->c, b->h, b->w};
@@ -177,27 +233,27 @@ main(int argc, char **argv)
 		col = malloc(sizeof(float) * (size_t)(b->c / b->group * b->k *
 		    b->k * ot->shape[2] * ot->shape[3]));
 		for (int r = 0; r < reps; r++) {
-			uint64_t t0 = gp_clock_ns();
+			uint64_t t0 = now();
 
 			nd->kernel(nd, tin, tout);
-			t0 = gp_clock_ns() - t0;
+			t0 = now() - t0;
 			if (t0 < best)
 				best = (double)t0;
-			t0 = gp_clock_ns();
+			t0 = now();
 			im2col_gemm(b, (const float *)gp_tensor_data(tin[0]),
 			    (const float *)gp_tensor_data(tin[1]), col, ref,
 			    ot->shape[2], ot->shape[3]);
-			t0 = gp_clock_ns() - t0;
+			t0 = now() - t0;
 			if (t0 < gbest)
 				gbest = (double)t0;
 		}
-		for (int r = 0; r < (reps > 3 ? 3 : reps); r++) {
-			uint64_t t0 = gp_clock_ns();
+		for (int r = 0; r < 1; r++) {
+			uint64_t t0 = now();
 
 			naive(b, (const float *)gp_tensor_data(tin[0]),
 			    (const float *)gp_tensor_data(tin[1]), ref,
 			    ot->shape[2], ot->shape[3]);
-			t0 = gp_clock_ns() - t0;
+			t0 = now() - t0;
 			if (t0 < nbest)
 				nbest = (double)t0;
 		}

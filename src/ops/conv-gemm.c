@@ -13,6 +13,12 @@
  * threads share the output columns (or, for the few columns of a late
  * CNN layer, the rows of w) in one OpenMP loop (ops/par.h).
  *
+ * With strides 1 (and in a pointwise conv) the kernel reads B where it
+ * lies instead (the direct path, conv_direct below): row (c, kh, kw) of
+ * col is, along an output row, a run of the input zero-padded once per
+ * call (a pointwise conv: of x itself), at an offset from a table; no
+ * packing, which cost about a fifth of the time at 64 output channels.
+ *
  * Against im2col + cblas_sgemm: no k x n matrix written to memory and
  * read back (7 MB for a 3x3 conv of 64 channels at 56x56), no packing of
  * the weights, the bias pass done in registers, and the threads' shares
@@ -72,6 +78,56 @@ rows_mode(int64_t k, int64_t n, int64_t m)
 	    <= ROWS_MAX);
 }
 
+static int64_t
+vol3(const int64_t *v)
+{
+	return (v[0] * v[1] * v[2]);
+}
+
+/* A pointwise conv (1x1, strides 1, no pads): row c of col is x's plane
+ * c as it lies, the output's rows one run of columns. */
+static bool
+flat(const struct gp_win *w)
+{
+	for (int i = 0; i < GP_WIN_DIMS; i++)
+		if (w->k[i] != 1 || w->s[i] != 1 || w->pb[i] != 0 ||
+		    w->pe[i] != 0 || w->in[i] != w->out[i])
+			return (false);
+	return (true);
+}
+
+/* Read B where it lies (the direct path) rather than pack it: a
+ * pointwise conv, or a 1-D or 2-D conv of strides 1 (any kernel, pads and
+ * dilation), when not in rows mode, and when its tiles (which follow the
+ * output rows: 16 columns, then 8 or 16 for the rest of the row) waste
+ * less than packing would cost: packing costs about as much as 8 rows of
+ * w's multiply per packed value (measured: 20% of the time at m = 64), so
+ * the direct path is taken when at most 8 / m of its columns are waste
+ * (56 or 55 columns: 0 or 2%; 28 at m = 128: 12.5%, packed). */
+static bool
+direct(const struct gp_win *w, int64_t k, int64_t m)
+{
+	int64_t n = vol3(w->out), ow = w->out[2], rem = ow % NR;
+	int64_t span = ow - rem + (rem == 0 ? 0 : rem <= 8 ? 8 : NR);
+
+	if (rows_mode(k, n, m))
+		return (false);
+	if (flat(w))
+		return (true);
+	if (w->k[0] != 1 || w->in[0] != 1 || w->pb[0] != 0 || w->pe[0] != 0)
+		return (false);
+	for (int i = 1; i < GP_WIN_DIMS; i++)
+		if (w->s[i] != 1 || w->pb[i] < 0 || w->pe[i] < 0)
+			return (false);
+	return ((span - ow) * m <= 8 * span);
+}
+
+bool
+gp_conv_gemm_direct(const struct gp_win *win, int64_t cg, int64_t m)
+{
+	return (direct(win, cg * vol3(win->k), m));
+}
+
 /* Bytes of one thread's packed chunk (a multiple of ALIGN). */
 static size_t
 chunk_bytes(int64_t k, int64_t n)
@@ -82,10 +138,24 @@ chunk_bytes(int64_t k, int64_t n)
 }
 
 size_t
-gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m)
+gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg, int64_t m)
 {
+	int64_t k = cg * vol3(win->k), n = vol3(win->out);
 	int64_t sl = (n + NR - 1) / NR;
 
+	if (direct(win, k, m)) {
+		/* the offsets of B's rows, then (at the next multiple of
+		 * ALIGN) the padded input and NR values past its end (the
+		 * last runs' loads), plus the alignment of the start */
+		size_t bytes = ((size_t)k * sizeof(int64_t) + ALIGN - 1) /
+		    ALIGN * ALIGN + ALIGN;
+
+		if (!flat(win))
+			bytes += (size_t)(cg * (win->in[1] + win->pb[1] +
+			    win->pe[1]) * (win->in[2] + win->pb[2] +
+			    win->pe[2]) + NR) * sizeof(float);
+		return (bytes);
+	}
 	if (rows_mode(k, n, m))
 		return ((size_t)(k * sl * NR) * sizeof(float) + ALIGN);
 	return (chunk_bytes(k, n) * (size_t)gp_par_max_threads() + ALIGN);
@@ -101,19 +171,21 @@ gp_conv_gemm_ok(void)
 	    __builtin_cpu_supports("fma"));
 }
 
-static int64_t
-vol3(const int64_t *v)
-{
-	return (v[0] * v[1] * v[2]);
-}
-
 /* The outputs o in [*lo, *hi) whose tap o*s + off lies in [0, in). */
 static void
 taps(int64_t off, int64_t s, int64_t in, int64_t out, int64_t *lo,
     int64_t *hi)
 {
-	int64_t l = off >= 0 ? 0 : (-off + s - 1) / s;
-	int64_t h = in - 1 - off < 0 ? 0 : (in - 1 - off) / s + 1;
+	int64_t l, h;
+
+	if (s == 1) {
+		/* no division for the common stride */
+		l = off >= 0 ? 0 : -off;
+		h = in - off < 0 ? 0 : in - off;
+	} else {
+		l = off >= 0 ? 0 : (-off + s - 1) / s;
+		h = in - 1 - off < 0 ? 0 : (in - 1 - off) / s + 1;
+	}
 
 	if (h > out)
 		h = out;
@@ -123,72 +195,123 @@ taps(int64_t off, int64_t s, int64_t in, int64_t out, int64_t *lo,
 	*hi = h;
 }
 
+/* A run of the columns a pack covers: columns [p, p + len) of the
+ * block are the outputs (od, oh, ow .. ow + len - 1), one output row. */
+struct run {
+	int64_t	p, od, oh, ow, len;
+};
+
+/* Cut columns [n0, n0 + nn) into runs along the output rows (at most
+ * nn / out[2] + 2 of them); the only divisions of the packing. */
+static int64_t
+runs(const struct gp_win *w, int64_t n0, int64_t nn, struct run *r)
+{
+	int64_t ohw = w->out[1] * w->out[2], od = n0 / ohw;
+	int64_t oh = n0 % ohw / w->out[2], ow = n0 % w->out[2], nr = 0;
+
+	for (int64_t p = 0; p < nn; nr++) {
+		int64_t seg = w->out[2] - ow < nn - p ? w->out[2] - ow : nn - p;
+
+		r[nr] = (struct run){p, od, oh, ow, seg};
+		p += seg;
+		ow = 0;
+		if (++oh == w->out[1]) {
+			oh = 0;
+			od++;
+		}
+	}
+	return (nr);
+}
+
 /*
- * Rows [k0, k0 + kc) of col, columns [n0, n0 + nn), into ns slivers of
- * NR columns: row k0 + r of sliver j at buf + j * sst + r * NR (its NR
- * values side by side, so that a sliver is kc lines of 64 bytes one after
- * the other, which the L1 cache keeps while the kernel runs down the rows
- * of w); the columns past nn (past the end of the output) are zeros.  One
- * row is one tap of one input channel: a run of input rows, each copied
- * (stride 1) or gathered between the pads' zeros into line, then cut into
- * the slivers.
+ * Rows [k0, k0 + kc) of col, the block's columns (nrun runs, nn columns)
+ * into ns slivers of NR columns: row k0 + r of sliver j at buf + j * sst
+ * + r * NR (its NR values side by side, so that a sliver is kc lines of
+ * 64 bytes one after the other, which the L1 cache keeps while the kernel
+ * runs down the rows of w); the columns past nn (past the end of the
+ * output) are zeros.  One row is one tap (kd, kh, kw) of one input
+ * channel c, counted up from k0's without a division: each run is a piece
+ * of one input row, copied (stride 1) or gathered between the pads' zeros
+ * into line (in L1), then cut into the slivers.  A pointwise conv's row
+ * (contiguous in x) goes straight into the slivers.
  */
 __attribute__((target("avx2,fma"))) static void
-pack(const float *x, const struct gp_win *w, int64_t k0, int64_t kc,
-    int64_t n0, int64_t nn, int64_t ns, int64_t sst, float *buf)
+pack(const float *x, const struct gp_win *w, const struct run *rn,
+    int64_t nrun, int64_t k0, int64_t kc, int64_t nn, int64_t ns,
+    int64_t sst, float *buf)
 {
-	int64_t kvol = vol3(w->k), ivol = vol3(w->in);
-	int64_t ohw = w->out[1] * w->out[2], s2 = w->s[2];
+	int64_t kvol = vol3(w->k), ivol = vol3(w->in), s2 = w->s[2];
+	int64_t c = k0 / kvol, t = k0 % kvol, kw = t % w->k[2];
+	int64_t kh = t / w->k[2] % w->k[1], kd = t / w->k[2] / w->k[1];
+	bool flat = kvol == 1 && vol3(w->s) == 1 && w->pb[0] == 0 &&
+	    w->pb[1] == 0 && w->pb[2] == 0 && w->in[1] == w->out[1] &&
+	    w->in[2] == w->out[2] && w->in[0] == w->out[0];
 	float line[MAX_SLIVERS * NR] __attribute__((aligned(ALIGN)));
 
+	if (flat) {
+		/* pointwise: row c of col is x's plane c, columns from n0 */
+		int64_t full = nn / NR, n0 = rn[0].od * w->out[1] *
+		    w->out[2] + rn[0].oh * w->out[2] + rn[0].ow;
+
+		for (int64_t r = 0; r < kc; r++) {
+			const float *src = x + (c + r) * ivol + n0;
+			float *dst = buf + r * NR;
+
+			for (int64_t j = 0; j < full; j++, dst += sst) {
+				_mm256_store_ps(dst, _mm256_loadu_ps(src +
+				    j * NR));
+				_mm256_store_ps(dst + 8, _mm256_loadu_ps(src +
+				    j * NR + 8));
+			}
+			if (full < ns) {
+				for (int64_t q = 0; q < NR; q++)
+					dst[q] = full * NR + q < nn ?
+					    src[full * NR + q] : 0;
+			}
+		}
+		return;
+	}
 	memset(line + nn, 0, sizeof(float) * (size_t)(ns * NR - nn));
 	for (int64_t r = 0; r < kc; r++) {
-		int64_t k = k0 + r, c = k / kvol, t = k % kvol;
-		int64_t kw = t % w->k[2], kh = t / w->k[2] % w->k[1];
-		int64_t kd = t / w->k[2] / w->k[1];
 		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi;
-		int64_t od = n0 / ohw, oh = n0 % ohw / w->out[2];
-		int64_t ow = n0 % w->out[2], p = 0;
+		int64_t offh = kh * w->d[1] - w->pb[1];
+		int64_t offd = kd * w->d[0] - w->pb[0];
 		const float *xc = x + c * ivol;
 
 		taps(offw, s2, w->in[2], w->out[2], &lo, &hi);
-		while (p < nn) {
-			int64_t seg = w->out[2] - ow < nn - p ? w->out[2] - ow :
-			    nn - p, e = ow + seg;
-			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];
-			int64_t ih = oh * w->s[1] - w->pb[1] + kh * w->d[1];
+		for (int64_t i = 0; i < nrun; i++) {
+			const struct run *u = &rn[i];
+			int64_t ow = u->ow, e = ow + u->len;
+			int64_t id = u->od * w->s[0] + offd;
+			int64_t ih = u->oh * w->s[1] + offh;
 			int64_t a = lo > ow ? lo : ow, z = hi < e ? hi : e;
-			float *d = line + p;
+			float *d = line + u->p - ow;
 
 			if (id < 0 || id >= w->in[0] || ih < 0 ||
 			    ih >= w->in[1] || a >= z) {
-				memset(d, 0, sizeof(float) * (size_t)seg);
-			} else {
-				const float *xr = xc + (id * w->in[1] + ih) *
-				    w->in[2];
+				for (int64_t o = ow; o < e; o++)
+					d[o] = 0;
+				continue;
+			}
+			const float *xr = xc + (id * w->in[1] + ih) *
+			    w->in[2] + offw;
 
-				for (int64_t o = ow; o < a; o++)
-					d[o - ow] = 0;
-				if (s2 == 1)
-					memcpy(d + (a - ow), xr + a + offw,
-					    sizeof(float) * (size_t)(z - a));
-				else if (s2 == 2) {
-					/* a constant stride: vectorized */
-					GP_SIMD
-					for (int64_t o = a; o < z; o++)
-						d[o - ow] = xr[2 * o + offw];
-				} else
-					for (int64_t o = a; o < z; o++)
-						d[o - ow] = xr[o * s2 + offw];
-				for (int64_t o = z; o < e; o++)
-					d[o - ow] = 0;
-			}
-			p += seg;
-			ow = 0;
-			if (++oh == w->out[1]) {
-				oh = 0;
-				od++;
-			}
+			for (int64_t o = ow; o < a; o++)
+				d[o] = 0;
+			if (s2 == 1) {
+				GP_SIMD
+				for (int64_t o = a; o < z; o++)
+					d[o] = xr[o];
+			} else if (s2 == 2) {
+				/* a constant stride: vectorized */
+				GP_SIMD
+				for (int64_t o = a; o < z; o++)
+					d[o] = xr[2 * o];
+			} else
+				for (int64_t o = a; o < z; o++)
+					d[o] = xr[o * s2];
+			for (int64_t o = z; o < e; o++)
+				d[o] = 0;
 		}
 		for (int64_t j = 0; j < ns; j++) {
 			float *dst = buf + j * sst + r * NR;
@@ -197,72 +320,135 @@ pack(const float *x, const struct gp_win *w, int64_t k0, int64_t kc,
 			_mm256_store_ps(dst + 8, _mm256_load_ps(line + j * NR +
 			    8));
 		}
+		/* the next tap */
+		if (++kw == w->k[2]) {
+			kw = 0;
+			if (++kh == w->k[1]) {
+				kh = 0;
+				if (++kd == w->k[0]) {
+					kd = 0;
+					c++;
+				}
+			}
+		}
 	}
 }
 
 struct tile {
 	const float	*a[MR];		/* rows of w at the block's k0 */
-	const float	*b;		/* one sliver: kc lines of NR */
+	const float	*b;		/* packed: one sliver, kc lines of NR;
+					 * direct: the tile's first column */
+	const int64_t	*off;		/* direct: row k of B at b + off[k];
+					 * NULL: packed */
 	float		*c;		/* the output tile, row stride ldc */
 	int64_t		 kc, ldc;
 	int		 mr, nr;	/* valid rows and columns */
 	bool		 first, last;	/* block of k */
+	bool		 masked;	/* direct: read only nr columns */
 	const float	*bias;		/* the tile's rows' biases, or NULL */
 	bool		 act;
 	float		 lo, hi;
 };
 
+/* One k step of the 6 x 16 tile (B's two vectors b0, b1) and of its left
+ * half (b0). */
+#define ROW2(i)								\
+	av = _mm256_broadcast_ss(a##i + k);				\
+	c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);			\
+	c##i##1 = _mm256_fmadd_ps(av, b1, c##i##1);
+#define ROW1(i)								\
+	av = _mm256_broadcast_ss(a##i + k);				\
+	c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);
+#define STEP2	ROW2(0) ROW2(1) ROW2(2) ROW2(3) ROW2(4) ROW2(5)
+#define STEP1	ROW1(0) ROW1(1) ROW1(2) ROW1(3) ROW1(4) ROW1(5)
+
 /* c (mr x nr) (+)= a (mr x kc) . b (kc x NR); on the last block of k,
- * + bias then the clamp.  Rows past mr compute a copy of row 0, unused. */
+ * + bias then the clamp.  Rows past mr compute a copy of row 0, unused.
+ * B is a packed sliver (row k at b + k * NR, aligned), or (direct) read
+ * where it lies (row k at b + off[k]: a run of the padded input), the
+ * columns past nr masked off where they could lie past the input. */
 __attribute__((target("avx2,fma"))) static void
 kernel(const struct tile *t)
 {
 	const float *a0 = t->a[0], *a1 = t->a[1], *a2 = t->a[2];
 	const float *a3 = t->a[3], *a4 = t->a[4], *a5 = t->a[5], *b = t->b;
+	const int64_t *off = t->off;
 	__m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
 	__m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
 	__m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
 	__m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
 	__m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
 	__m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-	__m256 acc[MR][2];
-	float tmp[MR][NR];
+	__m256 acc[MR][2], av;
 
 	int64_t kc = t->kc;
 
-	if (t->nr <= 8) {
+	if (off == NULL && t->nr <= 8) {
 		/* a last sliver of at most 8 columns: half the work */
 		for (int64_t k = 0; k < kc; k++, b += NR) {
-			__m256 b0 = _mm256_load_ps(b), av;
+			__m256 b0 = _mm256_load_ps(b);
 
-#define ROW(i)								\
-			av = _mm256_broadcast_ss(a##i + k);		\
-			c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);
-			ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5)
-#undef ROW
+			STEP1
 		}
-	} else
-	for (int64_t k = 0; k < kc; k++, b += NR) {
-		__m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8), av;
+	} else if (off == NULL) {
+		for (int64_t k = 0; k < kc; k++, b += NR) {
+			__m256 b0 = _mm256_load_ps(b);
+			__m256 b1 = _mm256_load_ps(b + 8);
 
-#define ROW(i)								\
-		av = _mm256_broadcast_ss(a##i + k);			\
-		c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);		\
-		c##i##1 = _mm256_fmadd_ps(av, b1, c##i##1);
-		ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5)
-#undef ROW
+			STEP2
+		}
+	} else if (t->masked) {
+		__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+		__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr),
+		    lane);
+		__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr - 8),
+		    lane);
+
+		for (int64_t k = 0; k < kc; k++) {
+			__m256 b0 = _mm256_maskload_ps(b + off[k], m0);
+			__m256 b1 = _mm256_maskload_ps(b + off[k] + 8, m1);
+
+			STEP2
+		}
+	} else if (t->nr <= 8) {
+		for (int64_t k = 0; k < kc; k++) {
+			__m256 b0 = _mm256_loadu_ps(b + off[k]);
+
+			STEP1
+		}
+	} else {
+		for (int64_t k = 0; k < kc; k++) {
+			__m256 b0 = _mm256_loadu_ps(b + off[k]);
+			__m256 b1 = _mm256_loadu_ps(b + off[k] + 8);
+
+			STEP2
+		}
 	}
 	acc[0][0] = c00; acc[0][1] = c01; acc[1][0] = c10; acc[1][1] = c11;
 	acc[2][0] = c20; acc[2][1] = c21; acc[3][0] = c30; acc[3][1] = c31;
 	acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
-	if (t->mr == MR && t->nr == NR) {
-		for (int i = 0; i < MR; i++) {
+	{
+		/* the columns past nr (a partial tile) are neither read nor
+		 * written: masked loads and stores */
+		bool part = t->nr < NR;
+		__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+		__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr),
+		    lane);
+		__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr - 8),
+		    lane);
+		__m256 l = _mm256_set1_ps(t->lo), h = _mm256_set1_ps(t->hi);
+
+		for (int i = 0; i < t->mr; i++) {
 			float *cr = t->c + i * t->ldc;
 			__m256 v0 = acc[i][0], v1 = acc[i][1];
 
 			if (!t->first) {
-				v0 = _mm256_add_ps(v0, _mm256_loadu_ps(cr));
-				v1 = _mm256_add_ps(v1, _mm256_loadu_ps(cr + 8));
+				v0 = _mm256_add_ps(v0, part ?
+				    _mm256_maskload_ps(cr, m0) :
+				    _mm256_loadu_ps(cr));
+				v1 = _mm256_add_ps(v1, part ?
+				    _mm256_maskload_ps(cr + 8, m1) :
+				    _mm256_loadu_ps(cr + 8));
 			}
 			if (t->last && t->bias != NULL) {
 				__m256 bv = _mm256_set1_ps(t->bias[i]);
@@ -273,32 +459,16 @@ kernel(const struct tile *t)
 			if (t->last && t->act) {
 				/* max(lo, v) and min(hi, v) return v when it
 				 * is NaN (the second operand): NaN stays */
-				__m256 l = _mm256_set1_ps(t->lo);
-				__m256 h = _mm256_set1_ps(t->hi);
-
 				v0 = _mm256_min_ps(h, _mm256_max_ps(l, v0));
 				v1 = _mm256_min_ps(h, _mm256_max_ps(l, v1));
 			}
-			_mm256_storeu_ps(cr, v0);
-			_mm256_storeu_ps(cr + 8, v1);
-		}
-		return;
-	}
-	for (int i = 0; i < t->mr; i++) {
-		float *cr = t->c + i * t->ldc;
-
-		_mm256_storeu_ps(tmp[i], acc[i][0]);
-		_mm256_storeu_ps(tmp[i] + 8, acc[i][1]);
-		for (int j = 0; j < t->nr; j++) {
-			float v = tmp[i][j];
-
-			if (!t->first)
-				v += cr[j];
-			if (t->last && t->bias != NULL)
-				v += t->bias[i];
-			if (t->last && t->act)
-				v = v < t->lo ? t->lo : v > t->hi ? t->hi : v;
-			cr[j] = v;
+			if (part) {
+				_mm256_maskstore_ps(cr, m0, v0);
+				_mm256_maskstore_ps(cr + 8, m1, v1);
+			} else {
+				_mm256_storeu_ps(cr, v0);
+				_mm256_storeu_ps(cr + 8, v1);
+			}
 		}
 	}
 }
@@ -355,6 +525,127 @@ thread_num(void)
 #endif
 }
 
+/*
+ * The direct path (strides 1): B is not packed.  Row (c, kh, kw) of col,
+ * for the outputs (oh, ow .. ow + 15) of one output row, is the run of 16
+ * values of the zero-padded input xp (planes of hp x wp) at c * hp * wp +
+ * (oh + kh * dh) * wp + ow + kw * dw: the kernel reads it there, through a
+ * table of the rows' offsets (c * hp * wp + kh * dh * wp + kw * dw).  The
+ * tiles follow the output rows (16 columns, then what is left of the
+ * row: a narrower tile, its columns masked); a pointwise conv reads x
+ * itself, its output rows one run (the last tile masked, since its loads
+ * would pass the end of x).  The threads take items of a few output rows
+ * (or 128 columns) times a group of row tiles of w; in an item, each row
+ * tile of a block of k (in L1) runs over all of the item's columns.
+ */
+__attribute__((target("avx2,fma"))) static void
+conv_direct(const float *x, const float *w, float *y,
+    const struct gp_win *win, int64_t cg, int64_t m, float *all,
+    const struct tile *t0)
+{
+	int64_t k = cg * vol3(win->k), n = vol3(win->out), nkb;
+	int64_t kc = depth(k, &nkb), st = (m + MR - 1) / MR;
+	bool fl = flat(win);
+	int64_t hp = win->in[1] + win->pb[1] + win->pe[1];
+	int64_t wp = win->in[2] + win->pb[2] + win->pe[2];
+	int64_t oh = win->out[1], ow = win->out[2];
+	int64_t *off = (int64_t *)(void *)all;
+	float *xp = (float *)(void *)((char *)all + (k * (int64_t)sizeof(
+	    int64_t) + ALIGN - 1) / ALIGN * ALIGN);
+	int64_t lines, len, per, nck, ng = 1, items;
+	int nt = gp_par_max_threads();
+
+	if (fl) {
+		/* one run of n columns, in chunks of CS slivers */
+		xp = (float *)x;
+		hp = 1;
+		wp = n;
+		lines = 1;
+		len = n;
+		per = 1;
+		nck = (n + CS * NR - 1) / (CS * NR);
+	} else {
+		int64_t plane = hp * wp;
+
+		GP_PAR_FOR(cg * plane)
+		for (int64_t c = 0; c < cg; c++)
+			for (int64_t r = 0; r < hp; r++) {
+				float *d = xp + c * plane + r * wp;
+				int64_t ih = r - win->pb[1];
+
+				if (ih < 0 || ih >= win->in[1]) {
+					memset(d, 0, sizeof(float) * (size_t)wp);
+					continue;
+				}
+				memset(d, 0, sizeof(float) * (size_t)win->pb[2]);
+				memcpy(d + win->pb[2], x + (c * win->in[1] + ih) *
+				    win->in[2], sizeof(float) *
+				    (size_t)win->in[2]);
+				memset(d + win->pb[2] + win->in[2], 0,
+				    sizeof(float) * (size_t)win->pe[2]);
+			}
+		memset(xp + cg * plane, 0, sizeof(float) * NR);
+		lines = oh;
+		len = ow;
+		/* about CS * NR columns per item */
+		per = CS * NR / ow > 0 ? CS * NR / ow : 1;
+		nck = (oh + per - 1) / per;
+	}
+	for (int64_t r = 0, c = 0, kh = 0, kw = 0; r < k; r++) {
+		off[r] = c * hp * wp + kh * win->d[1] * wp + kw * win->d[2];
+		if (++kw == win->k[2]) {
+			kw = 0;
+			if (++kh == win->k[1]) {
+				kh = 0;
+				c++;
+			}
+		}
+	}
+	/* enough items for the threads to share evenly */
+	while (nck * ng < 4 * nt && ng < st)
+		ng++;
+	items = nck * ng;
+	GP_PAR_FOR_DYNAMIC(m * n * k)
+	for (int64_t it = 0; it < items; it++) {
+		int64_t ci = it / ng, gi = it % ng;
+		int64_t r0 = st * gi / ng, r1 = st * (gi + 1) / ng;
+		int64_t l0 = fl ? 0 : ci * per, l1 = fl ? 1 : l0 + per < lines ?
+		    l0 + per : lines;
+		int64_t q0 = fl ? ci * CS * NR : 0, q1 = fl ? q0 + CS * NR < n ?
+		    q0 + CS * NR : n : len;
+		struct tile t = *t0;
+
+		t.ldc = n;
+		t.masked = false;
+		for (int64_t kb = 0; kb < nkb; kb++) {
+			int64_t k0 = kb * kc;
+
+			t.first = kb == 0;
+			t.last = kb == nkb - 1;
+			t.kc = k - k0 < kc ? k - k0 : kc;
+			t.off = off + k0;
+			for (int64_t r = r0; r < r1; r++) {
+				int64_t i0 = r * MR;
+
+				t.mr = m - i0 < MR ? (int)(m - i0) : MR;
+				for (int i = 0; i < MR; i++)
+					t.a[i] = w + (i0 + (i < t.mr ? i : 0)) *
+					    k + k0;
+				t.bias = t0->bias != NULL ? t0->bias + i0 : NULL;
+				for (int64_t l = l0; l < l1; l++)
+					for (int64_t q = q0; q < q1; q += NR) {
+						t.nr = q1 - q < NR ? (int)(q1 - q) :
+						    NR;
+						t.masked = fl && t.nr < NR;
+						t.b = xp + l * wp + q;
+						t.c = y + i0 * n + l * len + q;
+						kernel(&t);
+					}
+			}
+		}
+	}
+}
+
 void
 gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
     const struct gp_win *win, int64_t cg, int64_t m, bool act, float lo,
@@ -364,9 +655,13 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 	int64_t kc = depth(k, &nkb), sl = (n + NR - 1) / NR;
 	int64_t st = (m + MR - 1) / MR;
 	struct tile t0 = {.bias = b, .act = act, .lo = lo, .hi = hi};
-	float *all = scratch(gp_conv_gemm_scratch(k, n, m));
+	float *all = scratch(gp_conv_gemm_scratch(win, cg, m));
 	size_t part = chunk_bytes(k, n) / sizeof(float);
 
+	if (direct(win, k, m)) {
+		conv_direct(x, w, y, win, cg, m, all, &t0);
+		return;
+	}
 	if (rows_mode(k, n, m)) {
 		/* few columns: pack all of col once (the threads share the
 		 * rows of k), then the threads take groups of RG row tiles */
@@ -374,9 +669,13 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 		float *buf = all;
 
 		GP_PAR_FOR(k * n)
-		for (int64_t r0 = 0; r0 < k; r0 += PR)
-			pack(x, win, r0, k - r0 < PR ? k - r0 : PR, 0, n, sl,
-			    k * NR, buf + r0 * NR);
+		for (int64_t r0 = 0; r0 < k; r0 += PR) {
+			struct run rn[MAX_SLIVERS * NR + 2];
+			int64_t nrun = runs(win, 0, n, rn);
+
+			pack(x, win, rn, nrun, r0, k - r0 < PR ? k - r0 : PR,
+			    n, sl, k * NR, buf + r0 * NR);
+		}
 		GP_PAR_FOR_DYNAMIC(m * n * k)
 		for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r1 = (gi + 1) * RG < st ? (gi + 1) * RG : st;
@@ -402,13 +701,15 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 		int64_t nn = (c0 + ns) * NR > n ? n - n0 : ns * NR;
 		float *buf = all + part * (size_t)thread_num();
 		struct tile t = t0;
+		struct run rn[CS * NR + 2];
+		int64_t nrun = runs(win, n0, nn, rn);
 
 		for (int64_t kb = 0; kb < nkb; kb++) {
 			int64_t k0 = kb * kc, kl = k - k0 < kc ? k - k0 : kc;
 
 			t.first = kb == 0;
 			t.last = kb == nkb - 1;
-			pack(x, win, k0, kl, n0, nn, ns, kl * NR, buf);
+			pack(x, win, rn, nrun, k0, kl, nn, ns, kl * NR, buf);
 			tiles(w, buf, y, 0, st, m, k, n, k0, kl, kl * NR, n0,
 			    nn, ns, &t);
 		}

@@ -2,9 +2,10 @@
  * ops/conv-gemm.h: the float32 convolution as a blocked gemm whose B
  * operand is packed straight from the input (implicit im2col), with the
  * bias and a clamp applied while the output tile is in registers
- * (ops/conv-gemm.c).  conv.c uses it for the float32 convs that go
- * through a gemm (not depthwise, not pointwise) when the CPU has AVX2 and
- * FMA.
+ * (ops/conv-gemm.c); with strides 1 the input is read where it lies
+ * (zero-padded once) rather than packed.  conv.c uses it for the float32
+ * convs that go through a gemm (not depthwise; pointwise where the direct
+ * path takes them) when the CPU has AVX2 and FMA.
  */
 #ifndef GPTOP_SRC_OPS_CONV_GEMM_H
 #define GPTOP_SRC_OPS_CONV_GEMM_H
@@ -30,10 +31,20 @@ void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
 	    float *y, const struct gp_win *win, int64_t cg, int64_t m,
 	    bool act, float lo, float hi);
 
+/* Does the conv of geometry win, cg input and m output channels per
+ * group take gp_conv_gemm_f32's direct path (strides 1, the input read
+ * where it lies, no packing; not a conv of few output pixels)?  conv.c
+ * sends a pointwise conv to gp_conv_gemm_f32 only then (otherwise to
+ * ops/conv-pw.c, faster on few pixels). */
+bool	gp_conv_gemm_direct(const struct gp_win *win, int64_t cg, int64_t m);
+
 /* The bytes of scratch (slot GP_SCRATCH_COL) gp_conv_gemm_f32 asks for
- * a gemm of m rows (output channels of a group), depth k (cg * kernel
- * volume) and n output pixels: every thread's packed chunk of columns, or
- * (fewer than 256 pixels) the whole packed matrix, plus alignment. */
-size_t	gp_conv_gemm_scratch(int64_t k, int64_t n, int64_t m);
+ * the conv of geometry win, cg input and m output channels per group:
+ * every thread's packed chunk of columns, or (fewer than 256 pixels) the
+ * whole packed matrix, or (the direct path: strides 1) a table of k
+ * offsets and the zero-padded copy of the group's input (none for a
+ * pointwise conv), plus alignment. */
+size_t	gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg,
+	    int64_t m);
 
 #endif

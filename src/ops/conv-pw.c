@@ -1,7 +1,10 @@
 /*
  * ops/conv-pw.c: the pointwise convolution kernel (1x1, stride 1, no pads,
  * one group: MobileNet's expand and project convs, SqueezeNet's squeeze),
- * float32 and float64 from one definition instantiated by a macro.
+ * float32 and float64 from one definition instantiated by a macro.  In
+ * float32 on an AVX2 CPU, conv.c sends here only the convs of few pixels
+ * (the 7x7 and 14x14 layers): the others run faster as ops/conv-gemm.c's
+ * direct path (its micro-kernel reading x where it lies).
  *
  * Per image, Y (Cout x pixels) = W (Cout x Cin) . X (Cin x pixels): X in
  * NCHW is already that matrix, so the conv is one gemm on the input where

@@ -4,9 +4,11 @@
  * conv_transpose (ONNX ConvTranspose, with output_padding and
  * output_shape), NCHW (NCW, NCDHW) in float32 or float64.
  *
- * A float32 conv that is neither depthwise nor pointwise runs as the
- * blocked gemm of ops/conv-gemm.c (implicit im2col, the bias and clamp in
- * its epilogue, over the OpenMP threads) where the CPU has AVX2 and FMA.
+ * A float32 conv that is not depthwise runs as the blocked gemm of
+ * ops/conv-gemm.c (implicit im2col, the bias and clamp in its epilogue,
+ * over the OpenMP threads) where the CPU has AVX2 and FMA; a pointwise
+ * one only when that gemm reads its input where it lies (many pixels),
+ * else as ops/conv-pw.c's blocks.
  * Otherwise conv runs as im2col + one BLAS gemm per image and group: the
  * input patches of one group become a (C/g * kernel) x (output pixels)
  * matrix in per-thread scratch (ops/scratch.h), multiplied by the group's
@@ -466,8 +468,10 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	p->pointwise = p->kvol == 1 && vol(p->w.s) == 1 && p->w.pb[0] == 0 &&
 	    p->w.pb[1] == 0 && p->w.pb[2] == 0 && p->w.pe[0] == 0 &&
 	    p->w.pe[1] == 0 && p->w.pe[2] == 0;
-	p->packed = x->dtype == GP_FLOAT32 && !p->direct && !p->pointwise &&
-	    gp_conv_gemm_ok();
+	/* a pointwise conv: through the blocked gemm only where it reads the
+	 * input where it lies (ops/conv-gemm.h), else ops/conv-pw.c */
+	p->packed = x->dtype == GP_FLOAT32 && !p->direct && gp_conv_gemm_ok() &&
+	    (!p->pointwise || gp_conv_gemm_direct(&p->w, p->cg, p->og));
 	if (check_blas("conv", p, p->og, vol(p->w.out), p->cg * p->kvol,
 	    err) < 0)
 		return (-1);
@@ -633,11 +637,10 @@ work_conv(const struct gp_graph *g, const struct gp_node *n)
 	if (p->direct)
 		return (isz * (uint64_t)gp_conv_dw_work(&p->w) *
 		    (uint64_t)gp_par_max_threads());
+	if (p->packed)
+		return ((uint64_t)gp_conv_gemm_scratch(&p->w, p->cg, p->og));
 	if (p->pointwise)
 		return (0);
-	if (p->packed)
-		return ((uint64_t)gp_conv_gemm_scratch(p->cg * p->kvol,
-		    vol(p->w.out), p->og));
 	return (isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
 }
 

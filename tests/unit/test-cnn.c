@@ -199,6 +199,24 @@ test_names_flops(void)
 	    (gp_conv_gemm_ok() ? GP_IMPL_C : GP_IMPL_BLAS), "depthwise runs "
 	    "the direct loop, a float32 grouped conv the blocked gemm (C) "
 	    "where the CPU has AVX2 and FMA, else im2col + BLAS");
+	{
+		/* pointwise float32: the blocked gemm's direct path on many
+		 * pixels (20x20), ops/conv-pw.c's BLAS blocks on few (7x7) */
+		int64_t x2s[4] = {1, 8, 20, 20}, w2s[4] = {4, 8, 1, 1};
+		int64_t x3s[4] = {1, 32, 7, 7}, w3s[4] = {32, 32, 1, 1};
+		int p2[2] = {var_fn(GP_FLOAT32, 4, x2s, fa),
+		    var_fn(GP_FLOAT32, 4, w2s, fa)};
+		int p3[2] = {var_fn(GP_FLOAT32, 4, x3s, fa),
+		    var_fn(GP_FLOAT32, 4, w3s, fa)};
+		int n2 = node_ok("conv", "{}", 2, p2);
+		int n3 = node_ok("conv", "{}", 2, p3);
+
+		ok(n2 >= 0 && n3 >= 0 && g->nodes[n2].impl ==
+		    (gp_conv_gemm_ok() ? GP_IMPL_C : GP_IMPL_BLAS) &&
+		    g->nodes[n3].impl == GP_IMPL_BLAS, "a float32 pointwise "
+		    "conv on 20x20 runs the blocked gemm (C) where the CPU "
+		    "has AVX2 and FMA, on 7x7 OpenBLAS's gemm in blocks");
+	}
 	in[1] = tw;
 	ni = node_ok("conv_transpose", "{\"strides\": [2, 2]}", 2, in);
 	format_is(ni, "ConvTranspose{2x2, strides=2x2}");
@@ -748,6 +766,56 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .group = 1, .n = 1, .c = 2, .m = 6, .in = {8, 8},
 		    .k = {3, 3}, .s = {1, 1}, .d = {1, 1}, .pb = {1, 1},
 		    .pe = {1, 1}, .lo = 0, .hi = INFINITY, .bias = true,
+		    .nan = true},
+		/* the direct path (strides 1, B read from the padded input
+		 * or, pointwise, from X itself) */
+		{.what = "direct: 41 columns a row (a last tile of 9), pads "
+		    "[1, 2; 0, 1], 2 images, relu", .nsp = 2, .group = 1,
+		    .n = 2, .c = 5, .m = 7, .in = {12, 40}, .k = {3, 3},
+		    .s = {1, 1}, .d = {1, 1}, .pb = {1, 2}, .pe = {0, 1},
+		    .lo = 0, .hi = INFINITY, .bias = true},
+		{.what = "direct: dilations 2x1, pads 2, 36 columns (a last "
+		    "tile of 4)", .nsp = 2, .group = 1, .n = 1, .c = 3,
+		    .m = 8, .in = {15, 36}, .k = {3, 3}, .s = {1, 1},
+		    .d = {2, 1}, .pb = {2, 1}, .pe = {2, 1}, .lo = 1,
+		    .hi = 0, .bias = true},
+		{.what = "direct: depth 360 (two blocks), 13 rows, 16x20, "
+		    "clip [-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 40,
+		    .m = 13, .in = {16, 20}, .k = {3, 3}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = -1,
+		    .hi = 1, .bias = true},
+		{.what = "direct: group 2, 5x5, pads 2, 24x24", .nsp = 2,
+		    .group = 2, .n = 1, .c = 4, .m = 6, .in = {24, 24},
+		    .k = {5, 5}, .s = {1, 1}, .d = {1, 1}, .pb = {2, 2},
+		    .pe = {2, 2}, .lo = 1, .hi = 0, .bias = true},
+		{.what = "direct: 1-D, dilation 2, pads [3; 1], length 300",
+		    .nsp = 1, .group = 1, .n = 2, .c = 3, .m = 5,
+		    .in = {300}, .k = {5}, .s = {1}, .d = {2}, .pb = {3},
+		    .pe = {1}, .lo = 1, .hi = 0},
+		{.what = "direct: a NaN in X, 3x3 pads 1 on 16x24, relu",
+		    .nsp = 2, .group = 1, .n = 1, .c = 2, .m = 6,
+		    .in = {16, 24}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+		    .pb = {1, 1}, .pe = {1, 1}, .lo = 0, .hi = INFINITY,
+		    .bias = true, .nan = true},
+		{.what = "pointwise direct: 17x19 (323 columns, a masked last "
+		    "tile of 3), 2 images, clip [0, 6]", .nsp = 2,
+		    .group = 1, .n = 2, .c = 7, .m = 9, .in = {17, 19},
+		    .k = {1, 1}, .s = {1, 1}, .d = {1, 1}, .pb = {0, 0},
+		    .pe = {0, 0}, .lo = 0, .hi = 6, .bias = true},
+		{.what = "pointwise direct: group 2, 21x21 (a masked last "
+		    "tile of 9 at the end of X)", .nsp = 2, .group = 2,
+		    .n = 1, .c = 8, .m = 6, .in = {21, 21}, .k = {1, 1},
+		    .s = {1, 1}, .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0},
+		    .lo = 1, .hi = 0, .bias = true},
+		{.what = "pointwise direct: depth 300 (two blocks), 15x18 "
+		    "(a masked last tile of 14), 26 rows", .nsp = 2,
+		    .group = 1, .n = 1, .c = 300, .m = 26, .in = {15, 18},
+		    .k = {1, 1}, .s = {1, 1}, .d = {1, 1}, .pb = {0, 0},
+		    .pe = {0, 0}, .lo = 1, .hi = 0, .bias = true},
+		{.what = "pointwise direct: a NaN in X, 1-D length 1000, "
+		    "relu", .nsp = 1, .group = 1, .n = 1, .c = 4, .m = 7,
+		    .in = {1000}, .k = {1}, .s = {1}, .d = {1}, .pb = {0},
+		    .pe = {0}, .lo = 0, .hi = INFINITY, .bias = true,
 		    .nan = true},
 	};
 

@@ -1672,17 +1672,18 @@ test_models(void)
 		    "(reshape of a strided slice, a BLAS operand) are not "
 		    "predicted" : NULL);
 		if (strcmp(names[i], "cnn") == 0 && gp_conv_gemm_ok())
-			/* the blocked gemm (ops/conv-gemm.c): a packed chunk
-			 * of 8 slivers of 16 pixels per thread (conv2's 14 x
-			 * 14 pixels make 13 slivers, too many to pack whole
-			 * for its 16 output channels) by its (8 x 3 x 3) rows
-			 * (conv1's: (1 x 3 x 3)), float32, in one request
-			 * for all threads plus 64 B to align it */
-			is_int((long long)wmax, 8 * 9 * 8 * 16 * 4 *
-			    gp_par_max_threads() + 64, "cnn: the largest work "
-			    "space is conv2's packed chunks, (8 x 3 x 3) x (8 x "
-			    "16) float32 per thread (%d) + 64",
-			    gp_par_max_threads());
+			/* the blocked gemm's direct path (ops/conv-gemm.c:
+			 * strides 1): conv2's table of the offsets of its
+			 * (8 x 3 x 3) rows of col, int64, to a multiple of
+			 * 64 B, then its input zero-padded, 8 planes of
+			 * (14 + 2) x (14 + 2) float32 and 16 more (the last
+			 * loads' reach), in one request plus 64 B to align
+			 * it (conv1's: 1 plane of 30 x 30) */
+			is_int((long long)wmax, (8 * 9 * 8 + 63) / 64 * 64 +
+			    (8 * 16 * 16 + 16) * 4 + 64, "cnn: the largest work "
+			    "space is conv2's row offsets and padded input, "
+			    "(8 x 3 x 3) x 8 B + (8 x 16 x 16 + 16) x 4 B + "
+			    "64");
 		else if (strcmp(names[i], "cnn") == 0)
 			/* conv1's im2col is (1 x 3 x 3) x (28 x 28), conv2's
 			 * (8 x 3 x 3) x (14 x 14): one image at a time */
