@@ -52,6 +52,20 @@ enum {
 	ALIGN = 64,
 };
 
+/* One parallel region holding two loops (the input's copy or packing,
+ * then the multiply, after the first's barrier): one wake-up of the
+ * sleeping threads per call rather than two (ops/par.h). */
+#ifdef GP_HAVE_OPENMP
+#define REGION(work)						\
+	GP_PAR_PRAGMA(omp parallel if ((work) >= GP_PAR_MIN))
+#define IN_FOR		GP_PAR_PRAGMA(omp for schedule(static))
+#define IN_FOR_DYNAMIC	GP_PAR_PRAGMA(omp for schedule(dynamic, 1))
+#else
+#define REGION(work)
+#define IN_FOR
+#define IN_FOR_DYNAMIC
+#endif
+
 /* Slivers in rows mode, at most (the line pack() builds). */
 #define MAX_SLIVERS	16
 /* The most bytes of col packed at once in rows mode. */
@@ -538,59 +552,124 @@ thread_num(void)
  * (or 128 columns) times a group of row tiles of w; in an item, each row
  * tile of a block of k (in L1) runs over all of the item's columns.
  */
-__attribute__((target("avx2,fma"))) static void
+/* The direct path's operands: w (m x k), B's rows at xp + off[k] (the
+ * padded planes, rows of wp values; a pointwise conv: x, one row of n),
+ * y (m x n, output rows of len values). */
+struct dpath {
+	const float	*w, *xp;
+	float		*y;
+	const int64_t	*off;
+	int64_t		 k, m, n, wp, len;
+	bool		 fl;
+};
+
+/* Row tiles [r0, r1) of w times output rows [l0, l1), columns [q0, q1)
+ * of each, block by block of k: a row tile's block of w stays in L1 while
+ * it runs over all the columns. */
+static void
+direct_item(const struct dpath *d, int64_t r0, int64_t r1, int64_t l0,
+    int64_t l1, int64_t q0, int64_t q1, const struct tile *t0)
+{
+	int64_t nkb, kc = depth(d->k, &nkb);
+	struct tile t = *t0;
+
+	t.ldc = d->n;
+	for (int64_t kb = 0; kb < nkb; kb++) {
+		int64_t k0 = kb * kc;
+
+		t.first = kb == 0;
+		t.last = kb == nkb - 1;
+		t.kc = d->k - k0 < kc ? d->k - k0 : kc;
+		t.off = d->off + k0;
+		for (int64_t r = r0; r < r1; r++) {
+			int64_t i0 = r * MR;
+
+			t.mr = d->m - i0 < MR ? (int)(d->m - i0) : MR;
+			for (int i = 0; i < MR; i++)
+				t.a[i] = d->w + (i0 + (i < t.mr ? i : 0)) *
+				    d->k + k0;
+			t.bias = t0->bias != NULL ? t0->bias + i0 : NULL;
+			for (int64_t l = l0; l < l1; l++)
+				for (int64_t q = q0; q < q1; q += NR) {
+					t.nr = q1 - q < NR ? (int)(q1 - q) :
+					    NR;
+					t.masked = d->fl && t.nr < NR;
+					t.b = d->xp + l * d->wp + q;
+					t.c = d->y + i0 * d->n + l * d->len + q;
+					kernel(&t);
+				}
+		}
+	}
+}
+
+/* Plane c of x (in[1] x in[2]) into xp (hp x wp) inside the pads' zeros. */
+static void
+pad_plane(const float *x, float *xp, const struct gp_win *win, int64_t hp,
+    int64_t wp)
+{
+	for (int64_t r = 0; r < hp; r++) {
+		float *d = xp + r * wp;
+		int64_t ih = r - win->pb[1];
+
+		if (ih < 0 || ih >= win->in[1]) {
+			memset(d, 0, sizeof(float) * (size_t)wp);
+			continue;
+		}
+		memset(d, 0, sizeof(float) * (size_t)win->pb[2]);
+		memcpy(d + win->pb[2], x + ih * win->in[2], sizeof(float) *
+		    (size_t)win->in[2]);
+		memset(d + win->pb[2] + win->in[2], 0, sizeof(float) *
+		    (size_t)win->pe[2]);
+	}
+}
+
+/*
+ * The direct path (strides 1): B is not packed.  Row (c, kh, kw) of col,
+ * for the outputs (oh, ow .. ow + 15) of one output row, is the run of 16
+ * values of the zero-padded input xp (planes of hp x wp) at c * hp * wp +
+ * (oh + kh * dh) * wp + ow + kw * dw: the kernel reads it there, through a
+ * table of the rows' offsets (c * hp * wp + kh * dh * wp + kw * dw).  The
+ * tiles follow the output rows (16 columns, then what is left of the
+ * row: a narrower tile, its columns masked); a pointwise conv reads x
+ * itself, its output rows one run (the last tile masked, since its loads
+ * would pass the end of x).  The threads take items of a few output rows
+ * (or 128 columns) times a group of row tiles of w, in the same parallel
+ * region as the padding.
+ */
+static void
 conv_direct(const float *x, const float *w, float *y,
     const struct gp_win *win, int64_t cg, int64_t m, float *all,
     const struct tile *t0)
 {
-	int64_t k = cg * vol3(win->k), n = vol3(win->out), nkb;
-	int64_t kc = depth(k, &nkb), st = (m + MR - 1) / MR;
-	bool fl = flat(win);
+	int64_t k = cg * vol3(win->k), n = vol3(win->out);
+	int64_t st = (m + MR - 1) / MR;
 	int64_t hp = win->in[1] + win->pb[1] + win->pe[1];
 	int64_t wp = win->in[2] + win->pb[2] + win->pe[2];
 	int64_t oh = win->out[1], ow = win->out[2];
 	int64_t *off = (int64_t *)(void *)all;
 	float *xp = (float *)(void *)((char *)all + (k * (int64_t)sizeof(
 	    int64_t) + ALIGN - 1) / ALIGN * ALIGN);
-	int64_t lines, len, per, nck, ng = 1, items;
+	int64_t lines = oh, per, nck, ng = 1, items;
+	struct dpath d = {.w = w, .y = y, .off = off, .k = k, .m = m, .n = n,
+	    .len = ow, .fl = flat(win)};
 	int nt = gp_par_max_threads();
 
-	if (fl) {
+	if (d.fl) {
 		/* one run of n columns, in chunks of CS slivers */
-		xp = (float *)x;
 		hp = 1;
 		wp = n;
 		lines = 1;
-		len = n;
+		d.len = n;
 		per = 1;
 		nck = (n + CS * NR - 1) / (CS * NR);
 	} else {
-		int64_t plane = hp * wp;
-
-		GP_PAR_FOR(cg * plane)
-		for (int64_t c = 0; c < cg; c++)
-			for (int64_t r = 0; r < hp; r++) {
-				float *d = xp + c * plane + r * wp;
-				int64_t ih = r - win->pb[1];
-
-				if (ih < 0 || ih >= win->in[1]) {
-					memset(d, 0, sizeof(float) * (size_t)wp);
-					continue;
-				}
-				memset(d, 0, sizeof(float) * (size_t)win->pb[2]);
-				memcpy(d + win->pb[2], x + (c * win->in[1] + ih) *
-				    win->in[2], sizeof(float) *
-				    (size_t)win->in[2]);
-				memset(d + win->pb[2] + win->in[2], 0,
-				    sizeof(float) * (size_t)win->pe[2]);
-			}
-		memset(xp + cg * plane, 0, sizeof(float) * NR);
-		lines = oh;
-		len = ow;
+		memset(xp + cg * hp * wp, 0, sizeof(float) * NR);
 		/* about CS * NR columns per item */
 		per = CS * NR / ow > 0 ? CS * NR / ow : 1;
 		nck = (oh + per - 1) / per;
 	}
+	d.xp = d.fl ? x : xp;
+	d.wp = wp;
 	for (int64_t r = 0, c = 0, kh = 0, kw = 0; r < k; r++) {
 		off[r] = c * hp * wp + kh * win->d[1] * wp + kw * win->d[2];
 		if (++kw == win->k[2]) {
@@ -605,43 +684,24 @@ conv_direct(const float *x, const float *w, float *y,
 	while (nck * ng < 4 * nt && ng < st)
 		ng++;
 	items = nck * ng;
-	GP_PAR_FOR_DYNAMIC(m * n * k)
-	for (int64_t it = 0; it < items; it++) {
-		int64_t ci = it / ng, gi = it % ng;
-		int64_t r0 = st * gi / ng, r1 = st * (gi + 1) / ng;
-		int64_t l0 = fl ? 0 : ci * per, l1 = fl ? 1 : l0 + per < lines ?
-		    l0 + per : lines;
-		int64_t q0 = fl ? ci * CS * NR : 0, q1 = fl ? q0 + CS * NR < n ?
-		    q0 + CS * NR : n : len;
-		struct tile t = *t0;
+	REGION(m * n * k)
+	{
+		if (!d.fl) {
+			IN_FOR
+			for (int64_t c = 0; c < cg; c++)
+				pad_plane(x + c * win->in[1] * win->in[2],
+				    xp + c * hp * wp, win, hp, wp);
+		}
+		IN_FOR_DYNAMIC
+		for (int64_t it = 0; it < items; it++) {
+			int64_t ci = it / ng, gi = it % ng;
+			int64_t l0 = d.fl ? 0 : ci * per;
+			int64_t q0 = d.fl ? ci * CS * NR : 0;
 
-		t.ldc = n;
-		t.masked = false;
-		for (int64_t kb = 0; kb < nkb; kb++) {
-			int64_t k0 = kb * kc;
-
-			t.first = kb == 0;
-			t.last = kb == nkb - 1;
-			t.kc = k - k0 < kc ? k - k0 : kc;
-			t.off = off + k0;
-			for (int64_t r = r0; r < r1; r++) {
-				int64_t i0 = r * MR;
-
-				t.mr = m - i0 < MR ? (int)(m - i0) : MR;
-				for (int i = 0; i < MR; i++)
-					t.a[i] = w + (i0 + (i < t.mr ? i : 0)) *
-					    k + k0;
-				t.bias = t0->bias != NULL ? t0->bias + i0 : NULL;
-				for (int64_t l = l0; l < l1; l++)
-					for (int64_t q = q0; q < q1; q += NR) {
-						t.nr = q1 - q < NR ? (int)(q1 - q) :
-						    NR;
-						t.masked = fl && t.nr < NR;
-						t.b = xp + l * wp + q;
-						t.c = y + i0 * n + l * len + q;
-						kernel(&t);
-					}
-			}
+			direct_item(&d, st * gi / ng, st * (gi + 1) / ng, l0,
+			    d.fl ? 1 : l0 + per < lines ? l0 + per : lines, q0,
+			    !d.fl ? ow : q0 + CS * NR < n ? q0 + CS * NR : n,
+			    t0);
 		}
 	}
 }
@@ -668,15 +728,17 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 		int64_t ng = (st + RG - 1) / RG;
 		float *buf = all;
 
-		GP_PAR_FOR(k * n)
-		for (int64_t r0 = 0; r0 < k; r0 += PR) {
-			struct run rn[MAX_SLIVERS * NR + 2];
-			int64_t nrun = runs(win, 0, n, rn);
+		REGION(m * n * k)
+		{
+			IN_FOR
+			for (int64_t r0 = 0; r0 < k; r0 += PR) {
+				struct run rn[MAX_SLIVERS * NR + 2];
+				int64_t nrun = runs(win, 0, n, rn);
 
-			pack(x, win, rn, nrun, r0, k - r0 < PR ? k - r0 : PR,
-			    n, sl, k * NR, buf + r0 * NR);
+				pack(x, win, rn, nrun, r0, k - r0 < PR ?
+				    k - r0 : PR, n, sl, k * NR, buf + r0 * NR);
 		}
-		GP_PAR_FOR_DYNAMIC(m * n * k)
+		IN_FOR_DYNAMIC
 		for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r1 = (gi + 1) * RG < st ? (gi + 1) * RG : st;
 			struct tile t = t0;
@@ -690,6 +752,7 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 				    n, k0, k - k0 < kc ? k - k0 : kc, k * NR, 0,
 				    n, sl, &t);
 			}
+		}
 		}
 		return;
 	}
