@@ -442,46 +442,61 @@ kernel(const struct tile *t)
 	acc[2][0] = c20; acc[2][1] = c21; acc[3][0] = c30; acc[3][1] = c31;
 	acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
 	{
-		/* the columns past nr (a partial tile) are neither read nor
-		 * written: masked loads and stores */
-		bool part = t->nr < NR;
-		__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-		__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr),
-		    lane);
-		__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(t->nr - 8),
-		    lane);
+		/* a partial tile (nr < NR): its first 8 columns as a vector
+		 * when nr >= 8 (a 56-column row's last tile), the rest one by
+		 * one; the columns past nr are neither read nor written (no
+		 * masked stores: microcoded and slow on AMD's cores) */
 		__m256 l = _mm256_set1_ps(t->lo), h = _mm256_set1_ps(t->hi);
+		int j0 = t->nr < NR && t->nr >= 8 ? 8 : t->nr < NR ? 0 : NR;
+		float tv[8];
 
 		for (int i = 0; i < t->mr; i++) {
 			float *cr = t->c + i * t->ldc;
 			__m256 v0 = acc[i][0], v1 = acc[i][1];
+			float bi = t->last && t->bias != NULL ? t->bias[i] : 0;
 
-			if (!t->first) {
-				v0 = _mm256_add_ps(v0, part ?
-				    _mm256_maskload_ps(cr, m0) :
-				    _mm256_loadu_ps(cr));
-				v1 = _mm256_add_ps(v1, part ?
-				    _mm256_maskload_ps(cr + 8, m1) :
-				    _mm256_loadu_ps(cr + 8));
-			}
-			if (t->last && t->bias != NULL) {
-				__m256 bv = _mm256_set1_ps(t->bias[i]);
+			if (j0 > 0) {
+				if (!t->first) {
+					v0 = _mm256_add_ps(v0,
+					    _mm256_loadu_ps(cr));
+					if (j0 == NR)
+						v1 = _mm256_add_ps(v1,
+						    _mm256_loadu_ps(cr + 8));
+				}
+				if (t->last && t->bias != NULL) {
+					__m256 bv = _mm256_set1_ps(bi);
 
-				v0 = _mm256_add_ps(v0, bv);
-				v1 = _mm256_add_ps(v1, bv);
-			}
-			if (t->last && t->act) {
-				/* max(lo, v) and min(hi, v) return v when it
-				 * is NaN (the second operand): NaN stays */
-				v0 = _mm256_min_ps(h, _mm256_max_ps(l, v0));
-				v1 = _mm256_min_ps(h, _mm256_max_ps(l, v1));
-			}
-			if (part) {
-				_mm256_maskstore_ps(cr, m0, v0);
-				_mm256_maskstore_ps(cr + 8, m1, v1);
-			} else {
+					v0 = _mm256_add_ps(v0, bv);
+					v1 = _mm256_add_ps(v1, bv);
+				}
+				if (t->last && t->act) {
+					/* max(lo, v) and min(hi, v) return
+					 * v when it is NaN (the second
+					 * operand): NaN stays */
+					v0 = _mm256_min_ps(h, _mm256_max_ps(l,
+					    v0));
+					v1 = _mm256_min_ps(h, _mm256_max_ps(l,
+					    v1));
+				}
 				_mm256_storeu_ps(cr, v0);
-				_mm256_storeu_ps(cr + 8, v1);
+				if (j0 == NR) {
+					_mm256_storeu_ps(cr + 8, v1);
+					continue;
+				}
+				v0 = acc[i][1];
+			}
+			_mm256_storeu_ps(tv, v0);
+			for (int j = j0; j < t->nr; j++) {
+				float v = tv[j - j0];
+
+				if (!t->first)
+					v += cr[j];
+				if (t->last && t->bias != NULL)
+					v += bi;
+				if (t->last && t->act)
+					v = v < t->lo ? t->lo : v > t->hi ?
+					    t->hi : v;
+				cr[j] = v;
 			}
 		}
 	}
