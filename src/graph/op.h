@@ -21,6 +21,7 @@
 struct gp_graph;
 struct gp_node;
 struct gp_scalar_op;
+struct gp_tensor;
 
 enum gp_op_flags {
 	GP_OPF_ELEMWISE = 1 << 0,	/* fusable elementwise op */
@@ -53,12 +54,28 @@ struct gp_op {
 	double		(*flops)(const struct gp_graph *g,
 			    const struct gp_node *n);
 	/* Bytes of work space (ops/scratch.h) one execution takes for the
-	 * node's types and params: the sum over the scratch slots of the
-	 * largest request the kernel makes of each (NULL: none).  The memory
-	 * profile holds them alive during the apply; the allocator counts
-	 * the kernel's requests, and the tests hold the two equal. */
+	 * node's types, params and the layout its inputs arrive in (in[k]:
+	 * dtype, shape and strides as the VM will pass them, no storage;
+	 * run/vm.h's gp_vm_layout): the sum over the scratch slots of the
+	 * largest request the kernel makes of each, contiguous copies of
+	 * strided operands included (NULL: none).  The memory profile holds
+	 * them alive during the apply; the allocator counts the kernel's
+	 * requests, and the tests hold the two equal. */
 	uint64_t	(*workspace)(const struct gp_graph *g,
-			    const struct gp_node *n);
+			    const struct gp_node *n,
+			    const struct gp_tensor *const *in);
+	/* View ops (an output with view[k] >= 0): the header output k takes
+	 * over x, the layout of the input it views (shape, strides; no
+	 * storage): set o's ndim, shape and strides and return true; or
+	 * return false when no strides address the output in x's elements
+	 * (a transposed matrix flattened).  The VM asks at link time, from
+	 * the layouts its program gives each input: a false makes the output
+	 * one the VM allocates (contiguous, counted as any other), and the
+	 * kernel then copies into the output it is given.  Required of view
+	 * ops. */
+	bool		(*view_layout)(const struct gp_graph *g,
+			    const struct gp_node *n, int k,
+			    const struct gp_tensor *x, struct gp_tensor *o);
 	/* The Op name with params ("Sum{axis=[0]}"); NULL: "Class{name}". */
 	void		(*format)(const struct gp_graph *g,
 			    const struct gp_node *n, struct gp_buf *b);

@@ -8,8 +8,12 @@
  * CblasTrans with its leading dimension, a strided or reversed vector
  * through its increment.  A column-major output is handled by computing
  * the transposed product.  Anything else (broadcast or irregular strides,
- * an operand of another dtype) is copied to a contiguous temporary first;
+ * an operand of another dtype) is copied to a contiguous matrix first;
  * gp_blas_copies() counts those copies.
+ *
+ * Those copies go to the kernels' work space (ops/scratch.h), and each op's
+ * workspace() finds them by a dry run of its kernel on the layouts its
+ * inputs will arrive in (struct cx).
  *
  * gemm, gemv and ger may overwrite their input 0 (Z, y, A): when a rewrite
  * sets destroy[0] = 0 the output arrives as that input and the kernel
@@ -19,6 +23,7 @@
 
 #include "ops/blas.h"
 #include "ops/ops.h"
+#include "ops/scratch.h"
 
 #include <cblas.h>
 #include <limits.h>
@@ -49,24 +54,45 @@ struct vec {
 	int64_t	 n, s;
 };
 
-/* Temporaries of one kernel call, released together. */
-struct tmps {
-	struct gp_tensor	t[8];
-	int			n;
+/*
+ * How a kernel runs its BLAS calls: for real, or dry (the op's
+ * workspace(), on the layouts the inputs will arrive in: no data): the
+ * same decisions either way, a dry run recording the work space each
+ * scratch slot would hold (the largest request, as gp_scratch_get counts)
+ * instead of copying and computing.  Copies go to fixed slots: operand a
+ * (or x) to GP_SCRATCH_IN0, b (or y) to GP_SCRATCH_IN1, an output BLAS
+ * cannot write to GP_SCRATCH_OUT; dot's dtype conversions to
+ * GP_SCRATCH_IN2 and GP_SCRATCH_COPY.
+ */
+struct cx {
+	bool		dry;
+	uint64_t	held[GP_SCRATCH__COUNT];
 };
 
-static void
-tmps_free(struct tmps *tp)
+/* Where a dry run's matrices "lie": no data is read or written there. */
+static char dry_base[64];
+
+static uint64_t
+cx_bytes(const struct cx *cx)
 {
-	for (int i = 0; i < tp->n; i++)
-		gp_tensor_release(&tp->t[i]);
-	tp->n = 0;
+	uint64_t b = 0;
+
+	for (int i = 0; i < GP_SCRATCH__COUNT; i++)
+		b += cx->held[i];
+	return (b);
+}
+
+/* Data of t, or the dry base for a layout (no storage). */
+static char *
+data_of(const struct gp_tensor *t)
+{
+	return (t->storage != NULL ? gp_tensor_data(t) : dry_base);
 }
 
 static struct mat
 mat_of(const struct gp_tensor *t)
 {
-	struct mat m = {.p = gp_tensor_data(t)};
+	struct mat m = {.p = data_of(t)};
 
 	m.rows = t->shape[0];
 	m.cols = t->shape[1];
@@ -87,7 +113,7 @@ mat_t(struct mat m)
 static struct vec
 vec_of(const struct gp_tensor *t)
 {
-	struct vec v = {.p = gp_tensor_data(t), .n = t->shape[0],
+	struct vec v = {.p = data_of(t), .n = t->shape[0],
 	    .s = t->strides[0]};
 
 	return (v);
@@ -112,29 +138,69 @@ hdr_mat(struct gp_tensor *h, struct gp_storage *fs, enum gp_dtype dt,
 	h->storage = fs;
 }
 
-/* Replace *m (of dtype sdt) by a contiguous copy of dtype dt. */
+/* Replace *m (of dtype sdt) by a contiguous matrix of dtype dt in scratch
+ * slot sl: a copy of it when copy, else uninitialized (an output to
+ * compute aside). */
 static void
-mat_copy(struct tmps *tp, struct mat *m, enum gp_dtype sdt, enum gp_dtype dt)
+mat_aside(struct cx *cx, enum gp_scratch_slot sl, struct mat *m,
+    enum gp_dtype sdt, enum gp_dtype dt, bool copy)
 {
-	struct gp_tensor h, *t = &tp->t[tp->n++];
-	struct gp_storage fs;
+	size_t isz = gp_dtype_size(dt);
+	size_t n = (size_t)(m->rows * m->cols) * isz;
+	struct mat c = {.rows = m->rows, .cols = m->cols,
+	    .rs = m->cols * (int64_t)isz, .cs = (int64_t)isz};
 
-	hdr_mat(&h, &fs, sdt, m);
-	gp_tensor_alloc(t, dt, 2, h.shape);
-	gp_tensor_copy_into(t, &h);
-	*m = mat_of(t);
-	count_copy();
+	if (cx->dry) {
+		if (n > cx->held[sl])
+			cx->held[sl] = n;
+		c.p = dry_base;
+	} else {
+		struct gp_tensor h, t;
+		struct gp_storage fs, ft;
+
+		c.p = gp_scratch_get(sl, n);
+		if (copy) {
+			hdr_mat(&h, &fs, sdt, m);
+			hdr_mat(&t, &ft, dt, &c);
+			gp_tensor_copy_into(&t, &h);
+		}
+		count_copy();
+	}
+	*m = c;
 }
 
 static void
-vec_copy(struct tmps *tp, struct vec *v, enum gp_dtype sdt, enum gp_dtype dt)
+mat_copy(struct cx *cx, enum gp_scratch_slot sl, struct mat *m,
+    enum gp_dtype sdt, enum gp_dtype dt)
+{
+	mat_aside(cx, sl, m, sdt, dt, true);
+}
+
+static void
+vec_copy(struct cx *cx, enum gp_scratch_slot sl, struct vec *v,
+    enum gp_dtype sdt, enum gp_dtype dt)
 {
 	struct mat m = {.p = v->p, .rows = v->n, .cols = 1, .rs = v->s,
 	    .cs = (int64_t)gp_dtype_size(sdt)};
 
-	mat_copy(tp, &m, sdt, dt);
+	mat_copy(cx, sl, &m, sdt, dt);
 	v->p = m.p;
 	v->s = m.rs;
+}
+
+/* dst (of dtype dt) = src, a matrix computed aside. */
+static void
+mat_back(const struct cx *cx, enum gp_dtype dt, const struct mat *dst,
+    const struct mat *src)
+{
+	struct gp_tensor h, t;
+	struct gp_storage fs, ft;
+
+	if (cx->dry)
+		return;
+	hdr_mat(&h, &fs, dt, dst);
+	hdr_mat(&t, &ft, dt, src);
+	gp_tensor_copy_into(&h, &t);
 }
 
 /* Can BLAS read m as a row-major matrix (NoTrans) or as the transpose of a
@@ -279,85 +345,85 @@ static const struct blas_fns blas_fns[GP_DTYPE__COUNT] = {
 };
 
 static void
-mat_scale(enum gp_dtype dt, const struct mat *m, double beta)
+mat_scale(const struct cx *cx, enum gp_dtype dt, const struct mat *m,
+    double beta)
 {
-	blas_fns[dt].scale(m, beta);
+	if (!cx->dry)
+		blas_fns[dt].scale(m, beta);
 }
 
 /* c (M x N) = alpha * a (M x K) . b (K x N) + beta * c, all of dtype dt. */
 static void
-gemm_core(enum gp_dtype dt, double alpha, struct mat a, struct mat b,
-    double beta, struct mat c)
+gemm_core(struct cx *cx, enum gp_dtype dt, double alpha, struct mat a,
+    struct mat b, double beta, struct mat c)
 {
 	size_t isz = gp_dtype_size(dt);
 	int64_t M = a.rows, N = b.cols, K = a.cols;
 	enum CBLAS_TRANSPOSE ta, tb, tc;
 	blasint lda, ldb, ldc;
-	struct tmps tp = {.n = 0};
 
 	if (M == 0 || N == 0)
 		return;
 	if (K == 0) {
-		mat_scale(dt, &c, beta);
+		mat_scale(cx, dt, &c, beta);
 		return;
 	}
 	if (!mat_layout(&c, isz, &tc, &ldc)) {
 		/* an output BLAS cannot write: compute into a temporary */
 		struct mat t = c;
-		struct gp_tensor h;
-		struct gp_storage fs;
 
-		if (beta != 0)
-			mat_copy(&tp, &t, dt, dt);
-		else {
-			int64_t sh[2] = {M, N};
-
-			gp_tensor_alloc(&tp.t[tp.n], dt, 2, sh);
-			t = mat_of(&tp.t[tp.n++]);
-			count_copy();
-		}
-		gemm_core(dt, alpha, a, b, beta, t);
-		hdr_mat(&h, &fs, dt, &c);
-		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
-		tmps_free(&tp);
+		mat_aside(cx, GP_SCRATCH_OUT, &t, dt, dt, beta != 0);
+		gemm_core(cx, dt, alpha, a, b, beta, t);
+		mat_back(cx, dt, &c, &t);
 		return;
 	}
 	if (tc == CblasTrans) {
 		/* c is column-major: c^T = b^T a^T is row-major */
-		gemm_core(dt, alpha, mat_t(b), mat_t(a), beta, mat_t(c));
+		gemm_core(cx, dt, alpha, mat_t(b), mat_t(a), beta, mat_t(c));
 		return;
 	}
 	if (!mat_layout(&a, isz, &ta, &lda)) {
-		mat_copy(&tp, &a, dt, dt);
+		mat_copy(cx, GP_SCRATCH_IN0, &a, dt, dt);
 		(void)mat_layout(&a, isz, &ta, &lda);
 	}
 	if (!mat_layout(&b, isz, &tb, &ldb)) {
-		mat_copy(&tp, &b, dt, dt);
+		mat_copy(cx, GP_SCRATCH_IN1, &b, dt, dt);
 		(void)mat_layout(&b, isz, &tb, &ldb);
 	}
-	blas_fns[dt].gemm(ta, tb, (blasint)M, (blasint)N, (blasint)K, alpha,
-	    a.p, lda, b.p, ldb, beta, c.p, ldc);
-	tmps_free(&tp);
+	if (!cx->dry)
+		blas_fns[dt].gemm(ta, tb, (blasint)M, (blasint)N, (blasint)K,
+		    alpha, a.p, lda, b.p, ldb, beta, c.p, ldc);
 }
 
 void
 gp_blas_gemm(enum gp_dtype dt, double alpha, const struct gp_blas_mat *a,
     const struct gp_blas_mat *b, double beta, const struct gp_blas_mat *c)
 {
-	gemm_core(dt, alpha, *a, *b, beta, *c);
+	struct cx cx = {.dry = false};
+
+	gemm_core(&cx, dt, alpha, *a, *b, beta, *c);
+}
+
+uint64_t
+gp_blas_gemm_work(enum gp_dtype dt, const struct gp_blas_mat *a,
+    const struct gp_blas_mat *b, double beta, const struct gp_blas_mat *c)
+{
+	struct cx cx = {.dry = true};
+
+	gemm_core(&cx, dt, 1, *a, *b, beta, *c);
+	return (cx_bytes(&cx));
 }
 
 /* y (M) = alpha * a (M x N) . x (N) + beta * y. */
 static void
-gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
-    double beta, struct vec y)
+gemv_core(struct cx *cx, enum gp_dtype dt, double alpha, struct mat a,
+    struct vec x, double beta, struct vec y)
 {
 	size_t isz = gp_dtype_size(dt);
 	int64_t M = a.rows, N = a.cols;
 	enum CBLAS_TRANSPOSE ta;
 	blasint lda, incx, incy;
 	char *px, *py;
-	struct tmps tp = {.n = 0};
 
 	if (M == 0)
 		return;
@@ -365,21 +431,20 @@ gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
 		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
 		    .cs = (int64_t)isz};
 
-		mat_scale(dt, &m, beta);
+		mat_scale(cx, dt, &m, beta);
 		return;
 	}
 	if (!vec_layout(&y, isz, &py, &incy)) {
-		struct vec t = y;
 		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
-		    .cs = (int64_t)isz};
-		struct gp_tensor h;
-		struct gp_storage fs;
+		    .cs = (int64_t)isz}, t = m;
+		struct vec tv;
 
-		vec_copy(&tp, &t, dt, dt);
-		gemv_core(dt, alpha, a, x, beta, t);
-		hdr_mat(&h, &fs, dt, &m);
-		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
-		tmps_free(&tp);
+		mat_aside(cx, GP_SCRATCH_OUT, &t, dt, dt, true);
+		tv.p = t.p;
+		tv.n = M;
+		tv.s = t.rs;
+		gemv_core(cx, dt, alpha, a, x, beta, tv);
+		mat_back(cx, dt, &m, &t);
 		return;
 	}
 	if (beta == 0) {
@@ -387,14 +452,14 @@ gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
 		struct mat m = {.p = y.p, .rows = M, .cols = 1, .rs = y.s,
 		    .cs = (int64_t)isz};
 
-		mat_scale(dt, &m, 0);
+		mat_scale(cx, dt, &m, 0);
 	}
 	if (!vec_layout(&x, isz, &px, &incx)) {
-		vec_copy(&tp, &x, dt, dt);
+		vec_copy(cx, GP_SCRATCH_IN1, &x, dt, dt);
 		(void)vec_layout(&x, isz, &px, &incx);
 	}
 	if (!mat_layout(&a, isz, &ta, &lda)) {
-		mat_copy(&tp, &a, dt, dt);
+		mat_copy(cx, GP_SCRATCH_IN0, &a, dt, dt);
 		(void)mat_layout(&a, isz, &ta, &lda);
 	}
 	/* with Trans, BLAS's matrix is the stored N x M one */
@@ -404,77 +469,70 @@ gemv_core(enum gp_dtype dt, double alpha, struct mat a, struct vec x,
 		M = N;
 		N = t;
 	}
-	blas_fns[dt].gemv(ta, (blasint)M, (blasint)N, alpha, a.p, lda, px,
-	    incx, beta, py, incy);
-	tmps_free(&tp);
+	if (!cx->dry)
+		blas_fns[dt].gemv(ta, (blasint)M, (blasint)N, alpha, a.p, lda,
+		    px, incx, beta, py, incy);
 }
 
 /* a (M x N) += alpha * x (M) y (N)^T. */
 static void
-ger_core(enum gp_dtype dt, double alpha, struct vec x, struct vec y,
-    struct mat a)
+ger_core(struct cx *cx, enum gp_dtype dt, double alpha, struct vec x,
+    struct vec y, struct mat a)
 {
 	size_t isz = gp_dtype_size(dt);
 	int64_t M = a.rows, N = a.cols;
 	enum CBLAS_TRANSPOSE ta;
 	blasint lda, incx, incy;
 	char *px, *py;
-	struct tmps tp = {.n = 0};
 
 	if (M == 0 || N == 0)
 		return;
 	if (!mat_layout(&a, isz, &ta, &lda)) {
 		struct mat t = a;
-		struct gp_tensor h;
-		struct gp_storage fs;
 
-		mat_copy(&tp, &t, dt, dt);
-		ger_core(dt, alpha, x, y, t);
-		hdr_mat(&h, &fs, dt, &a);
-		gp_tensor_copy_into(&h, &tp.t[tp.n - 1]);
-		tmps_free(&tp);
+		mat_aside(cx, GP_SCRATCH_OUT, &t, dt, dt, true);
+		ger_core(cx, dt, alpha, x, y, t);
+		mat_back(cx, dt, &a, &t);
 		return;
 	}
 	if (ta == CblasTrans) {
 		/* a is column-major: a^T += alpha y x^T */
-		ger_core(dt, alpha, y, x, mat_t(a));
+		ger_core(cx, dt, alpha, y, x, mat_t(a));
 		return;
 	}
 	if (!vec_layout(&x, isz, &px, &incx)) {
-		vec_copy(&tp, &x, dt, dt);
+		vec_copy(cx, GP_SCRATCH_IN0, &x, dt, dt);
 		(void)vec_layout(&x, isz, &px, &incx);
 	}
 	if (!vec_layout(&y, isz, &py, &incy)) {
-		vec_copy(&tp, &y, dt, dt);
+		vec_copy(cx, GP_SCRATCH_IN1, &y, dt, dt);
 		(void)vec_layout(&y, isz, &py, &incy);
 	}
-	blas_fns[dt].ger((blasint)M, (blasint)N, alpha, px, incx, py, incy,
-	    a.p, lda);
-	tmps_free(&tp);
+	if (!cx->dry)
+		blas_fns[dt].ger((blasint)M, (blasint)N, alpha, px, incx, py,
+		    incy, a.p, lda);
 }
 
 static double
-dot_core(enum gp_dtype dt, struct vec x, struct vec y)
+dot_core(struct cx *cx, enum gp_dtype dt, struct vec x, struct vec y)
 {
 	size_t isz = gp_dtype_size(dt);
 	blasint incx, incy;
 	char *px, *py;
-	struct tmps tp = {.n = 0};
-	double r;
 
 	if (x.n == 0)
 		return (0);
 	if (!vec_layout(&x, isz, &px, &incx)) {
-		vec_copy(&tp, &x, dt, dt);
+		vec_copy(cx, GP_SCRATCH_IN0, &x, dt, dt);
 		(void)vec_layout(&x, isz, &px, &incx);
 	}
 	if (!vec_layout(&y, isz, &py, &incy)) {
-		vec_copy(&tp, &y, dt, dt);
+		vec_copy(cx, GP_SCRATCH_IN1, &y, dt, dt);
 		(void)vec_layout(&y, isz, &py, &incy);
 	}
-	r = blas_fns[dt].dot((blasint)x.n, px, incx, py, incy);
-	tmps_free(&tp);
-	return (r);
+	if (cx->dry)
+		return (0);
+	return (blas_fns[dt].dot((blasint)x.n, px, incx, py, incy));
 }
 
 static double
@@ -630,23 +688,53 @@ scale_by(char *out, enum gp_dtype dt, int64_t n, const char *sp,
 	}
 }
 
-/* Integer or bool dot: a (M x K) . b (K x N) into out (M x N, C order). */
+/* x converted to dtype dt, contiguous, in scratch slot sl (t, st: its
+ * header); a dry run records the bytes and gives a layout. */
+static const struct gp_tensor *
+cast_to(struct cx *cx, const struct gp_tensor *x, enum gp_dtype dt,
+    enum gp_scratch_slot sl, struct gp_tensor *t, struct gp_storage *st)
+{
+	size_t n = (size_t)gp_tensor_numel(x) * gp_dtype_size(dt);
+
+	memset(t, 0, sizeof(*t));
+	t->dtype = dt;
+	t->ndim = x->ndim;
+	memcpy(t->shape, x->shape, sizeof(x->shape));
+	gp_shape_strides(x->ndim, x->shape, gp_dtype_size(dt), t->strides);
+	if (cx->dry) {
+		if (n > cx->held[sl])
+			cx->held[sl] = n;
+		return (t);
+	}
+	memset(st, 0, sizeof(*st));
+	st->refcount = 1;
+	st->nbytes = n;
+	st->data = gp_scratch_get(sl, n);
+	t->storage = st;
+	gp_tensor_copy_into(t, x);
+	count_copy();
+	return (t);
+}
+
+/* Integer or bool dot: a (M x K) . b (K x N) into out (M x N, C order),
+ * through int64 copies of both. */
 static void
-dot_int(const struct gp_tensor *a, const struct gp_tensor *b,
+dot_int(struct cx *cx, const struct gp_tensor *a, const struct gp_tensor *b,
     struct gp_tensor *out, const struct blas_priv *p)
 {
-	struct gp_tensor ta = {0}, tb = {0};
+	struct gp_tensor ta, tb;
+	struct gp_storage sa, sb;
 	int64_t M = p->m, N = p->n, K = p->k;
 	const int64_t *x, *y;
-	uint64_t *acc = gp_xcalloc((size_t)(M * N > 0 ? M * N : 1),
-	    sizeof(uint64_t));
+	uint64_t *acc;
 
-	gp_tensor_alloc(&ta, GP_INT64, a->ndim, a->shape);
-	gp_tensor_copy_into(&ta, a);
-	gp_tensor_alloc(&tb, GP_INT64, b->ndim, b->shape);
-	gp_tensor_copy_into(&tb, b);
+	(void)cast_to(cx, a, GP_INT64, GP_SCRATCH_IN0, &ta, &sa);
+	(void)cast_to(cx, b, GP_INT64, GP_SCRATCH_IN1, &tb, &sb);
+	if (cx->dry)
+		return;
 	x = (const int64_t *)gp_tensor_data(&ta);
 	y = (const int64_t *)gp_tensor_data(&tb);
+	acc = gp_xcalloc((size_t)(M * N > 0 ? M * N : 1), sizeof(uint64_t));
 	for (int64_t i = 0; i < M; i++)
 		for (int64_t k = 0; k < K; k++) {
 			uint64_t xv = (uint64_t)x[i * K + k];
@@ -657,72 +745,112 @@ dot_int(const struct gp_tensor *a, const struct gp_tensor *b,
 	gp_dtype_convert(gp_tensor_data(out), out->dtype, acc, GP_INT64,
 	    sizeof(int64_t), (size_t)(M * N));
 	free(acc);
-	gp_tensor_release(&ta);
-	gp_tensor_release(&tb);
+}
+
+/* dot, for real or dry (o a layout then).  The output never shares a
+ * storage with an operand (dot is never in place). */
+static void
+run_dot(struct cx *cx, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
+{
+	const struct blas_priv *p = n->priv;
+	const struct gp_tensor *a = in[0], *b = in[1];
+	enum gp_dtype dt = o->dtype;
+	struct gp_tensor ta, tb;
+	struct gp_storage sa, sb;
+
+	if (p->kind == DOT_SCALAR) {
+		const struct gp_tensor *sc = a->ndim == 0 ? a : b;
+		const struct gp_tensor *v = a->ndim == 0 ? b : a;
+
+		if (cx->dry)
+			return;
+		gp_tensor_copy_into(o, v);
+		scale_by(gp_tensor_data(o), dt, gp_tensor_numel(o),
+		    gp_tensor_data(sc), sc->dtype);
+		return;
+	}
+	if (!gp_dtype_is_float(dt)) {
+		dot_int(cx, a, b, o, p);
+		return;
+	}
+	/* operands of another dtype are converted (and counted) */
+	if (a->dtype != dt)
+		a = cast_to(cx, a, dt, GP_SCRATCH_IN2, &ta, &sa);
+	if (b->dtype != dt)
+		b = cast_to(cx, b, dt, GP_SCRATCH_COPY, &tb, &sb);
+	switch (p->kind) {
+	case DOT_VV: {
+		double r = dot_core(cx, dt, vec_of(a), vec_of(b));
+
+		if (!cx->dry)
+			gp_dtype_store(gp_tensor_data(o), dt, r);
+		break;
+	}
+	case DOT_MV:
+		gemv_core(cx, dt, 1, mat_of(a), vec_of(b), 0, vec_of(o));
+		break;
+	case DOT_VM:
+		gemv_core(cx, dt, 1, mat_t(mat_of(b)), vec_of(a), 0, vec_of(o));
+		break;
+	default:
+		gemm_core(cx, dt, 1, mat_of(a), mat_of(b), 0, mat_of(o));
+		break;
+	}
 }
 
 static void
 k_dot(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	const struct blas_priv *p = n->priv;
-	const struct gp_tensor *a = in[0], *b = in[1];
-	struct gp_tensor *o = out[0];
-	enum gp_dtype dt = o->dtype;
-	struct tmps tp = {.n = 0};
+	struct cx cx = {.dry = false};
 
-	if (p->kind == DOT_SCALAR) {
-		const struct gp_tensor *s = a->ndim == 0 ? a : b;
-		const struct gp_tensor *v = a->ndim == 0 ? b : a;
+	run_dot(&cx, n, (const struct gp_tensor *const *)in, out[0]);
+}
 
-		gp_tensor_copy_into(o, v);
-		scale_by(gp_tensor_data(o), dt, gp_tensor_numel(o),
-		    gp_tensor_data(s), s->dtype);
+/* The layout output 0 of n arrives in: that of the input it overwrites,
+ * else contiguous. */
+static void
+out_layout(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
+{
+	const struct gp_type *t = &g->vars[n->out[0]].type;
+
+	if (n->destroy[0] >= 0) {
+		*o = *in[n->destroy[0]];
 		return;
 	}
-	if (!gp_dtype_is_float(dt)) {
-		dot_int(a, b, o, p);
-		return;
-	}
-	/* operands of another dtype are converted (and counted) */
-	if (a->dtype != dt) {
-		gp_tensor_alloc(&tp.t[tp.n], dt, a->ndim, a->shape);
-		gp_tensor_copy_into(&tp.t[tp.n], a);
-		a = &tp.t[tp.n++];
-		count_copy();
-	}
-	if (b->dtype != dt) {
-		gp_tensor_alloc(&tp.t[tp.n], dt, b->ndim, b->shape);
-		gp_tensor_copy_into(&tp.t[tp.n], b);
-		b = &tp.t[tp.n++];
-		count_copy();
-	}
-	switch (p->kind) {
-	case DOT_VV: {
-		double r = dot_core(dt, vec_of(a), vec_of(b));
+	memset(o, 0, sizeof(*o));
+	o->dtype = t->dtype;
+	o->ndim = t->ndim;
+	memcpy(o->shape, t->shape, sizeof(t->shape));
+	gp_shape_strides(t->ndim, t->shape, gp_dtype_size(t->dtype),
+	    o->strides);
+}
 
-		gp_dtype_store(gp_tensor_data(o), dt, r);
-		break;
-	}
-	case DOT_MV:
-		gemv_core(dt, 1, mat_of(a), vec_of(b), 0, vec_of(o));
-		break;
-	case DOT_VM:
-		gemv_core(dt, 1, mat_t(mat_of(b)), vec_of(a), 0, vec_of(o));
-		break;
-	default:
-		if (same_storage(o, a) || same_storage(o, b)) {
-			struct gp_tensor t = {0};
+/* The work space of the copies a kernel makes (ops/scratch.h): a dry run
+ * of it on the inputs' layouts. */
+static uint64_t
+work_dry(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in,
+    void (*run)(struct cx *, const struct gp_node *,
+    const struct gp_tensor *const *, struct gp_tensor *))
+{
+	struct cx cx = {.dry = true};
+	struct gp_tensor o;
 
-			gp_tensor_alloc(&t, dt, 2, o->shape);
-			gemm_core(dt, 1, mat_of(a), mat_of(b), 0, mat_of(&t));
-			gp_tensor_copy_into(o, &t);
-			gp_tensor_release(&t);
-		} else
-			gemm_core(dt, 1, mat_of(a), mat_of(b), 0, mat_of(o));
-		break;
-	}
-	tmps_free(&tp);
+	if (n->priv == NULL)
+		return (0);
+	out_layout(g, n, in, &o);
+	run(&cx, n, in, &o);
+	return (cx_bytes(&cx));
+}
+
+static uint64_t
+work_dot(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (work_dry(g, n, in, run_dot));
 }
 
 static int
@@ -809,23 +937,29 @@ fmt_dot(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
  * dot22: matrix . matrix
  */
 
+/* dot22 (never in place: the output shares no storage with X or Y). */
+static void
+run_dot22(struct cx *cx, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
+{
+	(void)n;
+	gemm_core(cx, o->dtype, 1, mat_of(in[0]), mat_of(in[1]), 0, mat_of(o));
+}
+
 static void
 k_dot22(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	struct gp_tensor *o = out[0];
+	struct cx cx = {.dry = false};
 
-	if (same_storage(o, in[0]) || same_storage(o, in[1])) {
-		struct gp_tensor t = {0};
+	run_dot22(&cx, n, (const struct gp_tensor *const *)in, out[0]);
+}
 
-		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
-		gemm_core(o->dtype, 1, mat_of(in[0]), mat_of(in[1]), 0,
-		    mat_of(&t));
-		gp_tensor_copy_into(o, &t);
-		gp_tensor_release(&t);
-		return;
-	}
-	gemm_core(o->dtype, 1, mat_of(in[0]), mat_of(in[1]), 0, mat_of(o));
+static uint64_t
+work_dot22(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (work_dry(g, n, in, run_dot22));
 }
 
 static int
@@ -867,61 +1001,106 @@ fmt_dot22(const struct gp_graph *g, const struct gp_node *n,
  * product (gemm_core or gemv_core) passed in.
  */
 
-typedef void (*update_fn)(enum gp_dtype dt, double alpha,
+typedef void (*update_fn)(struct cx *cx, enum gp_dtype dt, double alpha,
     const struct gp_tensor *x, const struct gp_tensor *y, double beta,
     struct gp_tensor *z);
 
 static void
-update_gemm(enum gp_dtype dt, double alpha, const struct gp_tensor *x,
-    const struct gp_tensor *y, double beta, struct gp_tensor *z)
+update_gemm(struct cx *cx, enum gp_dtype dt, double alpha,
+    const struct gp_tensor *x, const struct gp_tensor *y, double beta,
+    struct gp_tensor *z)
 {
-	gemm_core(dt, alpha, mat_of(x), mat_of(y), beta, mat_of(z));
+	gemm_core(cx, dt, alpha, mat_of(x), mat_of(y), beta, mat_of(z));
 }
 
 static void
-update_gemv(enum gp_dtype dt, double alpha, const struct gp_tensor *x,
-    const struct gp_tensor *y, double beta, struct gp_tensor *z)
+update_gemv(struct cx *cx, enum gp_dtype dt, double alpha,
+    const struct gp_tensor *x, const struct gp_tensor *y, double beta,
+    struct gp_tensor *z)
 {
-	gemv_core(dt, alpha, mat_of(x), vec_of(y), beta, vec_of(z));
+	gemv_core(cx, dt, alpha, mat_of(x), vec_of(y), beta, vec_of(z));
 }
 
-/* out = alpha f(in[2], in[3]) + beta in[0]; in place when out is in[0]. */
+/* out = alpha f(in[2], in[3]) + beta in[0]; in place when out is in[0].
+ * A dry run takes alpha = beta = 1 (the copies do not depend on them). */
 static void
-k_update(struct gp_tensor *const *in, struct gp_tensor *const *out,
-    update_fn f)
+run_update(struct cx *cx, const struct gp_tensor *const *in,
+    struct gp_tensor *o, update_fn f)
 {
-	struct gp_tensor *o = out[0], t = {0};
-	double alpha = load_scalar(in[1]), beta = load_scalar(in[4]);
+	struct gp_tensor t = {0};
+	double alpha = cx->dry ? 1 : load_scalar(in[1]);
+	double beta = cx->dry ? 1 : load_scalar(in[4]);
 	bool inplace = same_storage(o, in[0]) &&
 	    o->offset == in[0]->offset;
 
+	if (cx->dry) {
+		f(cx, o->dtype, alpha, in[2], in[3], beta, o);
+		return;
+	}
 	if (!inplace && beta != 0)
 		gp_tensor_copy_into(o, in[0]);
 	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
-		/* the output overlaps X or Y: compute aside */
+		/* the output overlaps X or Y (a view of Z, overwritten in
+		 * place): compute aside, a temporary no workspace()
+		 * declares (which inputs share a storage is not in the
+		 * layouts it reads) */
 		gp_tensor_alloc(&t, o->dtype, o->ndim, o->shape);
 		if (beta != 0)
 			gp_tensor_copy_into(&t, o);
-		f(o->dtype, alpha, in[2], in[3], beta, &t);
+		f(cx, o->dtype, alpha, in[2], in[3], beta, &t);
 		gp_tensor_copy_into(o, &t);
 		gp_tensor_release(&t);
 		return;
 	}
-	f(o->dtype, alpha, in[2], in[3], beta, o);
+	f(cx, o->dtype, alpha, in[2], in[3], beta, o);
+}
+
+static void
+run_gemm(struct cx *cx, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
+{
+	(void)n;
+	run_update(cx, in, o, update_gemm);
+}
+
+static void
+run_gemv(struct cx *cx, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
+{
+	(void)n;
+	run_update(cx, in, o, update_gemv);
 }
 
 static void
 k_gemm(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	k_update(in, out, update_gemm);
+	struct cx cx = {.dry = false};
+
+	run_gemm(&cx, n, (const struct gp_tensor *const *)in, out[0]);
 }
 
 static void
 k_gemv(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	k_update(in, out, update_gemv);
+	struct cx cx = {.dry = false};
+
+	run_gemv(&cx, n, (const struct gp_tensor *const *)in, out[0]);
+}
+
+static uint64_t
+work_gemm(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (work_dry(g, n, in, run_gemm));
+}
+
+static uint64_t
+work_gemv(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (work_dry(g, n, in, run_gemv));
 }
 
 static int
@@ -1047,18 +1226,26 @@ fmt_gemv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
  */
 
 static void
-k_ger(const struct gp_node *n, struct gp_tensor *const *in,
-    struct gp_tensor *const *out)
+run_ger(struct cx *cx, const struct gp_node *n,
+    const struct gp_tensor *const *in, struct gp_tensor *o)
 {
-	struct gp_tensor *o = out[0], t = {0};
-	double alpha = load_scalar(in[1]);
+	struct gp_tensor t = {0};
+	double alpha = cx->dry ? 1 : load_scalar(in[1]);
 	bool inplace = same_storage(o, in[0]) &&
 	    o->offset == in[0]->offset;
 
+	(void)n;
+	if (cx->dry) {
+		ger_core(cx, o->dtype, alpha, vec_of(in[2]), vec_of(in[3]),
+		    mat_of(o));
+		return;
+	}
 	if (same_storage(o, in[2]) || same_storage(o, in[3])) {
+		/* x or y a view of A, overwritten in place: as in
+		 * run_update, an undeclared temporary */
 		gp_tensor_alloc(&t, o->dtype, 2, o->shape);
 		gp_tensor_copy_into(&t, in[0]);
-		ger_core(o->dtype, alpha, vec_of(in[2]), vec_of(in[3]),
+		ger_core(cx, o->dtype, alpha, vec_of(in[2]), vec_of(in[3]),
 		    mat_of(&t));
 		gp_tensor_copy_into(o, &t);
 		gp_tensor_release(&t);
@@ -1066,7 +1253,24 @@ k_ger(const struct gp_node *n, struct gp_tensor *const *in,
 	}
 	if (!inplace)
 		gp_tensor_copy_into(o, in[0]);
-	ger_core(o->dtype, alpha, vec_of(in[2]), vec_of(in[3]), mat_of(o));
+	ger_core(cx, o->dtype, alpha, vec_of(in[2]), vec_of(in[3]),
+	    mat_of(o));
+}
+
+static void
+k_ger(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	struct cx cx = {.dry = false};
+
+	run_ger(&cx, n, (const struct gp_tensor *const *)in, out[0]);
+}
+
+static uint64_t
+work_ger(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (work_dry(g, n, in, run_ger));
 }
 
 static int
@@ -1130,6 +1334,7 @@ static const struct gp_op op_dot = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.prepare = prep_dot,
+	.workspace = work_dot,
 	.flops = flops_dot,
 	.format = fmt_dot,
 	.free_priv = free,
@@ -1143,6 +1348,7 @@ static const struct gp_op op_dot22 = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.prepare = prep_dot22,
+	.workspace = work_dot22,
 	.flops = flops_dot,
 	.format = fmt_dot22,
 	.free_priv = free,
@@ -1157,6 +1363,7 @@ static const struct gp_op op_gemm = {
 	.min_in = 5, .max_in = 5, .n_out = 1,
 	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
 	.prepare = prep_gemm,
+	.workspace = work_gemm,
 	.flops = flops_gemm,
 	.format = fmt_gemm,
 	.free_priv = free,
@@ -1170,6 +1377,7 @@ static const struct gp_op op_gemv = {
 	.min_in = 5, .max_in = 5, .n_out = 1,
 	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
 	.prepare = prep_gemv,
+	.workspace = work_gemv,
 	.flops = flops_gemv,
 	.format = fmt_gemv,
 	.free_priv = free,
@@ -1183,6 +1391,7 @@ static const struct gp_op op_ger = {
 	.min_in = 4, .max_in = 4, .n_out = 1,
 	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
 	.prepare = prep_ger,
+	.workspace = work_ger,
 	.flops = flops_ger,
 	.format = fmt_ger,
 	.free_priv = free,

@@ -14,7 +14,7 @@
 
 #include "base/dtype.h"
 
-/* Copies to a contiguous temporary made by BLAS kernels since the start
+/* Copies to a contiguous matrix (in work space) made by BLAS kernels since the start
  * of the process (all threads; relaxed atomic reads). */
 uint64_t	gp_blas_copies(void);
 /* Can the kernels hand a 1-d or 2-d operand with this shape and these
@@ -37,5 +37,11 @@ struct gp_blas_mat {
 void		gp_blas_gemm(enum gp_dtype dt, double alpha,
 		    const struct gp_blas_mat *a, const struct gp_blas_mat *b,
 		    double beta, const struct gp_blas_mat *c);
+/* The work space (ops/scratch.h) gp_blas_gemm takes for matrices with
+ * these dimensions and strides (their p is not read): the copies of
+ * operands BLAS cannot address. */
+uint64_t	gp_blas_gemm_work(enum gp_dtype dt, const struct gp_blas_mat *a,
+		    const struct gp_blas_mat *b, double beta,
+		    const struct gp_blas_mat *c);
 
 #endif

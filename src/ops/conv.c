@@ -271,18 +271,14 @@ conv_packed(const float *x, const float *wt, const float *b, float *y,
 			    p->og, p->act, (float)p->lo, (float)p->hi);
 }
 
-/* The inputs as contiguous tensors: views of the ones that are, copies of
- * the others (released by the caller). */
+/* The inputs as contiguous tensors: the ones that are, copies of the
+ * others in work space (ops/scratch.h; work_conv counts them). */
 static void
-contiguous(struct gp_tensor *t, struct gp_tensor *const *in, int nin)
+contiguous(const struct gp_tensor **t, struct gp_scratch_tmp *tt,
+    struct gp_tensor *const *in, int nin)
 {
-	for (int k = 0; k < nin; k++) {
-		memset(&t[k], 0, sizeof(t[k]));
-		if (gp_tensor_is_contiguous(in[k]))
-			gp_tensor_view(&t[k], in[k]);
-		else
-			gp_tensor_copy(&t[k], in[k]);
-	}
+	for (int k = 0; k < nin; k++)
+		t[k] = gp_scratch_as(in[k], in[k]->dtype, k, &tt[k]);
 }
 
 static void
@@ -290,17 +286,18 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct conv_priv *p = n->priv;
-	struct gp_tensor t[3];
+	const struct gp_tensor *t[3];
+	struct gp_scratch_tmp tt[3];
 	struct gp_tensor *o = out[0];
 	bool tr = n->op->name[4] == '_';
 	int64_t nb = o->shape[0], cin = in[0]->shape[1], cout = o->shape[1];
 
 	if (gp_tensor_numel(o) == 0)
 		return;
-	contiguous(t, in, n->n_in);
-#define ARGS(T) (const T *)gp_tensor_data(&t[0]),                             \
-	    (const T *)gp_tensor_data(&t[1]),                                 \
-	    n->n_in > 2 ? (const T *)gp_tensor_data(&t[2]) : NULL,            \
+	contiguous(t, tt, in, n->n_in);
+#define ARGS(T) (const T *)gp_tensor_data(t[0]),                              \
+	    (const T *)gp_tensor_data(t[1]),                                  \
+	    n->n_in > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,             \
 	    (T *)gp_tensor_data(o), nb, cin, cout, p
 	if (p->packed)
 		conv_packed(ARGS(float));
@@ -309,8 +306,6 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	else
 		(tr ? convt_f64 : conv_f64)(ARGS(double));
 #undef ARGS
-	for (int k = 0; k < n->n_in; k++)
-		gp_tensor_release(&t[k]);
 }
 
 /*
@@ -622,26 +617,32 @@ flops_conv(const struct gp_graph *g, const struct gp_node *n)
  * that takes some: the blocked gemm's packed blocks (ops/conv-gemm.h);
  * im2col's matrix for one image and group, (C/g kernel volume) x (output
  * pixels); conv_transpose's col2im matrix, (M/g kernel volume) x (input
- * pixels).  The direct (depthwise) and pointwise kernels take none. */
+ * pixels).  The direct (depthwise) and pointwise kernels take none.  Plus
+ * the contiguous copies of strided inputs (contiguous()). */
 static uint64_t
-work_conv(const struct gp_graph *g, const struct gp_node *n)
+work_conv(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
 {
 	const struct conv_priv *p = n->priv;
 	const struct gp_type *y = &g->vars[n->out[0]].type;
-	uint64_t isz = gp_dtype_size(y->dtype);
+	uint64_t isz = gp_dtype_size(y->dtype), copies = 0;
 
 	if (p == NULL || gp_type_nbytes(y) == 0)
 		return (0);
+	for (int k = 0; k < n->n_in; k++)
+		copies += gp_scratch_as_bytes(in[k], in[k]->dtype);
 	if (n->op->name[4] == '_')
-		return (isz * (uint64_t)(p->og * p->kvol * vol(p->w.out)));
+		return (copies + isz * (uint64_t)(p->og * p->kvol *
+		    vol(p->w.out)));
 	if (p->direct)
-		return (isz * (uint64_t)gp_conv_dw_work(&p->w) *
+		return (copies + isz * (uint64_t)gp_conv_dw_work(&p->w) *
 		    (uint64_t)gp_par_max_threads());
 	if (p->packed)
-		return ((uint64_t)gp_conv_gemm_scratch(&p->w, p->cg, p->og));
+		return (copies + (uint64_t)gp_conv_gemm_scratch(&p->w, p->cg,
+		    p->og));
 	if (p->pointwise)
-		return (0);
-	return (isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
+		return (copies);
+	return (copies + isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
 }
 
 static void

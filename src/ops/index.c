@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/scratch.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -116,23 +117,74 @@ norm_index(const struct gp_node *n, const struct gp_tensor *idx, int64_t flat,
 	return (r);
 }
 
-/* Contiguous int64 indices (any integer dtype, any strides). */
-static const int64_t *
-indices_i64(struct gp_tensor *ic, const struct gp_tensor *src)
+/* Input k as contiguous int64 indices (any integer dtype, any strides):
+ * itself, or a copy in work space (ops/scratch.h). */
+static const struct gp_tensor *
+indices_i64(struct gp_scratch_tmp *tmp, const struct gp_tensor *src, int k)
 {
-	gp_tensor_alloc(ic, GP_INT64, src->ndim, src->shape);
-	gp_tensor_copy_into(ic, src);
-	return ((const int64_t *)gp_tensor_data(ic));
+	return (gp_scratch_as(src, GP_INT64, k, tmp));
 }
 
-/* x itself when contiguous, else a contiguous copy in *tmp. */
+/* Input k itself when contiguous, else a contiguous copy in work space. */
 static const struct gp_tensor *
-contiguous(struct gp_tensor *tmp, const struct gp_tensor *x)
+contiguous(struct gp_scratch_tmp *tmp, const struct gp_tensor *x, int k)
 {
-	if (gp_tensor_is_contiguous(x))
-		return (x);
-	gp_tensor_copy(tmp, x);
-	return (tmp);
+	return (gp_scratch_as(x, x->dtype, k, tmp));
+}
+
+/* The work space of those copies, for the layouts of the inputs: input
+ * k's in its dtype when data[k], as int64 indices when ix[k]. */
+static uint64_t
+copies_bytes(const struct gp_tensor *const *in, int nin, const bool *data,
+    const bool *ix)
+{
+	uint64_t b = 0;
+
+	for (int k = 0; k < nin; k++)
+		if (data[k])
+			b += gp_scratch_as_bytes(in[k], in[k]->dtype);
+		else if (ix[k])
+			b += gp_scratch_as_bytes(in[k], GP_INT64);
+	return (b);
+}
+
+/* gather's x and indices; scatter's indices and updates (its x is copied
+ * into the output). */
+static uint64_t
+work_gather_scatter(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	static const bool gdata[] = {true, false}, gix[] = {false, true};
+	static const bool sdata[] = {false, false, true};
+	static const bool six[] = {false, true, false};
+
+	(void)g;
+	return (n->n_in == 3 ? copies_bytes(in, 3, sdata, six) :
+	    copies_bytes(in, 2, gdata, gix));
+}
+
+/* top_k's and cumsum's x. */
+static uint64_t
+work_x(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	static const bool data[] = {true}, ix[] = {false};
+
+	(void)g;
+	(void)n;
+	return (copies_bytes(in, 1, data, ix));
+}
+
+/* one_hot's indices and values. */
+static uint64_t
+work_one_hot(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	static const bool data[] = {false, true}, ix[] = {true, false};
+
+	(void)g;
+	(void)n;
+	return (copies_bytes(in, 2, data, ix));
 }
 
 static inline void
@@ -349,13 +401,15 @@ k_elements(const struct gp_node *n, struct gp_tensor *const *in,
 {
 	const struct ix_priv *p = n->priv;
 	bool scatter = n->n_in == 3;
-	struct gp_tensor xc = {0}, ic = {0}, uc = {0};
-	const struct gp_tensor *x = scatter ? out[0] : contiguous(&xc, in[0]);
-	const struct gp_tensor *u = scatter ? contiguous(&uc, in[2]) : NULL;
-	const int64_t *idx = indices_i64(&ic, in[1]);
+	struct gp_scratch_tmp xc, ic_t, uc;
+	const struct gp_tensor *x = scatter ? out[0] : contiguous(&xc, in[0],
+	    0);
+	const struct gp_tensor *u = scatter ? contiguous(&uc, in[2], 2) : NULL;
+	const struct gp_tensor *ic = indices_i64(&ic_t, in[1], 1);
+	const int64_t *idx = (const int64_t *)gp_tensor_data(ic);
 	size_t esz = gp_dtype_size(x->dtype);
-	int nd = ic.ndim, ax = p->axis;
-	int64_t ni = gp_tensor_numel(&ic), xs[GP_MAX_DIMS], c[GP_MAX_DIMS];
+	int nd = ic->ndim, ax = p->axis;
+	int64_t ni = gp_tensor_numel(ic), xs[GP_MAX_DIMS], c[GP_MAX_DIMS];
 	int64_t off = 0, dim = x->shape[ax];
 	comb_fn f = scatter ? comb[p->red][x->dtype] : NULL;
 	char *xd;
@@ -368,7 +422,7 @@ k_elements(const struct gp_node *n, struct gp_tensor *const *in,
 	elem_strides(x->ndim, x->shape, xs);
 	memset(c, 0, sizeof(c));
 	for (int64_t i = 0; i < ni; i++) {
-		int64_t k = norm_index(n, &ic, i, idx[i], ax, dim);
+		int64_t k = norm_index(n, ic, i, idx[i], ax, dim);
 		char *e = xd + (size_t)(off + k * xs[ax]) * esz;
 
 		if (!scatter)
@@ -380,16 +434,13 @@ k_elements(const struct gp_node *n, struct gp_tensor *const *in,
 		for (int d = nd - 1; d >= 0; d--) {
 			if (d != ax)
 				off += xs[d];
-			if (++c[d] < ic.shape[d])
+			if (++c[d] < ic->shape[d])
 				break;
 			if (d != ax)
-				off -= xs[d] * ic.shape[d];
+				off -= xs[d] * ic->shape[d];
 			c[d] = 0;
 		}
 	}
-	gp_tensor_release(&ic);
-	gp_tensor_release(&xc);
-	gp_tensor_release(&uc);
 }
 
 static int
@@ -460,12 +511,14 @@ k_nd(const struct gp_node *n, struct gp_tensor *const *in,
 {
 	const struct ix_priv *p = n->priv;
 	bool scatter = n->n_in == 3;
-	struct gp_tensor xc = {0}, ic = {0}, uc = {0};
-	const struct gp_tensor *x = scatter ? out[0] : contiguous(&xc, in[0]);
-	const struct gp_tensor *u = scatter ? contiguous(&uc, in[2]) : NULL;
-	const int64_t *idx = indices_i64(&ic, in[1]);
+	struct gp_scratch_tmp xc, ic_t, uc;
+	const struct gp_tensor *x = scatter ? out[0] : contiguous(&xc, in[0],
+	    0);
+	const struct gp_tensor *u = scatter ? contiguous(&uc, in[2], 2) : NULL;
+	const struct gp_tensor *ic = indices_i64(&ic_t, in[1], 1);
+	const int64_t *idx = (const int64_t *)gp_tensor_data(ic);
 	size_t esz = gp_dtype_size(x->dtype);
-	int b = p->batch_dims, m = (int)ic.shape[ic.ndim - 1];
+	int b = p->batch_dims, m = (int)ic->shape[ic->ndim - 1];
 	int64_t xs[GP_MAX_DIMS], nb = 1, slice = 1, nt, xblock;
 	comb_fn f = scatter ? comb[p->red][x->dtype] : NULL;
 	const char *ud = scatter ? gp_tensor_data(u) : NULL;
@@ -480,7 +533,7 @@ k_nd(const struct gp_node *n, struct gp_tensor *const *in,
 	for (int d = b + m; d < x->ndim; d++)
 		slice *= x->shape[d];
 	xblock = b > 0 ? xs[b - 1] : gp_tensor_numel(x);
-	nt = nb > 0 ? gp_tensor_numel(&ic) / m / nb : 0;
+	nt = nb > 0 ? gp_tensor_numel(ic) / m / nb : 0;
 	for (int64_t bi = 0; bi < nb; bi++)
 		for (int64_t t = 0; t < nt; t++) {
 			int64_t q = bi * nt + t, off = bi * xblock;
@@ -488,7 +541,7 @@ k_nd(const struct gp_node *n, struct gp_tensor *const *in,
 			char *xe;
 
 			for (int j = 0; j < m; j++)
-				off += norm_index(n, &ic, q * m + j,
+				off += norm_index(n, ic, q * m + j,
 				    idx[q * m + j], b + j, x->shape[b + j]) *
 				    xs[b + j];
 			xe = xd + (size_t)off * esz;
@@ -505,9 +558,6 @@ k_nd(const struct gp_node *n, struct gp_tensor *const *in,
 					f(xe + (size_t)e * esz, us + (size_t)e *
 					    esz);
 		}
-	gp_tensor_release(&ic);
-	gp_tensor_release(&xc);
-	gp_tensor_release(&uc);
 }
 
 static int
@@ -611,8 +661,8 @@ k_top_k(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct ix_priv *p = n->priv;
-	struct gp_tensor xc = {0};
-	const struct gp_tensor *x = contiguous(&xc, in[0]);
+	struct gp_scratch_tmp xc;
+	const struct gp_tensor *x = contiguous(&xc, in[0], 0);
 	size_t esz = gp_dtype_size(x->dtype);
 	int64_t outer = 1, inner = 1, dim = x->shape[p->axis], k = p->k;
 	int64_t *ix = gp_xmalloc(sizeof(int64_t) * (size_t)(2 * dim + 1));
@@ -643,7 +693,6 @@ k_top_k(const struct gp_node *n, struct gp_tensor *const *in,
 			}
 		}
 	free(ix);
-	gp_tensor_release(&xc);
 }
 
 static int
@@ -703,8 +752,8 @@ k_cumsum(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct ix_priv *p = n->priv;
-	struct gp_tensor xc = {0};
-	const struct gp_tensor *x = contiguous(&xc, in[0]);
+	struct gp_scratch_tmp xc;
+	const struct gp_tensor *x = contiguous(&xc, in[0], 0);
 	int64_t outer = 1, inner = 1;
 
 	for (int d = 0; d < p->axis; d++)
@@ -713,7 +762,6 @@ k_cumsum(const struct gp_node *n, struct gp_tensor *const *in,
 		inner *= x->shape[d];
 	cum_of[x->dtype](gp_tensor_data(out[0]), gp_tensor_data(x), outer,
 	    x->shape[p->axis], inner, p->exclusive, p->reverse);
-	gp_tensor_release(&xc);
 }
 
 static int
@@ -757,9 +805,10 @@ k_one_hot(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct ix_priv *p = n->priv;
-	struct gp_tensor ic = {0}, vc = {0};
-	const int64_t *idx = indices_i64(&ic, in[0]);
-	const struct gp_tensor *v = contiguous(&vc, in[1]);
+	struct gp_scratch_tmp ic_t, vc;
+	const struct gp_tensor *ic = indices_i64(&ic_t, in[0], 0);
+	const int64_t *idx = (const int64_t *)gp_tensor_data(ic);
+	const struct gp_tensor *v = contiguous(&vc, in[1], 1);
 	size_t esz = gp_dtype_size(v->dtype);
 	const char *off = gp_tensor_data(v), *on = off + esz;
 	char *od = gp_tensor_data(out[0]);
@@ -767,9 +816,9 @@ k_one_hot(const struct gp_node *n, struct gp_tensor *const *in,
 	int64_t no = gp_tensor_numel(out[0]);
 
 	for (int d = 0; d < p->axis; d++)
-		outer *= ic.shape[d];
-	for (int d = p->axis; d < ic.ndim; d++)
-		inner *= ic.shape[d];
+		outer *= ic->shape[d];
+	for (int d = p->axis; d < ic->ndim; d++)
+		inner *= ic->shape[d];
 	for (int64_t i = 0; i < no; i++)
 		copy_elem(od + (size_t)i * esz, off, esz);
 	for (int64_t o = 0; o < outer; o++)
@@ -782,8 +831,6 @@ k_one_hot(const struct gp_node *n, struct gp_tensor *const *in,
 				copy_elem(od + (size_t)((o * depth + k) *
 				    inner + j) * esz, on, esz);
 		}
-	gp_tensor_release(&ic);
-	gp_tensor_release(&vc);
 }
 
 static int
@@ -874,6 +921,7 @@ static const struct gp_op op_gather_elements = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.params = p_axis,
 	.prepare = prep_elements,
+	.workspace = work_gather_scatter,
 	.format = fmt_ix,
 	.free_priv = free_priv,
 };
@@ -888,6 +936,7 @@ static const struct gp_op op_scatter_elements = {
 	.min_in = 3, .max_in = 3, .n_out = 1,
 	.params = p_scatter,
 	.prepare = prep_elements,
+	.workspace = work_gather_scatter,
 	.flops = flops_scatter,
 	.format = fmt_ix,
 	.free_priv = free_priv,
@@ -902,6 +951,7 @@ static const struct gp_op op_gather_nd = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.params = p_gather_nd,
 	.prepare = prep_nd,
+	.workspace = work_gather_scatter,
 	.format = fmt_ix,
 	.free_priv = free_priv,
 };
@@ -916,6 +966,7 @@ static const struct gp_op op_scatter_nd = {
 	.min_in = 3, .max_in = 3, .n_out = 1,
 	.params = p_scatter_nd,
 	.prepare = prep_nd,
+	.workspace = work_gather_scatter,
 	.flops = flops_scatter,
 	.format = fmt_ix,
 	.free_priv = free_priv,
@@ -930,6 +981,7 @@ static const struct gp_op op_top_k = {
 	.min_in = 1, .max_in = 1, .n_out = 2,
 	.params = p_top_k,
 	.prepare = prep_top_k,
+	.workspace = work_x,
 	.flops = flops_top_k,
 	.format = fmt_ix,
 	.free_priv = free_priv,
@@ -944,6 +996,7 @@ static const struct gp_op op_cumsum = {
 	.min_in = 1, .max_in = 1, .n_out = 1,
 	.params = p_cumsum,
 	.prepare = prep_cumsum,
+	.workspace = work_x,
 	.flops = flops_cumsum,
 	.format = fmt_ix,
 	.free_priv = free_priv,
@@ -958,6 +1011,7 @@ static const struct gp_op op_one_hot = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.params = p_one_hot,
 	.prepare = prep_one_hot,
+	.workspace = work_one_hot,
 	.format = fmt_ix,
 	.free_priv = free_priv,
 };

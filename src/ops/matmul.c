@@ -58,7 +58,7 @@ operand_of(struct operand *o, const struct gp_tensor *t, int rdim, int cdim,
 {
 	int lead = t->ndim - nmat;
 
-	o->m.p = gp_tensor_data(t);
+	o->m.p = t->storage != NULL ? gp_tensor_data(t) : NULL;
 	o->m.rows = rdim >= 0 ? t->shape[rdim] : 1;
 	o->m.cols = cdim >= 0 ? t->shape[cdim] : 1;
 	o->m.rs = rdim >= 0 ? t->strides[rdim] : 0;
@@ -108,9 +108,14 @@ broadcast_all(const struct operand *o, const struct mm_priv *p)
 	return (true);
 }
 
+/* out = alpha x@y (+ beta out).  With work, a dry run on layouts (no
+ * data): *work gets the work space the BLAS calls take (operands they
+ * cannot address copied, ops/blas.h), the same for every matrix of the
+ * batch. */
 static void
 run(const struct mm_priv *p, enum gp_dtype dt, const struct gp_tensor *x,
-    const struct gp_tensor *y, double beta, struct gp_tensor *out)
+    const struct gp_tensor *y, double beta, const struct gp_tensor *out,
+    uint64_t *work)
 {
 	struct operand a, b, c;
 	int64_t nbatch = gp_shape_numel(p->nb, p->batch), idx[GP_MAX_DIMS];
@@ -123,6 +128,8 @@ run(const struct mm_priv *p, enum gp_dtype dt, const struct gp_tensor *x,
 	    p->y1 ? 1 : 2, p);
 	operand_of(&c, out, p->x1 ? -1 : (p->y1 ? on - 1 : on - 2),
 	    p->y1 ? -1 : on - 1, (p->x1 ? 0 : 1) + (p->y1 ? 0 : 1), p);
+	if (work != NULL)
+		*work = 0;
 	if (nbatch == 0)
 		return;
 	if (nbatch > 1 && !p->x1 && broadcast_all(&b, p) &&
@@ -133,7 +140,14 @@ run(const struct mm_priv *p, enum gp_dtype dt, const struct gp_tensor *x,
 		a.m.rs = ars;
 		c.m.rows *= nbatch;
 		c.m.rs = crs;
-		gp_blas_gemm(dt, p->alpha, &a.m, &b.m, beta, &c.m);
+		if (work != NULL)
+			*work = gp_blas_gemm_work(dt, &a.m, &b.m, beta, &c.m);
+		else
+			gp_blas_gemm(dt, p->alpha, &a.m, &b.m, beta, &c.m);
+		return;
+	}
+	if (work != NULL) {
+		*work = gp_blas_gemm_work(dt, &a.m, &b.m, beta, &c.m);
 		return;
 	}
 	memset(idx, 0, sizeof(idx));
@@ -243,13 +257,34 @@ k_matmul(const struct gp_node *n, struct gp_tensor *const *in,
 		gp_tensor_alloc(&t, o->dtype, o->ndim, o->shape);
 		dst = &t;
 	}
-	run(p, o->dtype, in[0], in[1], 0, dst);
+	run(p, o->dtype, in[0], in[1], 0, dst, NULL);
 	if (bias)
 		add_bias(dst, in[2]);
 	if (dst != o) {
 		gp_tensor_copy_into(o, &t);
 		gp_tensor_release(&t);
 	}
+}
+
+/* The work space of one execution: a dry run() on the inputs' layouts
+ * (the output contiguous: matmul is never in place). */
+static uint64_t
+work_matmul(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	const struct gp_type *t = &g->vars[n->out[0]].type;
+	struct gp_tensor o = {0};
+	uint64_t w = 0;
+
+	if (n->priv == NULL)
+		return (0);
+	o.dtype = t->dtype;
+	o.ndim = t->ndim;
+	memcpy(o.shape, t->shape, sizeof(t->shape));
+	gp_shape_strides(t->ndim, t->shape, gp_dtype_size(t->dtype),
+	    o.strides);
+	run(n->priv, t->dtype, in[0], in[1], 0, &o, &w);
+	return (w);
 }
 
 static int
@@ -406,6 +441,7 @@ static const struct gp_op op_matmul = {
 	.params = p_matmul,
 	.prepare = prep_matmul,
 	.flops = flops_matmul,
+	.workspace = work_matmul,
 	.format = fmt_matmul,
 	.free_priv = free,
 };

@@ -26,6 +26,7 @@
 #include "ops/elemwise.h"
 #include "ops/ops.h"
 #include "ops/par.h"
+#include "ops/scratch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,34 +54,55 @@ err_shapes(struct gp_err *err, const char *head, const struct gp_type *a,
 	return (-1);
 }
 
-/* Inputs not of the output's float dtype are converted into temporaries;
- * returns the tensors to use. */
+/* Inputs not of the output's float dtype are converted into work space
+ * (ops/scratch.h); c->use[] gets the tensors to use. */
 struct conv {
-	struct gp_tensor	t[3];
-	const struct gp_tensor	*use[3];
+	struct gp_scratch_tmp	t[GP_SCRATCH_N_IN];
+	const struct gp_tensor	*use[GP_SCRATCH_N_IN];
 };
 
 static void
 conv_inputs(struct conv *c, struct gp_tensor *const *in, int nin,
     enum gp_dtype dt)
 {
-	for (int k = 0; k < nin; k++) {
-		memset(&c->t[k], 0, sizeof(c->t[k]));
-		c->use[k] = in[k];
-		if (in[k]->dtype != dt) {
-			gp_tensor_alloc(&c->t[k], dt, in[k]->ndim,
-			    in[k]->shape);
-			gp_tensor_copy_into(&c->t[k], in[k]);
-			c->use[k] = &c->t[k];
-		}
-	}
+	for (int k = 0; k < nin; k++)
+		c->use[k] = in[k]->dtype != dt ? gp_scratch_as(in[k], dt, k,
+		    &c->t[k]) : in[k];
 }
 
-static void
-conv_free(struct conv *c, int nin)
+/* The work space conv_inputs() takes for inputs 0 to nin - 1. */
+static uint64_t
+conv_bytes(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in, int nin)
 {
+	enum gp_dtype dt = g->vars[n->out[0]].type.dtype;
+	uint64_t b = 0;
+
 	for (int k = 0; k < nin; k++)
-		gp_tensor_release(&c->t[k]);
+		if (in[k]->dtype != dt)
+			b += gp_scratch_as_bytes(in[k], dt);
+	return (b);
+}
+
+static uint64_t
+work_rows(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (conv_bytes(g, n, in, n->n_in));
+}
+
+static uint64_t
+work_xent(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (conv_bytes(g, n, in, 1));
+}
+
+static uint64_t
+work_xent_grad(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	return (conv_bytes(g, n, in, 2));
 }
 
 /*
@@ -166,7 +188,6 @@ k_rows(const struct gp_node *n, struct gp_tensor *const *in,
 	for (int k = 0; k < n->n_in; k++)
 		t[k + 1] = c.use[k];
 	walk_rows(t, n->n_in + 1, o->dtype == GP_FLOAT32 ? f32 : f64);
-	conv_free(&c, n->n_in);
 }
 
 /*
@@ -272,25 +293,17 @@ k_softmax(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct sm_priv *p = n->priv;
-	struct gp_tensor *o = out[0], xc = {0}, oc = {0};
+	struct gp_tensor *o = out[0], *y;
+	struct gp_scratch_tmp xc, yc;
 	const struct gp_tensor *x;
-	struct gp_tensor *y = o;
-	struct conv c;
 	int64_t total = gp_tensor_numel(o), k;
 
 	if (total == 0)
 		return;
 	k = o->shape[o->ndim - 1];
-	conv_inputs(&c, in, 1, o->dtype);
-	x = c.use[0];
-	if (!gp_tensor_is_contiguous(x)) {
-		gp_tensor_copy(&xc, x);
-		x = &xc;
-	}
-	if (!gp_tensor_is_contiguous(o)) {
-		gp_tensor_alloc(&oc, o->dtype, o->ndim, o->shape);
-		y = &oc;
-	}
+	/* contiguous rows of the output's dtype, in and out */
+	x = gp_scratch_as(in[0], o->dtype, 0, &xc);
+	y = gp_scratch_out(o, &yc);
 	if (o->dtype == GP_FLOAT32)
 		sm_rows_f32((const float *)gp_tensor_data(x),
 		    (float *)gp_tensor_data(y), total / k, k, (float)p->scale,
@@ -298,12 +311,18 @@ k_softmax(const struct gp_node *n, struct gp_tensor *const *in,
 	else
 		sm_rows_f64((const double *)gp_tensor_data(x),
 		    (double *)gp_tensor_data(y), total / k, k, p->scale, p->lg);
-	if (y != o) {
-		gp_tensor_copy_into(o, &oc);
-		gp_tensor_release(&oc);
-	}
-	gp_tensor_release(&xc);
-	conv_free(&c, 1);
+	gp_scratch_out_done(o, y);
+}
+
+static uint64_t
+work_softmax(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	if (gp_shape_numel(g->vars[n->out[0]].type.ndim,
+	    g->vars[n->out[0]].type.shape) == 0)
+		return (0);
+	return (gp_scratch_as_bytes(in[0], g->vars[n->out[0]].type.dtype) +
+	    gp_scratch_out_bytes(n, in));
 }
 
 static void
@@ -447,7 +466,6 @@ k_xent(const struct gp_node *n, struct gp_tensor *const *in,
 
 		f(gp_tensor_data(o) + (size_t)i * isz, pp, t < 0);
 	}
-	conv_free(&c, 1);
 }
 
 static void
@@ -480,7 +498,6 @@ k_xent_grad(const struct gp_node *n, struct gp_tensor *const *in,
 			(o->dtype == GP_FLOAT32 ? xent_grad_f32 :
 			    xent_grad_f64)(row + (size_t)t * isz, gp, pp);
 	}
-	conv_free(&c, 2);
 }
 
 static int
@@ -568,6 +585,7 @@ static const struct gp_op op_softmax = {
 	.params = p_softmax,
 	.prepare = prep_softmax,
 	.flops = flops_rows,
+	.workspace = work_softmax,
 	.format = fmt_softmax,
 	.free_priv = free,
 };
@@ -582,6 +600,7 @@ static const struct gp_op op_log_softmax = {
 	.params = p_softmax,
 	.prepare = prep_softmax,
 	.flops = flops_rows,
+	.workspace = work_softmax,
 	.format = fmt_softmax,
 	.free_priv = free,
 };
@@ -594,6 +613,7 @@ static const struct gp_op op_softmax_grad = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.prepare = prep_softmaxgrad,
 	.flops = flops_rows,
+	.workspace = work_rows,
 	.format = fmt_cls,
 };
 
@@ -605,6 +625,7 @@ static const struct gp_op op_xent = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.prepare = prep_xent,
 	.flops = flops_xent,
+	.workspace = work_xent,
 	.format = fmt_cls,
 };
 
@@ -617,6 +638,7 @@ static const struct gp_op op_xent_grad = {
 	.min_in = 3, .max_in = 3, .n_out = 1,
 	.prepare = prep_xent_grad,
 	.flops = flops_xent,
+	.workspace = work_xent_grad,
 	.format = fmt_cls,
 };
 

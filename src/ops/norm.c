@@ -142,7 +142,9 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct norm_priv *np = n->priv;
-	struct gp_tensor *o = out[0], t = {0};
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *t;
+	struct gp_scratch_tmp tc;
 	int64_t total = gp_tensor_numel(o), nc, len, rows;
 	size_t isz = gp_dtype_size(o->dtype);
 	bool f32 = o->dtype == GP_FLOAT32;
@@ -165,10 +167,8 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 	}
 	if (total == 0)
 		return;
-	if (gp_tensor_is_contiguous(in[0]))
-		gp_tensor_view(&t, in[0]);
-	else
-		gp_tensor_copy(&t, in[0]);
+	/* X contiguous: a strided one copied into work space */
+	t = gp_scratch_as(in[0], in[0]->dtype, 0, &tc);
 	if (np->kind == N_LAYER) {
 		len = gp_shape_numel(o->ndim - np->axis, o->shape + np->axis);
 		rows = total / len;
@@ -178,16 +178,15 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 		if (n->n_in > 2)
 			params_into(b, o->dtype, in[2], len);
 		if (f32)
-			rows_f32((const float *)gp_tensor_data(&t),
+			rows_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), rows, len, np->eps,
 			    (const float *)a, n->n_in > 2 ? (const float *)b :
 			    NULL, true, 1, mean, istd);
 		else
-			rows_f64((const double *)gp_tensor_data(&t),
+			rows_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), rows, len, np->eps,
 			    (const double *)a, n->n_in > 2 ? (const double *)b :
 			    NULL, true, 1, mean, istd);
-		gp_tensor_release(&t);
 		return;
 	}
 	nc = o->shape[1];
@@ -212,28 +211,27 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 			}
 		}
 		if (f32)
-			affine_f32((const float *)gp_tensor_data(&t),
+			affine_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), rows, nc, len,
 			    (const float *)a, (const float *)b);
 		else
-			affine_f64((const double *)gp_tensor_data(&t),
+			affine_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), rows, nc, len,
 			    (const double *)a, (const double *)b);
 	} else {
 		params_into(a, o->dtype, in[1], nc);
 		params_into(b, o->dtype, in[2], nc);
 		if (f32)
-			rows_f32((const float *)gp_tensor_data(&t),
+			rows_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), rows, len, np->eps,
 			    (const float *)a, (const float *)b, false, nc, NULL,
 			    NULL);
 		else
-			rows_f64((const double *)gp_tensor_data(&t),
+			rows_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), rows, len, np->eps,
 			    (const double *)a, (const double *)b, false, nc,
 			    NULL, NULL);
 	}
-	gp_tensor_release(&t);
 }
 
 /*
@@ -401,9 +399,11 @@ flops_norm(const struct gp_graph *g, const struct gp_node *n)
 }
 
 /* The work space (ops/scratch.h) of one execution: two factors in X's
- * dtype per normalized position (layer_norm) or per channel. */
+ * dtype per normalized position (layer_norm) or per channel, and a
+ * contiguous copy of a strided X. */
 static uint64_t
-work_norm(const struct gp_graph *g, const struct gp_node *n)
+work_norm(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
 {
 	const struct norm_priv *np = n->priv;
 	const struct gp_type *y = &g->vars[n->out[0]].type;
@@ -413,7 +413,8 @@ work_norm(const struct gp_graph *g, const struct gp_node *n)
 		return (0);
 	each = np->kind == N_LAYER ? (uint64_t)gp_shape_numel(y->ndim -
 	    np->axis, y->shape + np->axis) : (uint64_t)y->shape[1];
-	return (2 * gp_dtype_size(y->dtype) * each);
+	return (2 * gp_dtype_size(y->dtype) * each + gp_scratch_as_bytes(in[0],
+	    in[0]->dtype));
 }
 
 static void

@@ -110,7 +110,9 @@ k_pad(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct pad_priv *pp = n->priv;
-	struct gp_tensor *o = out[0], t = {0};
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *t;
+	struct gp_scratch_tmp tc;
 	enum gp_dtype dt = o->dtype;
 	size_t es = gp_dtype_size(dt);
 	int nd = o->ndim;
@@ -131,11 +133,9 @@ k_pad(const struct gp_node *n, struct gp_tensor *const *in,
 		memcpy(y, gp_tensor_data(in[0]), es);
 		return;
 	}
-	if (gp_tensor_is_contiguous(in[0]))
-		gp_tensor_view(&t, in[0]);
-	else
-		gp_tensor_copy(&t, in[0]);
-	x = gp_tensor_data(&t);
+	/* x contiguous: a strided one copied into work space */
+	t = gp_scratch_as(in[0], in[0]->dtype, 0, &tc);
+	x = gp_tensor_data(t);
 	for (int d = 0; d < nd; d++)
 		tot += o->shape[d];
 	base = gp_scratch_get(GP_SCRATCH_PARAMS, sizeof(int64_t) *
@@ -146,10 +146,10 @@ k_pad(const struct gp_node *n, struct gp_tensor *const *in,
 		tot += o->shape[d];
 		for (int64_t j = 0; j < o->shape[d]; j++)
 			map[d][j] = src_index(pp->mode, j, pp->pb[d],
-			    t.shape[d]);
+			    t->shape[d]);
 	}
-	gp_shape_strides(nd, t.shape, es, istr);
-	win = t.shape[nd - 1];
+	gp_shape_strides(nd, t->shape, es, istr);
+	win = t->shape[nd - 1];
 	wout = o->shape[nd - 1];
 	/* the middle: the outputs whose input index is j - pb in order */
 	lo = pp->pb[nd - 1] > 0 ? pp->pb[nd - 1] : 0;
@@ -187,7 +187,6 @@ k_pad(const struct gp_node *n, struct gp_tensor *const *in,
 			ctr[d] = 0;
 		}
 	}
-	gp_tensor_release(&t);
 }
 
 /* pads: 2 ndim integers, the begins then the ends */
@@ -285,9 +284,11 @@ prep_pad(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 }
 
 /* The work space (ops/scratch.h) of one execution: the source index of
- * every output position along each dimension (int64). */
+ * every output position along each dimension (int64), and a contiguous
+ * copy of a strided x. */
 static uint64_t
-work_pad(const struct gp_graph *g, const struct gp_node *n)
+work_pad(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
 {
 	const struct gp_type *y = &g->vars[n->out[0]].type;
 	uint64_t tot = 0;
@@ -296,7 +297,8 @@ work_pad(const struct gp_graph *g, const struct gp_node *n)
 		return (0);
 	for (int d = 0; d < y->ndim; d++)
 		tot += (uint64_t)y->shape[d];
-	return (sizeof(int64_t) * tot);
+	return (sizeof(int64_t) * tot + gp_scratch_as_bytes(in[0],
+	    in[0]->dtype));
 }
 
 /* "Pad{reflect, pads=[0, 0, 1, 1, 0, 0, 1, 1]}"; constant: its value */

@@ -279,20 +279,20 @@ k_pool(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct pool_priv *pp = n->priv;
-	struct gp_tensor *o = out[0], t = {0};
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *t;
+	struct gp_scratch_tmp tc;
 	int64_t planes = o->shape[0] * o->shape[1], len;
 	bool g = pp->kind == P_GMAX || pp->kind == P_GAVG;
 
 	if (gp_tensor_numel(o) == 0)
 		return;
-	if (gp_tensor_is_contiguous(in[0]))
-		gp_tensor_view(&t, in[0]);
-	else
-		gp_tensor_copy(&t, in[0]);
-	len = planes > 0 ? gp_tensor_numel(&t) / planes : 0;
+	/* X contiguous: a strided one copied into work space */
+	t = gp_scratch_as(in[0], in[0]->dtype, 0, &tc);
+	len = planes > 0 ? gp_tensor_numel(t) / planes : 0;
 	if (pp->kind == P_MAX && (n->n_out > 1 || (o->dtype != GP_FLOAT32 &&
 	    o->dtype != GP_FLOAT64))) {
-		const void *xd = gp_tensor_data(&t);
+		const void *xd = gp_tensor_data(t);
 		void *yd = gp_tensor_data(o);
 		int64_t *idx = n->n_out > 1 ? (int64_t *)gp_tensor_data(out[1]) :
 		    NULL;
@@ -312,22 +312,21 @@ k_pool(const struct gp_node *n, struct gp_tensor *const *in,
 		}
 	} else if (o->dtype == GP_FLOAT32) {
 		if (g)
-			gpool_f32((const float *)gp_tensor_data(&t),
+			gpool_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), planes, len,
 			    pp->kind == P_GMAX);
 		else
-			pool_f32((const float *)gp_tensor_data(&t),
+			pool_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), planes, pp);
 	} else {
 		if (g)
-			gpool_f64((const double *)gp_tensor_data(&t),
+			gpool_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), planes, len,
 			    pp->kind == P_GMAX);
 		else
-			pool_f64((const double *)gp_tensor_data(&t),
+			pool_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), planes, pp);
 	}
-	gp_tensor_release(&t);
 }
 
 static int
@@ -423,21 +422,26 @@ flops_pool(const struct gp_graph *g, const struct gp_node *n)
 	}
 }
 
-/* The work space (ops/scratch.h) of one execution: average_pool's
- * divisors, the taps counted along each output dimension and one per
- * output pixel of a plane. */
+/* The work space (ops/scratch.h) of one execution: a contiguous copy of
+ * a strided X; average_pool's divisors, the taps counted along each
+ * output dimension and one per output pixel of a plane. */
 static uint64_t
-work_pool(const struct gp_graph *g, const struct gp_node *n)
+work_pool(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
 {
 	const struct pool_priv *pp = n->priv;
 	const struct gp_type *y = &g->vars[n->out[0]].type;
 	const int64_t *o;
+	uint64_t copy;
 
-	if (pp == NULL || pp->kind != P_AVG || gp_type_nbytes(y) == 0)
+	if (pp == NULL || gp_type_nbytes(y) == 0)
 		return (0);
+	copy = gp_scratch_as_bytes(in[0], in[0]->dtype);
+	if (pp->kind != P_AVG)
+		return (copy);
 	o = pp->w.out;
-	return (gp_dtype_size(y->dtype) * (uint64_t)(o[0] + o[1] + o[2] +
-	    vol(o)));
+	return (copy + gp_dtype_size(y->dtype) * (uint64_t)(o[0] + o[1] +
+	    o[2] + vol(o)));
 }
 
 static void

@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -568,8 +569,9 @@ k_arg(const struct gp_node *n, struct gp_tensor *const *in,
 {
 	const struct red_priv *rp = n->priv;
 	const struct gp_tensor *x = in[0];
-	struct gp_tensor *o = out[0], flat = {0}, tx, to, tb;
+	struct gp_tensor *o = out[0], tx, to, tb;
 	struct gp_storage fx, fo, fb;
+	struct gp_scratch_tmp flat;
 	int64_t shape[GP_MAX_DIMS], xs[GP_MAX_DIMS], os[GP_MAX_DIMS];
 	int64_t inner = INT64_MAX, no;
 	int nd = 0, which = rp->kind == R_ARGMIN;
@@ -579,10 +581,8 @@ k_arg(const struct gp_node *n, struct gp_tensor *const *in,
 	if (rp->flat) {
 		int64_t len = gp_tensor_numel(x);
 
-		if (!gp_tensor_is_contiguous(x)) {
-			gp_tensor_copy(&flat, x);
-			x = &flat;
-		}
+		/* one run of elements: a strided x copied (work_arg) */
+		x = gp_scratch_as(x, x->dtype, 0, &flat);
 		c.len = len;
 		c.stride = (int64_t)gp_dtype_size(x->dtype);
 		c.pos = 0;
@@ -592,7 +592,6 @@ k_arg(const struct gp_node *n, struct gp_tensor *const *in,
 		gp_iter_add(&it, 0, &to);
 		gp_iter_add(&it, 1, &tx);
 		gp_iter_run(&it, fn_arg[which][0][x->dtype], &c);
-		gp_tensor_release(&flat);
 		return;
 	}
 	/* the kept axes, in order; output contiguous over them */
@@ -823,6 +822,21 @@ fmt_reduce(const struct gp_graph *g, const struct gp_node *n,
 
 static const char *const p_axes[] = {"axis", "keepdims", NULL};
 
+/* The work space (ops/scratch.h) of one execution: argmax and argmin of
+ * the flattened input copy a strided one (k_arg). */
+static uint64_t
+work_reduce(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	const struct red_priv *rp = n->priv;
+
+	(void)g;
+	if (rp == NULL || !rp->flat || (rp->kind != R_ARGMAX &&
+	    rp->kind != R_ARGMIN))
+		return (0);
+	return (gp_scratch_as_bytes(in[0], in[0]->dtype));
+}
+
 #define DEF_OP(NAME, CLS, DOC, FLAGS)                                         \
 static const struct gp_op op_##NAME = {                                       \
 	.name = #NAME,                                                        \
@@ -833,6 +847,7 @@ static const struct gp_op op_##NAME = {                                       \
 	.params = p_axes,                                                     \
 	.prepare = prep_##NAME,                                               \
 	.flops = flops_reduce,                                                \
+	.workspace = work_reduce,                                             \
 	.format = fmt_reduce,                                                 \
 	.free_priv = free,                                                    \
 };

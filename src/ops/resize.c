@@ -448,24 +448,23 @@ k_resize(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct rs_priv *rp = n->priv;
-	struct gp_tensor *o = out[0], t = {0};
+	struct gp_tensor *o = out[0];
+	const struct gp_tensor *t;
+	struct gp_scratch_tmp tc;
 	char ev[16] = {0};
 
 	if (gp_tensor_numel(o) == 0)
 		return;
-	if (gp_tensor_is_contiguous(in[0]))
-		gp_tensor_view(&t, in[0]);
-	else
-		gp_tensor_copy(&t, in[0]);
+	/* X contiguous: a strided one copied into work space */
+	t = gp_scratch_as(in[0], in[0]->dtype, 0, &tc);
 	if (rp->nax == 0)
-		memcpy(gp_tensor_data(o), gp_tensor_data(&t),
+		memcpy(gp_tensor_data(o), gp_tensor_data(t),
 		    gp_tensor_nbytes(o));
 	else if (rp->mode == RS_NEAREST) {
 		gp_dtype_store(ev, o->dtype, rp->extrap);
-		nearest(rp, &t, o, ev);
+		nearest(rp, t, o, ev);
 	} else
-		interpolate(rp, &t, o);
-	gp_tensor_release(&t);
+		interpolate(rp, t, o);
 }
 
 /*
@@ -725,19 +724,24 @@ flops_resize(const struct gp_graph *g, const struct gp_node *n)
 
 /* The work space (ops/scratch.h) of one execution: linear and cubic
  * resample one axis per pass, each pass but the last into a scratch slot,
- * the two slots in turn (interpolate()): each slot's largest pass. */
+ * the two slots in turn (interpolate()): each slot's largest pass; and
+ * a contiguous copy of a strided X. */
 static uint64_t
-work_resize(const struct gp_graph *g, const struct gp_node *n)
+work_resize(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
 {
 	const struct rs_priv *rp = n->priv;
 	const struct gp_type *x = gp_graph_in_type(g, n, 0);
 	const struct gp_type *y = &g->vars[n->out[0]].type;
 	int64_t shape[GP_MAX_DIMS];
-	uint64_t slot[2] = {0, 0};
+	uint64_t slot[2] = {0, 0}, copy;
 
-	if (rp == NULL || rp->mode == RS_NEAREST || rp->nax == 0 ||
-	    gp_type_nbytes(y) == 0)
+	if (rp == NULL || gp_type_nbytes(y) == 0)
 		return (0);
+	/* a contiguous copy of a strided X */
+	copy = gp_scratch_as_bytes(in[0], in[0]->dtype);
+	if (rp->mode == RS_NEAREST || rp->nax == 0)
+		return (copy);
 	memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
 	for (int p = 0; p < rp->nax - 1; p++) {
 		uint64_t b;
@@ -748,7 +752,7 @@ work_resize(const struct gp_graph *g, const struct gp_node *n)
 		if (b > slot[p % 2])
 			slot[p % 2] = b;
 	}
-	return (slot[0] + slot[1]);
+	return (copy + slot[0] + slot[1]);
 }
 
 /* "Resize{linear, align_corners, scales=[1, 1, 2, 2]}" */

@@ -3,7 +3,7 @@
  * slot, freed by a thread-specific-data destructor when the thread exits
  * (and at process exit for the main thread, so leak checkers stay quiet);
  * the bytes each slot holds for the running apply, counted as work space
- * (base/alloc.h).
+ * (base/alloc.h); contiguous copies of operands and outputs over slots.
  */
 #include "config.h"
 
@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/alloc.h"
 #include "base/util.h"
@@ -80,4 +81,53 @@ gp_scratch_get(enum gp_scratch_slot slot, size_t n)
 		mine->n[slot] = n;
 	}
 	return (mine->p[slot]);
+}
+
+/* A contiguous header of x's shape and dtype dt over slot's bytes. */
+static struct gp_tensor *
+scratch_tensor(enum gp_scratch_slot slot, const struct gp_tensor *x,
+    enum gp_dtype dt, struct gp_scratch_tmp *tmp)
+{
+	size_t n = (size_t)gp_tensor_numel(x) * gp_dtype_size(dt);
+
+	memset(tmp, 0, sizeof(*tmp));
+	tmp->st.refcount = 1;
+	tmp->st.nbytes = n;
+	tmp->st.data = gp_scratch_get(slot, n);
+	tmp->t.storage = &tmp->st;
+	tmp->t.dtype = dt;
+	tmp->t.ndim = x->ndim;
+	memcpy(tmp->t.shape, x->shape, sizeof(x->shape));
+	gp_shape_strides(x->ndim, x->shape, gp_dtype_size(dt),
+	    tmp->t.strides);
+	return (&tmp->t);
+}
+
+const struct gp_tensor *
+gp_scratch_as(const struct gp_tensor *x, enum gp_dtype dt, int k,
+    struct gp_scratch_tmp *tmp)
+{
+	struct gp_tensor *t;
+
+	if (x->dtype == dt && gp_tensor_is_contiguous(x))
+		return (x);
+	t = scratch_tensor((enum gp_scratch_slot)(GP_SCRATCH_IN0 + k), x, dt,
+	    tmp);
+	gp_tensor_copy_into(t, x);
+	return (t);
+}
+
+struct gp_tensor *
+gp_scratch_out(struct gp_tensor *o, struct gp_scratch_tmp *tmp)
+{
+	if (gp_tensor_is_contiguous(o))
+		return (o);
+	return (scratch_tensor(GP_SCRATCH_OUT, o, o->dtype, tmp));
+}
+
+void
+gp_scratch_out_done(struct gp_tensor *o, const struct gp_tensor *y)
+{
+	if (y != o)
+		gp_tensor_copy_into(o, y);
 }

@@ -15,8 +15,10 @@
  * of columns split into heads, a transpose given a size-1 dimension);
  * any other (a transpose flattened) is copied into a new storage that
  * only the output holds.
- * The memory profile should count them as views (no bytes); the rare copy
- * shows in the allocator's live counters, not in the prediction.
+ * Each says through its op's view_layout which layouts it views; the VM
+ * asks at link time, and allocates the output of a reshape it cannot
+ * view as it allocates any other op's (the kernel copies into it), so
+ * the memory profile counts that copy as the VM makes it.
  *
  * In place: inc_subtensor and set_subtensor may overwrite x (input 0):
  * with destroy[0] = 0 the output arrives as x and only the region is
@@ -25,6 +27,7 @@
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/scratch.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,25 +72,35 @@ struct ds_priv {
 	int	pat[GP_MAX_DIMS];	/* input dim, or -1 for "x" */
 };
 
+/* o (not x) gets the dimensions of x the pattern picks. */
+static bool
+lay_dimshuffle(const struct gp_graph *g, const struct gp_node *n, int k,
+    const struct gp_tensor *x, struct gp_tensor *o)
+{
+	const struct ds_priv *dp = n->priv;
+
+	(void)g;
+	(void)k;
+	o->dtype = x->dtype;
+	o->ndim = dp->n;
+	for (int d = 0; d < dp->n; d++) {
+		if (dp->pat[d] < 0) {
+			o->shape[d] = 1;
+			o->strides[d] = 0;
+		} else {
+			o->shape[d] = x->shape[dp->pat[d]];
+			o->strides[d] = x->strides[dp->pat[d]];
+		}
+	}
+	return (true);
+}
+
 static void
 k_dimshuffle(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
-	const struct ds_priv *dp = n->priv;
-	const struct gp_tensor *x = in[0];
-	struct gp_tensor *o = out[0];
-
-	gp_tensor_view(o, x);
-	o->ndim = dp->n;
-	for (int k = 0; k < dp->n; k++) {
-		if (dp->pat[k] < 0) {
-			o->shape[k] = 1;
-			o->strides[k] = 0;
-		} else {
-			o->shape[k] = x->shape[dp->pat[k]];
-			o->strides[k] = x->strides[dp->pat[k]];
-		}
-	}
+	gp_tensor_view(out[0], in[0]);
+	(void)lay_dimshuffle(NULL, n, 0, in[0], out[0]);
 }
 
 static void
@@ -268,34 +281,62 @@ nocopy_strides(const struct gp_tensor *x, int nd, const int64_t *ns,
 	return (true);
 }
 
+/* The new shape over x's elements: contiguous x, or strides that
+ * address them; false when only a copy has that shape. */
+static bool
+lay_reshape(const struct gp_graph *g, const struct gp_node *n, int k,
+    const struct gp_tensor *x, struct gp_tensor *o)
+{
+	const struct rs_priv *rp = n->priv;
+
+	(void)g;
+	(void)k;
+	o->dtype = x->dtype;
+	o->ndim = rp->ndim;
+	memcpy(o->shape, rp->shape, sizeof(int64_t) * (size_t)rp->ndim);
+	if (gp_tensor_is_contiguous(x)) {
+		gp_shape_strides(rp->ndim, rp->shape, gp_dtype_size(x->dtype),
+		    o->strides);
+		return (true);
+	}
+	return (nocopy_strides(x, rp->ndim, rp->shape, o->strides));
+}
+
+/* A view where lay_reshape finds one; else a copy, into the output the
+ * VM allocated for it (it asked lay_reshape at link time), or into a new
+ * storage for a caller that gave none (constant folding). */
 static void
 k_reshape(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct rs_priv *rp = n->priv;
 	const struct gp_tensor *x = in[0];
-	struct gp_tensor *o = out[0];
-	int64_t st[GP_MAX_DIMS];
+	struct gp_tensor *o = out[0], h = {0}, as_x;
 
-	if (!gp_tensor_is_contiguous(x) && nocopy_strides(x, rp->ndim,
-	    rp->shape, st)) {
+	if (lay_reshape(NULL, n, 0, x, &h)) {
 		gp_tensor_view(o, x);
-		o->ndim = rp->ndim;
-		memcpy(o->shape, rp->shape, sizeof(int64_t) *
-		    (size_t)rp->ndim);
-		memcpy(o->strides, st, sizeof(int64_t) * (size_t)rp->ndim);
+		o->ndim = h.ndim;
+		memcpy(o->shape, h.shape, sizeof(h.shape));
+		memcpy(o->strides, h.strides, sizeof(h.strides));
 		return;
 	}
-	if (gp_tensor_is_contiguous(x))
-		gp_tensor_view(o, x);
-	else {
+	if (o->storage == NULL || o->storage == x->storage ||
+	    o->storage->nbytes < gp_tensor_nbytes(x)) {
 		gp_tensor_release(o);
-		gp_tensor_copy(o, x);
+		gp_tensor_alloc(o, x->dtype, rp->ndim, rp->shape);
 	}
+	o->dtype = x->dtype;
 	o->ndim = rp->ndim;
 	memcpy(o->shape, rp->shape, sizeof(int64_t) * (size_t)rp->ndim);
 	gp_shape_strides(rp->ndim, rp->shape, gp_dtype_size(o->dtype),
 	    o->strides);
+	/* the same bytes seen in x's shape, to copy x's elements in order */
+	as_x = *o;
+	as_x.ndim = x->ndim;
+	memcpy(as_x.shape, x->shape, sizeof(x->shape));
+	gp_shape_strides(x->ndim, x->shape, gp_dtype_size(x->dtype),
+	    as_x.strides);
+	gp_tensor_copy_into(&as_x, x);
 }
 
 static void
@@ -731,6 +772,21 @@ fmt_idx(const struct sub_priv *sp, struct gp_buf *b)
 	}
 }
 
+static bool
+lay_subtensor(const struct gp_graph *g, const struct gp_node *n, int k,
+    const struct gp_tensor *x, struct gp_tensor *o)
+{
+	(void)g;
+	(void)k;
+	o->dtype = x->dtype;
+	o->ndim = x->ndim;
+	o->offset = 0;
+	memcpy(o->shape, x->shape, sizeof(x->shape));
+	memcpy(o->strides, x->strides, sizeof(x->strides));
+	apply_idx(o, n->priv);
+	return (true);
+}
+
 static void
 k_subtensor(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -810,7 +866,9 @@ k_incsubtensor(const struct gp_node *n, struct gp_tensor *const *in,
 	if (gp_tensor_numel(&r) == 0)
 		return;
 	if (y->storage == o->storage || (!set && y->dtype != r.dtype)) {
-		/* y overlaps the output (in place) or needs x's dtype */
+		/* y overlaps the output (in place) or needs x's dtype: a
+		 * temporary no workspace() declares (which inputs share a
+		 * storage is not in the layouts it reads) */
 		gp_tensor_alloc(&yc, r.dtype, y->ndim, y->shape);
 		gp_tensor_copy_into(&yc, y);
 		y = &yc;
@@ -894,24 +952,21 @@ k_take(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct take_priv *tp = n->priv;
-	const struct gp_tensor *x = in[0];
-	struct gp_tensor xc = {0}, ic = {0};
-	int64_t outer = 1, inner = 1, dim = x->shape[tp->axis], ni;
+	const struct gp_tensor *x, *ic;
+	struct gp_scratch_tmp xc, icc;
+	int64_t outer = 1, inner = 1, dim = in[0]->shape[tp->axis], ni;
 	size_t row;
 	const int64_t *idx;
 	const char *src;
 	char *dst = gp_tensor_data(out[0]);
 
 	/* one kernel for every dtype: rows of bytes; a strided x and
-	 * indices of any integer dtype are first made contiguous int64 */
-	if (!gp_tensor_is_contiguous(x)) {
-		gp_tensor_copy(&xc, x);
-		x = &xc;
-	}
-	gp_tensor_alloc(&ic, GP_INT64, in[1]->ndim, in[1]->shape);
-	gp_tensor_copy_into(&ic, in[1]);
-	idx = (const int64_t *)gp_tensor_data(&ic);
-	ni = gp_tensor_numel(&ic);
+	 * indices of any other integer dtype or strides are first made
+	 * contiguous int64, in work space (work_take) */
+	x = gp_scratch_as(in[0], in[0]->dtype, 0, &xc);
+	ic = gp_scratch_as(in[1], GP_INT64, 1, &icc);
+	idx = (const int64_t *)gp_tensor_data(ic);
+	ni = gp_tensor_numel(ic);
 	for (int d = 0; d < tp->axis; d++)
 		outer *= x->shape[d];
 	for (int d = tp->axis + 1; d < x->ndim; d++)
@@ -928,8 +983,16 @@ k_take(const struct gp_node *n, struct gp_tensor *const *in,
 			else
 				memset(dst, 0, row);
 		}
-	gp_tensor_release(&ic);
-	gp_tensor_release(&xc);
+}
+
+static uint64_t
+work_take(const struct gp_graph *g, const struct gp_node *n,
+    const struct gp_tensor *const *in)
+{
+	(void)g;
+	(void)n;
+	return (gp_scratch_as_bytes(in[0], in[0]->dtype) +
+	    gp_scratch_as_bytes(in[1], GP_INT64));
 }
 
 static int
@@ -995,6 +1058,7 @@ static const struct gp_op op_dimshuffle = {
 	.flags = GP_OPF_VIEW,
 	.params = p_pattern,
 	.prepare = prep_dimshuffle,
+	.view_layout = lay_dimshuffle,
 	.format = fmt_dimshuffle,
 	.free_priv = free,
 };
@@ -1008,6 +1072,7 @@ static const struct gp_op op_transpose = {
 	.flags = GP_OPF_VIEW,
 	.params = p_axes,
 	.prepare = prep_transpose,
+	.view_layout = lay_dimshuffle,
 	.format = fmt_dimshuffle,
 	.free_priv = free,
 };
@@ -1021,6 +1086,7 @@ static const struct gp_op op_reshape = {
 	.flags = GP_OPF_VIEW,
 	.params = p_shape,
 	.prepare = prep_reshape,
+	.view_layout = lay_reshape,
 	.format = fmt_reshape,
 	.free_priv = free,
 };
@@ -1034,6 +1100,7 @@ static const struct gp_op op_flatten = {
 	.flags = GP_OPF_VIEW,
 	.params = p_ndim,
 	.prepare = prep_flatten,
+	.view_layout = lay_reshape,
 	.format = fmt_reshape,
 	.free_priv = free,
 };
@@ -1086,6 +1153,7 @@ static const struct gp_op op_subtensor = {
 	.flags = GP_OPF_VIEW,
 	.params = p_idx,
 	.prepare = prep_subtensor,
+	.view_layout = lay_subtensor,
 	.format = fmt_subtensor,
 	.free_priv = free,
 };
@@ -1127,6 +1195,7 @@ static const struct gp_op op_take = {
 	.min_in = 2, .max_in = 2, .n_out = 1,
 	.params = p_axis,
 	.prepare = prep_take,
+	.workspace = work_take,
 	.format = fmt_take,
 	.free_priv = free,
 };

@@ -14,6 +14,9 @@
 #include "graph/op.h"
 #include "run/vm.h"
 
+/* inputs passed to a workspace() from the stack; more from the heap */
+#define GP_MAX_IN_WORK 16
+
 uint32_t
 gp_memreplay_pool_add(struct mr_pool *p, const char *s)
 {
@@ -105,6 +108,7 @@ gp_memreplay_prog_build(struct mr_prog *pr, const struct mr_ctx *c,
 	const struct gp_function *gf = &g->fns[fi];
 	int n = gp_vm_n_steps(vm, fi);
 	size_t no = 0, nfree = 0;
+	struct gp_tensor *lay = NULL;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->n = n;
@@ -112,14 +116,35 @@ gp_memreplay_prog_build(struct mr_prog *pr, const struct mr_ctx *c,
 	pr->work = gp_xmalloc(sizeof(uint64_t) * ((size_t)n + 1));
 	for (int i = 0; i < n; i++) {
 		const struct gp_node *nd;
+		const struct gp_tensor *in[GP_MAX_IN_WORK];
 
 		pr->node[i] = gp_vm_step_node(vm, fi, i);
 		nd = &g->nodes[pr->node[i]];
 		no += (size_t)nd->n_out;
-		/* the kernel's work space, declared by its op */
-		pr->work[i] = nd->op->workspace != NULL ?
-		    nd->op->workspace(g, nd) : 0;
+		pr->work[i] = 0;
+		if (nd->op->workspace == NULL)
+			continue;
+		/* the kernel's work space, declared by its op for the
+		 * layouts its inputs arrive in */
+		if (lay == NULL) {
+			lay = gp_xmalloc(sizeof(*lay) * (g->n_vars + 1));
+			gp_vm_layout(vm, fi, lay);
+		}
+		if (nd->n_in <= GP_MAX_IN_WORK) {
+			for (int k = 0; k < nd->n_in; k++)
+				in[k] = &lay[nd->in[k]];
+			pr->work[i] = nd->op->workspace(g, nd, in);
+		} else {
+			const struct gp_tensor **many = gp_xmalloc(
+			    sizeof(*many) * (size_t)nd->n_in);
+
+			for (int k = 0; k < nd->n_in; k++)
+				many[k] = &lay[nd->in[k]];
+			pr->work[i] = nd->op->workspace(g, nd, many);
+			free(many);
+		}
 	}
+	free(lay);
 	memset(last, 0xff, sizeof(int) * g->n_vars);	/* -1 */
 	memset(surv, 0, sizeof(bool) * g->n_vars);
 	for (int i = 0; i < n; i++) {
@@ -163,15 +188,22 @@ gp_memreplay_prog_build(struct mr_prog *pr, const struct mr_ctx *c,
 				    sizeof(mo->shape));
 				mo->var = gp_memreplay_pool_add(pool, gv->name);
 			}
+			/* as the VM makes it: a view op's copy (a reshape
+			 * of a transpose) is allocated */
 			o->src = -1;
-			if (nd->destroy[k] >= 0) {
+			switch (gp_vm_step_out(vm, fi, i, k)) {
+			case GP_VM_OUT_INPLACE:
 				o->mode = MR_DESTROY;
 				o->src = nd->in[nd->destroy[k]];
-			} else if (nd->view[k] >= 0) {
+				break;
+			case GP_VM_OUT_VIEW:
 				o->mode = MR_KERNEL;
 				o->src = nd->in[nd->view[k]];
-			} else
+				break;
+			default:
 				o->mode = MR_ALLOC;
+				break;
+			}
 		}
 		nfree += (size_t)(nd->n_in + nd->n_out);
 	}

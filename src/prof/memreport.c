@@ -105,36 +105,14 @@ same_dims(const struct gp_prof_io *a, const struct gp_prof_io *b)
 	return (true);
 }
 
-/* Can BLAS take this operand where it lies (ops/blas.c)?  A scalar; a
- * vector with a non-zero increment; a row- or column-major matrix; of
- * the output's dtype. */
-static bool
-blas_operand(const struct gp_prof_io *io, enum gp_dtype out)
-{
-	int64_t isz = (int64_t)gp_dtype_size(io->dtype);
-	const int64_t *sh = io->shape, *st = io->strides;
-
-	if (io->ndim == 0)
-		return (true);
-	if (io->dtype != out)
-		return (false);
-	if (io->ndim == 1)
-		return (st[0] != 0 || sh[0] <= 1);
-	if (io->ndim != 2)
-		return (c_contiguous(io));
-	if ((sh[1] <= 1 || st[1] == isz) && (sh[0] <= 1 ||
-	    st[0] >= sh[1] * isz))
-		return (true);		/* row-major, leading dimension st[0] */
-	if ((sh[0] <= 1 || st[0] == isz) && (sh[1] <= 1 ||
-	    st[1] >= sh[0] * isz))
-		return (true);		/* column-major (a transpose) */
-	return (false);
-}
-
 /* Applies whose kernels may allocate beyond the prediction; returns the
  * bytes they could add (an upper bound).  A declared view whose source
  * is not contiguous, whose output is, and whose shape is not a
- * permutation of the source's was a copy (reshape, flatten). */
+ * permutation of the source's was a copy its op did not say it would
+ * make (its view_layout, graph/op.h: reshape and flatten say so, and
+ * those copies are predicted).  Copies of strided operands into work
+ * space (BLAS operands, a strided convolution input) are declared and
+ * predicted. */
 static uint64_t
 list_suspects(FILE *fp, const struct gp_profile *p, int f, bool print)
 {
@@ -161,26 +139,9 @@ list_suspects(FILE *fp, const struct gp_profile *p, int f, bool print)
 			if (print)
 				fprintf(fp, "        apply %d declares output "
 				    "%d a view of a non-contiguous input but "
-				    "copied it, as reshape does (%llu B): "
-				    "%s\n", i, k, (unsigned long long)o->bytes,
-				    a->name);
-		}
-		if (a->impl == GP_IMPL_BLAS) {
-			uint64_t b = 0;
-
-			for (int k = 0; k < a->n_in; k++)
-				if (a->in[k].strides_known && !blas_operand(
-				    &a->in[k], a->n_out > 0 ? a->out[0].dtype :
-				    a->in[k].dtype))
-					b += a->in[k].nbytes;
-			if (b == 0)
-				continue;
-			extra += b;
-			if (print)
-				fprintf(fp, "        apply %d (BLAS) has "
-				    "operands BLAS cannot address, copied to "
-				    "temporaries (%llu B): %s\n", i,
-				    (unsigned long long)b, a->name);
+				    "copied it, a copy its op did not announce "
+				    "(%llu B): %s\n", i, k, (unsigned long long)
+				    o->bytes, a->name);
 		}
 	}
 	return (extra);

@@ -108,6 +108,65 @@ fresh_header(struct gp_tensor *t, const struct gp_type *ty)
 }
 
 /*
+ * The layout (dtype, shape, strides; no storage) of every variable as the
+ * steps of function fi see it: a graph value's as bound, an output the VM
+ * allocates contiguous, an output overwriting an input that input's, a
+ * view what its op's view_layout makes of the input's.  With fix (link
+ * time), a view its op cannot make of that layout becomes an output the
+ * VM allocates, and its kernel copies into (a reshape of a transpose).
+ * A shared variable is taken with the layout of its value at link time
+ * (an update to a strided value would change it after the first call).
+ */
+static void
+layout_fn(struct gp_vm *vm, int fi, struct gp_tensor *lay, bool fix)
+{
+	const struct gp_graph *g = vm->g;
+	struct vm_fn *f = &vm->fn[fi];
+
+	for (size_t v = 0; v < g->n_vars; v++) {
+		const struct gp_var *gv = &g->vars[v];
+
+		if (gv->kind != GP_VAR_TEMP && gv->value.storage != NULL)
+			lay[v] = gv->value;
+		else
+			fresh_header(&lay[v], &gv->type);
+		lay[v].storage = NULL;
+	}
+	for (int i = 0; i < f->n_steps; i++) {
+		const struct gp_node *nd = &g->nodes[f->order[i]];
+		struct step_outs *so = &f->so[i];
+
+		for (int k = 0; k < nd->n_out; k++) {
+			int v = nd->out[k];
+			const struct gp_type *ty = &g->vars[v].type;
+			const struct gp_tensor *x;
+
+			switch (so->mode[k]) {
+			case OUT_ALLOC:
+				fresh_header(&lay[v], ty);
+				break;
+			case OUT_DESTROY:
+				lay[v] = lay[nd->in[so->src[k]]];
+				break;
+			case OUT_KERNEL:
+				x = &lay[nd->in[nd->view[k]]];
+				fresh_header(&lay[v], ty);
+				if (nd->op->view_layout == NULL ||
+				    nd->op->view_layout(g, nd, k, x, &lay[v]))
+					break;
+				fresh_header(&lay[v], ty);
+				if (fix) {
+					so->mode[k] = OUT_ALLOC;
+					fresh_header(f->steps[i].out[k], ty);
+				}
+				break;
+			}
+			lay[v].storage = NULL;
+		}
+	}
+}
+
+/*
  * The buffer plan of function fi: every output the VM allocates that dies
  * within the call (freed by the GC lists, and so is everything that views
  * it or overwrites it in place) gets a buffer of the function's pool, which
@@ -221,6 +280,7 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 {
 	struct gp_vm *vm = gp_xcalloc(1, sizeof(*vm));
 	int *last = gp_xmalloc(sizeof(int) * (g->n_vars + 1));
+	struct gp_tensor *lay = gp_xmalloc(sizeof(*lay) * (g->n_vars + 1));
 	size_t np;
 
 	vm->g = g;
@@ -264,6 +324,7 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 				    "kernel", g->path, n->name ? n->name :
 				    g->vars[n->out[0]].name, n->op->name);
 				free(last);
+				free(lay);
 				gp_vm_free(vm);
 				return (NULL);
 			}
@@ -318,6 +379,9 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 			}
 			np += (size_t)s->n_free;
 		}
+		/* views their ops cannot make of the inputs' layouts are
+		 * allocated */
+		layout_fn(vm, (int)fi, lay, true);
 		if (vm->allow_gc) {
 			f->end_free = gp_xmalloc(sizeof(*f->end_free) *
 			    (size_t)(gf->n_upd + 1));
@@ -337,6 +401,7 @@ gp_vm_new(struct gp_graph *g, const struct gp_vm_opts *o,
 			plan_buffers(vm, (int)fi, last);
 	}
 	free(last);
+	free(lay);
 	bind_graph_vars(vm);
 	if (hook != NULL)
 		hook->link(hook->ctx, vm, g);
@@ -602,6 +667,25 @@ int
 gp_vm_step_node(const struct gp_vm *vm, int fn, int i)
 {
 	return (vm->fn[fn].order[i]);
+}
+
+void
+gp_vm_layout(const struct gp_vm *vm, int fn, struct gp_tensor *lay)
+{
+	layout_fn((struct gp_vm *)vm, fn, lay, false);
+}
+
+enum gp_vm_out
+gp_vm_step_out(const struct gp_vm *vm, int fn, int i, int k)
+{
+	switch (vm->fn[fn].so[i].mode[k]) {
+	case OUT_KERNEL:
+		return (GP_VM_OUT_VIEW);
+	case OUT_DESTROY:
+		return (GP_VM_OUT_INPLACE);
+	default:
+		return (GP_VM_OUT_ALLOC);
+	}
 }
 
 const struct gp_tensor *

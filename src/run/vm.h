@@ -43,6 +43,18 @@ int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
 bool		 gp_vm_allow_gc(const struct gp_vm *vm);
 /* The graph node run at step i of function fn. */
 int		 gp_vm_step_node(const struct gp_vm *vm, int fn, int i);
+/* How output k of step i of function fn is made: allocated by the VM
+ * (contiguous), a view its kernel makes of an input (node->view), or an
+ * input overwritten in place (node->destroy).  A view op's output is
+ * allocated when its op cannot view the layout its input arrives in
+ * (op.h's view_layout): the kernel copies into it. */
+enum gp_vm_out { GP_VM_OUT_ALLOC, GP_VM_OUT_VIEW, GP_VM_OUT_INPLACE };
+enum gp_vm_out	 gp_vm_step_out(const struct gp_vm *vm, int fn, int i, int k);
+/* The layout (dtype, shape, strides; no storage) each variable arrives
+ * in at function fn's steps, one entry per graph variable in lay: what
+ * the ops' workspace() declarations read. */
+void		 gp_vm_layout(const struct gp_vm *vm, int fn,
+		    struct gp_tensor *lay);
 /* Output k of function fn as its last call computed it (kept until fn's
  * next call, whatever other functions do meanwhile). */
 const struct gp_tensor *gp_vm_output(const struct gp_vm *vm, int fn, int k);
