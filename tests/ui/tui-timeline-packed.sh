@@ -6,11 +6,14 @@
 # one-lane-per-apply layout holds (those cannot share a lane), the
 # offenders still labelled once each; the selection is an apply (the
 # line under the lanes names it, its lane's name column too): Down, Home,
-# End move it, Enter opens its details; on a short window the lanes
-# scroll to keep it shown.  Clicks: on a lane of the unpacked layout and
-# on a bar of the packed one, a click selects, a double click opens the
-# details.  On chain.json: the fused apply alone in one lane; with fusion
-# off the ten applies, one after another, pack into few lanes.  A
+# End move it, Enter opens its details; on a short window its lane stays
+# shown.  Clicks: on a lane of the unpacked layout and on a bar of the
+# packed one, a click selects, a double click opens the details.  On
+# chain.json: the fused apply alone in one lane; with fusion off the ten
+# applies, one after another, pack into few lanes.  A chain of 300 tiny
+# applies (bench/gen-graph) packs into more lanes than 80x24 shows,
+# whatever their times: the lanes scroll to keep the selection shown
+# (End, Home, Up).  A
 # capture saved with --save draws the same (its last call, packed); with
 # NO_COLOR no colors; in the C locale nothing but ASCII.
 . "$top_srcdir/tests/ui/tui-lib.sh"
@@ -64,19 +67,30 @@ packed_lanes_between() {
 	[ -n "$k" ] && [ "$k" -ge "$1" ] && [ "$k" -lt "$2" ] &&
 	    [ "$rows" -eq "$k" ]
 }
-# How many lanes the packing needs depends on the applies' times (mlp
-# packed into 11 to 13 lanes, which all fit 80x24, or into more): the
-# check holds either way: "scrolled" exactly when the lanes shown are
-# fewer than the lanes there are.
-scroll_said() {
+# More lanes than are shown, at least $1, and the line under them says
+# "scrolled".
+scrolled_lanes() {
 	k=$(n_lanes) rows=$(plines | wc -l)
-	echo "# $k lanes, $rows shown"
-	[ -n "$k" ] || return 1
-	if [ "$k" -gt "$rows" ]; then
-		tui_screen | grep -Eq '^> 29 \(lane [0-9]+ of [0-9]+, scrolled\)'
-	else
-		! tui_screen | grep -q '^> .*scrolled'
-	fi
+	echo "# $k lanes, $rows shown, at least $1 needed"
+	[ -n "$k" ] && [ "$k" -ge "$1" ] && [ "$k" -gt "$rows" ] &&
+	    tui_screen | grep -Eq '^> [0-9]+ \(lane [0-9]+ of [0-9]+, scrolled\)'
+}
+# The first lane shown is (not) lane 0: its row reads "lane 0: ", or
+# names apply 0 when it is selected.
+top_is_lane0() {
+	plines | head -n 1 | grep -Eq '^ *(lane 0: | 0 [A-Z])'
+}
+not_top_lane0() {
+	! top_is_lane0
+}
+# The lanes a chain of applies 0 to n-1 needs at least on an axis of bw
+# cells, whatever their times: each takes at least its label's cells (its
+# number; offenders' " (k)" aside) and a cell of gap from the next in its
+# lane, so a lane holds at most bw + 1 of those.
+min_lanes() {
+	awk -v n="$1" -v bw="$2" 'BEGIN { c = 0
+		for (i = 0; i < n; i++) c += length(i "") + 1
+		print int((c + bw) / (bw + 1)) }'
 }
 one_label_each() {
 	for k in 1 2 3; do
@@ -106,7 +120,7 @@ label_at() {
 			print NR - 1, 31 + RSTART; exit } }'
 }
 
-echo "1..29"
+echo "1..34"
 tui_shell 120 50 C
 tui_run -d 2 -n 30 "$GRAPHS/mlp.json"
 tui_wait 'done$' >/dev/null
@@ -138,12 +152,10 @@ tui_wait '^> 1 ' >/dev/null
 tui_keys End
 check "End: apply 29" tui_wait '^> 29 '
 
-# a short window: the lanes scroll to keep the selection shown
+# a short window: the selected apply's lane stays shown
 tx resize-window -t t -x 80 -y 24
 tui_wait '^> 29 \(lane [0-9]+ of [0-9]+' >/dev/null
-check "a small window: the line under the lanes says scrolled when fewer lanes are shown than there are" \
-    scroll_said
-check "... the selected apply's lane on the screen" \
+check "a small window: the selected apply's lane on the screen" \
     tui_wait "^ +29 [A-Z].*>"
 tui_keys Home
 check "... Home: apply 0's lane shown" tui_wait_all '^> 0 ' "^ +0 [A-Z].*>"
@@ -196,6 +208,35 @@ check "f r (fusion off): the ten applies labelled once each" \
 check "... one after another, in few lanes" packed_lanes_between 1 5
 tui_keys q
 check "... exit status 0" tui_exited 0
+
+# 300 tiny applies, one after another (fusion off): on 80x24 the packed
+# lanes cannot all be shown, whatever the applies' times
+"$(dirname "$GPTOP")/bench/gen-graph" -k chain -s 16 300 \
+    >"$TUI_TMP/chain300.json"
+tx resize-window -t t -x 80 -y 24
+tui_run -d 2 -n 20 --flags optimizer=None "$TUI_TMP/chain300.json"
+tui_wait 'done$' >/dev/null
+tui_keys 8 P
+tui_wait '^> [0-9]+ \(lane ' >/dev/null
+bw=$(tui_screen | awk '/lane \\ time \|/ { print length($0) - index($0, "|"); exit }')
+need=$(min_lanes 300 "${bw:-80}")
+tui_keys Home
+tui_wait '^> 0 ' >/dev/null
+check "chain of 300 on 80x24: more lanes than shown (at least $need on ${bw:-?} cells), the line says scrolled" \
+    scrolled_lanes "$need"
+check "... Home: apply 0 selected, the lanes shown from lane 0" \
+    top_is_lane0
+tui_keys End
+check "... End: apply 299 selected, its lane shown" \
+    tui_wait_all '^> 299 \(lane [0-9]+ of [0-9]+, scrolled\)' '^ *299 [A-Z].*>'
+check "... the lanes scrolled down: lane 0 is not the first shown" \
+    not_top_lane0
+tui_keys Home
+check "... Home again: back to lane 0" \
+    tui_wait_all '^> 0 \(lane 0 of' '^ +0 [A-Z].*>'
+tui_keys q
+check "... exit status 0" tui_exited 0
+tx resize-window -t t -x 120 -y 50
 
 cap=$TUI_TMP/mlp-capture.json
 "$GPTOP" --batch -n 20 --save "$cap" "$GRAPHS/mlp.json" >/dev/null
