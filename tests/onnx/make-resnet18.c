@@ -35,23 +35,12 @@
 #include "base/util.h"
 #include "load/onnx.pb-c.h"
 
+#include "pb-build.h"
+
 #define T_FLOAT ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 
-/* Every message and string lives until the process ends: one arena, freed
- * at the end (the leak checkers see nothing lost). */
-static void **kept;
-static size_t n_kept, cap_kept;
-
-static void *
-tmalloc(size_t n)
-{
-	void *p = gp_xcalloc(1, n ? n : 1);
-
-	gp_grow(&kept, &cap_kept, n_kept + 1, sizeof(*kept));
-	kept[n_kept++] = p;
-	return (p);
-}
-
+/* Every message and string lives in pb-build.h's arena, freed at the end
+ * (the leak checkers see nothing lost). */
 static char *
 tstr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -69,19 +58,6 @@ tstr(const char *fmt, ...)
 	return (s);
 }
 
-/* Append v to the array arr of *n elements of size sz. */
-static void *
-push(void *arr, size_t *n, const void *v, size_t sz)
-{
-	char *grown = tmalloc((*n + 1) * sz);
-
-	if (*n > 0)
-		memcpy(grown, arr, *n * sz);
-	memcpy(grown + *n * sz, v, sz);
-	(*n)++;
-	return (grown);
-}
-
 static Onnx__GraphProto *graph;
 static struct gp_rng rng;
 static uint64_t n_params;
@@ -89,32 +65,7 @@ static uint64_t n_params;
 static Onnx__ValueInfoProto *
 vinfo(const char *name, int nd, const int64_t *dims)
 {
-	Onnx__ValueInfoProto *v = tmalloc(sizeof(*v));
-	Onnx__TypeProto *tp = tmalloc(sizeof(*tp));
-	Onnx__TypeProto__Tensor *tt = tmalloc(sizeof(*tt));
-	Onnx__TensorShapeProto *sh = tmalloc(sizeof(*sh));
-
-	onnx__value_info_proto__init(v);
-	onnx__type_proto__init(tp);
-	onnx__type_proto__tensor__init(tt);
-	onnx__tensor_shape_proto__init(sh);
-	for (int i = 0; i < nd; i++) {
-		Onnx__TensorShapeProto__Dimension *d = tmalloc(sizeof(*d));
-
-		onnx__tensor_shape_proto__dimension__init(d);
-		d->value_case =
-		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-		d->dim_value = dims[i];
-		sh->dim = push(sh->dim, &sh->n_dim, &d, sizeof(d));
-	}
-	tt->has_elem_type = 1;
-	tt->elem_type = T_FLOAT;
-	tt->shape = sh;
-	tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	tp->tensor_type = tt;
-	v->name = (char *)name;
-	v->type = tp;
-	return (v);
+	return (pb_vinfo(name, T_FLOAT, nd, dims, NULL));
 }
 
 /* An initializer of n float32 values uniform in [lo, hi). */
@@ -141,8 +92,7 @@ init(const char *name, int nd, const int64_t *dims, double lo, double hi)
 	t->has_raw_data = 1;	/* little-endian float32, as torch writes */
 	t->raw_data.len = n * sizeof(float);
 	t->raw_data.data = (uint8_t *)v;
-	graph->initializer = push(graph->initializer, &graph->n_initializer,
-	    &t, sizeof(t));
+	PUSH(graph->n_initializer, graph->initializer, t);
 	n_params += n;
 	return (name);
 }
@@ -157,9 +107,9 @@ node(const char *name, const char *op, int n_in, const char *const *in,
 	n->name = (char *)name;
 	n->op_type = (char *)op;
 	for (int k = 0; k < n_in; k++)
-		n->input = push(n->input, &n->n_input, &in[k], sizeof(char *));
-	n->output = push(n->output, &n->n_output, &out, sizeof(char *));
-	graph->node = push(graph->node, &graph->n_node, &n, sizeof(n));
+		PUSH(n->n_input, n->input, (char *)in[k]);
+	PUSH(n->n_output, n->output, (char *)out);
+	PUSH(graph->n_node, graph->node, n);
 	return (n);
 }
 
@@ -175,7 +125,7 @@ attr_ints(Onnx__NodeProto *n, const char *name, int k, const int64_t *v)
 	a->n_ints = (size_t)k;
 	a->ints = tmalloc((size_t)k * sizeof(int64_t));
 	memcpy(a->ints, v, (size_t)k * sizeof(int64_t));
-	n->attribute = push(n->attribute, &n->n_attribute, &a, sizeof(a));
+	PUSH(n->n_attribute, n->attribute, a);
 }
 
 static void
@@ -189,7 +139,7 @@ attr_int(Onnx__NodeProto *n, const char *name, int64_t v)
 	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
 	a->has_i = 1;
 	a->i = v;
-	n->attribute = push(n->attribute, &n->n_attribute, &a, sizeof(a));
+	PUSH(n->n_attribute, n->attribute, a);
 }
 
 static void
@@ -203,7 +153,7 @@ attr_float(Onnx__NodeProto *n, const char *name, float v)
 	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
 	a->has_f = 1;
 	a->f = v;
-	n->attribute = push(n->attribute, &n->n_attribute, &a, sizeof(a));
+	PUSH(n->n_attribute, n->attribute, a);
 }
 
 /* Conv without bias: module path mod ("layer1/layer1.0/conv1", weights
@@ -316,7 +266,7 @@ main(int argc, char **argv)
 	m.opset_import = &ops;
 	m.graph = &g;
 	vi = vinfo("input", 4, xd);
-	g.input = push(g.input, &g.n_input, &vi, sizeof(vi));
+	PUSH(g.n_input, g.input, vi);
 
 	y = conv("conv1", "conv1", "input", 3, 64, 7, 2, 3);
 	y = bn("bn1", "bn1", y, 64);
@@ -350,7 +300,7 @@ main(int argc, char **argv)
 	attr_float(n, "beta", 1.0f);
 	attr_int(n, "transB", 1);
 	vi = vinfo("output", 2, yd);
-	g.output = push(g.output, &g.n_output, &vi, sizeof(vi));
+	PUSH(g.n_output, g.output, vi);
 
 	len = onnx__model_proto__get_packed_size(&m);
 	buf = gp_xmalloc(len);
@@ -363,8 +313,6 @@ main(int argc, char **argv)
 	printf("%s: resnet18, %zu nodes, %llu parameters, %zu bytes\n",
 	    argv[1], g.n_node, (unsigned long long)n_params, len);
 	free(buf);
-	for (size_t i = 0; i < n_kept; i++)
-		free(kept[i]);
-	free(kept);
+	pb_free_all();
 	return (0);
 }

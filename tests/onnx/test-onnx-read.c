@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,34 +23,14 @@
 #include "load/onnx-read.h"
 #include "../tap.h"
 
+#include "pb-build.h"
+
 #define T(x) ONNX__TENSOR_PROTO__DATA_TYPE__##x
 
 static const char *dir;
 
-/* ---- builders: every message lives until the process ends, kept
- * reachable from KEPT (so the leak checker does not count them) ---- */
-
-static void **kept;
-static size_t n_kept, cap_kept;
-
-static void *
-tmalloc(size_t n)
-{
-	void *p = gp_xcalloc(1, n ? n : 1);
-
-	gp_grow(&kept, &cap_kept, n_kept + 1, sizeof(*kept));
-	kept[n_kept++] = p;
-	return (p);
-}
-
-static void *
-dup_mem(const void *p, size_t n)
-{
-	void *q = tmalloc(n);
-
-	memcpy(q, p, n);
-	return (q);
-}
+/* ---- builders (pb-build.h: every message lives until the process
+ * ends, kept reachable so the leak checker does not count them) ---- */
 
 static Onnx__ModelProto *
 model_new(int64_t opset)
@@ -73,52 +54,22 @@ model_new(int64_t opset)
 	return (m);
 }
 
-#define PUSH(n, arr, v) \
-	do { \
-		void *grown_ = tmalloc(((n) + 1) * sizeof(*(arr))); \
-		if ((n) > 0) \
-			memcpy(grown_, (arr), (n) * sizeof(*(arr))); \
-		(arr) = grown_; \
-		(arr)[(n)++] = (v); \
-	} while (0)
-
 /* A tensor value info; dims: a number, or a name for a symbolic dim
- * (NULL ends the list). */
+ * (NULL ends the list; no list: no shape). */
 static Onnx__ValueInfoProto *
 vinfo(const char *name, int elem, const char *const *dims)
 {
-	Onnx__ValueInfoProto *v = tmalloc(sizeof(*v));
-	Onnx__TypeProto *tp = tmalloc(sizeof(*tp));
-	Onnx__TypeProto__Tensor *tt = tmalloc(sizeof(*tt));
-	Onnx__TensorShapeProto *sh = tmalloc(sizeof(*sh));
+	int64_t v[16] = {0};
+	const char *sym[16] = {NULL};
+	int nd = 0;
 
-	onnx__value_info_proto__init(v);
-	onnx__type_proto__init(tp);
-	onnx__type_proto__tensor__init(tt);
-	onnx__tensor_shape_proto__init(sh);
-	for (; dims != NULL && *dims != NULL; dims++) {
-		Onnx__TensorShapeProto__Dimension *d = tmalloc(sizeof(*d));
+	for (; dims != NULL && dims[nd] != NULL && nd < 16; nd++) {
+		bool num = dims[nd][0] >= '0' && dims[nd][0] <= '9';
 
-		onnx__tensor_shape_proto__dimension__init(d);
-		if ((*dims)[0] >= '0' && (*dims)[0] <= '9') {
-			d->value_case =
-			    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			d->dim_value = atoll(*dims);
-		} else {
-			d->value_case =
-			    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-			d->dim_param = (char *)*dims;
-		}
-		PUSH(sh->n_dim, sh->dim, d);
+		v[nd] = num ? atoll(dims[nd]) : 0;
+		sym[nd] = num ? NULL : dims[nd];
 	}
-	tt->has_elem_type = 1;
-	tt->elem_type = elem;
-	tt->shape = dims != NULL ? sh : NULL;
-	tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	tp->tensor_type = tt;
-	v->name = (char *)name;
-	v->type = tp;
-	return (v);
+	return (pb_vinfo(name, elem, dims != NULL ? nd : -1, v, sym));
 }
 
 static void

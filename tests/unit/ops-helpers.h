@@ -1,11 +1,13 @@
 /*
  * ops-helpers.h: helpers shared by the op-library unit tests (test-blas,
- * test-nn, test-reduce, test-shape): one graph g, input variables filled
+ * test-nn, test-reduce, test-shape, test-cnn, test-spatial, test-matmul,
+ * test-index): one graph g, input variables filled
  * by a function of the element index (fa is the common formula A), nodes
  * added with or without an expected prepare error, running a node's kernel
  * into an allocated or view output, comparing a tensor (dtype, shape,
  * values) with expected ones within a tolerance, and checking an op's
- * printed name.
+ * printed name; and running the committed JSON cases of tests/data/
+ * (test-cnn, test-spatial, test-matmul; test-index's inputs).
  *
  * Everything is static: include this once, after the test's own includes.
  * Per-test pieces (other value formulas, tolerances) stay in the tests and
@@ -184,6 +186,111 @@ format_is(int ni, const char *want)
 	ok(strcmp(gp_buf_str(&b), want) == 0, "op name %s (got %s)", want,
 	    gp_buf_str(&b));
 	gp_buf_free(&b);
+}
+
+/*
+ * The committed cases of tests/data/ (cnn/, spatial/, matmul/, index/):
+ * {"cases": [{"name", "op", "params", "inputs": [{"shape", "data"}...],
+ * "output": {"shape", "data"}}...]}, each made by the make-cases.py next
+ * to it (which says how the expected values were computed).
+ */
+
+/* An input variable of dtype dt holding a case's {"shape", "data"}. */
+static int __attribute__((__unused__))
+var_json(enum gp_dtype dt, const json_t *spec)
+{
+	const json_t *sh = json_object_get(spec, "shape");
+	const json_t *data = json_object_get(spec, "data");
+	int64_t shape[GP_MAX_DIMS];
+	int nd = (int)json_array_size(sh), idx;
+	struct gp_tensor *v;
+
+	for (int i = 0; i < nd; i++)
+		shape[i] = json_integer_value(json_array_get(sh, (size_t)i));
+	idx = var_fn(dt, nd, shape, NULL);
+	v = &g->vars[idx].value;
+	for (size_t i = 0; i < json_array_size(data); i++)
+		gp_dtype_store(gp_tensor_data(v) + (int64_t)i *
+		    (int64_t)gp_dtype_size(dt), dt,
+		    json_number_value(json_array_get(data, i)));
+	return (idx);
+}
+
+/* Case c in dtype dt through op (NULL: the case's "op"): its output's
+ * dtype, shape and values within tol.  Returns whether the node was
+ * made and run. */
+static bool __attribute__((__unused__))
+run_json_case(const json_t *c, const char *op, enum gp_dtype dt, double tol)
+{
+	const char *name = json_string_value(json_object_get(c, "name"));
+	const json_t *ins = json_object_get(c, "inputs");
+	const json_t *out = json_object_get(c, "output");
+	const json_t *od = json_object_get(out, "data");
+	const json_t *osh = json_object_get(out, "shape");
+	char *params = json_dumps(json_object_get(c, "params"), JSON_COMPACT);
+	char what[200], shape[128];
+	int in[8], nin = (int)json_array_size(ins), ni = -1;
+	size_t n = json_array_size(od), len = 0;
+	double *want = malloc(sizeof(double) * (n ? n : 1));
+	struct gp_tensor o;
+
+	if (op == NULL)
+		op = json_string_value(json_object_get(c, "op"));
+	for (int k = 0; k < nin && k < 8; k++)
+		in[k] = var_json(dt, json_array_get(ins, (size_t)k));
+	for (size_t i = 0; i < n; i++)
+		want[i] = json_number_value(json_array_get(od, i));
+	len += (size_t)snprintf(shape, sizeof(shape), "(");
+	for (size_t i = 0; i < json_array_size(osh); i++)
+		len += (size_t)snprintf(shape + len, sizeof(shape) - len,
+		    "%s%lld", i ? ", " : "", (long long)json_integer_value(
+		    json_array_get(osh, i)));
+	snprintf(shape + len, sizeof(shape) - len, "%s)",
+	    json_array_size(osh) == 1 ? "," : "");
+	snprintf(what, sizeof(what), "%s %s", name, gp_dtype_name(dt));
+	if (nin <= 8)
+		ni = node_ok(op, params, nin, in);
+	if (ni >= 0) {
+		run_check(ni, &o, dt, shape, want, tol, what);
+		gp_tensor_release(&o);
+	} else
+		ok(false, "%s: runs", what);
+	free(params);
+	free(want);
+	return (ni >= 0);
+}
+
+/* Every case of $top_srcdir/rel in float32 (within tol32) and float64
+ * (tol64) through op (NULL: each case's own).  Returns how many cases the
+ * file has (-1: it did not load), *ran how many ran in both dtypes. */
+static int __attribute__((__unused__))
+run_json_cases(const char *rel, const char *op, double tol32, double tol64,
+    int *ran)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	json_error_t je;
+	json_t *root, *cases, *c;
+	size_t i;
+	int n;
+
+	*ran = 0;
+	snprintf(path, sizeof(path), "%s/%s", top != NULL ? top : ".", rel);
+	root = json_load_file(path, 0, &je);
+	if (!ok(root != NULL, "load %s", path)) {
+		diag("  %s", je.text);
+		return (-1);
+	}
+	cases = json_object_get(root, "cases");
+	json_array_foreach(cases, i, c) {
+		bool a = run_json_case(c, op, GP_FLOAT32, tol32);
+		bool b = run_json_case(c, op, GP_FLOAT64, tol64);
+
+		*ran += a && b;
+	}
+	n = (int)json_array_size(cases);
+	json_decref(root);
+	return (n);
 }
 
 #endif /* GPTOP_TESTS_UNIT_OPS_HELPERS_H */

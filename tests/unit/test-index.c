@@ -24,27 +24,6 @@
 static const enum gp_dtype data_dt[] = {GP_FLOAT32, GP_FLOAT64, GP_INT32,
 	GP_INT64};
 
-/* An input variable of dtype dt holding a case's {"shape", "data"}. */
-static int
-var_json(enum gp_dtype dt, const json_t *spec)
-{
-	const json_t *sh = json_object_get(spec, "shape");
-	const json_t *data = json_object_get(spec, "data");
-	int64_t shape[GP_MAX_DIMS];
-	int nd = (int)json_array_size(sh), idx;
-	struct gp_tensor *v;
-
-	for (int i = 0; i < nd; i++)
-		shape[i] = json_integer_value(json_array_get(sh, (size_t)i));
-	idx = var_fn(dt, nd, shape, NULL);
-	v = &g->vars[idx].value;
-	for (size_t i = 0; i < json_array_size(data); i++)
-		gp_dtype_store(gp_tensor_data(v) + (int64_t)i *
-		    (int64_t)gp_dtype_size(dt), dt,
-		    json_number_value(json_array_get(data, i)));
-	return (idx);
-}
-
 /* Add node op (n_out outputs); -1 with err set. */
 static int
 node_n(const char *op, const char *params, int nin, const int *in,

@@ -34,89 +34,15 @@ tol_of(enum gp_dtype dt)
 	return (dt == GP_FLOAT32 ? 1e-6 : 1e-14);
 }
 
-/* An input variable of dtype dt holding a case's {"shape", "data"}. */
-static int
-var_json(enum gp_dtype dt, const json_t *spec)
-{
-	const json_t *sh = json_object_get(spec, "shape");
-	const json_t *data = json_object_get(spec, "data");
-	int64_t shape[GP_MAX_DIMS];
-	int nd = (int)json_array_size(sh), idx;
-	struct gp_tensor *v;
-
-	for (int i = 0; i < nd; i++)
-		shape[i] = json_integer_value(json_array_get(sh, (size_t)i));
-	idx = var_fn(dt, nd, shape, NULL);
-	v = &g->vars[idx].value;
-	for (size_t i = 0; i < json_array_size(data); i++)
-		gp_dtype_store(gp_tensor_data(v) + (int64_t)i *
-		    (int64_t)gp_dtype_size(dt), dt,
-		    json_number_value(json_array_get(data, i)));
-	return (idx);
-}
-
-static bool
-run_case(const json_t *c, enum gp_dtype dt)
-{
-	const char *name = json_string_value(json_object_get(c, "name"));
-	const json_t *ins = json_object_get(c, "inputs");
-	const json_t *out = json_object_get(c, "output");
-	const json_t *od = json_object_get(out, "data");
-	const json_t *osh = json_object_get(out, "shape");
-	char *params = json_dumps(json_object_get(c, "params"), JSON_COMPACT);
-	char what[200], shape[128];
-	int in[3], nin = (int)json_array_size(ins), ni;
-	size_t n = json_array_size(od), len = 0;
-	double *want = malloc(sizeof(double) * (n ? n : 1));
-	struct gp_tensor o;
-
-	for (int k = 0; k < nin; k++)
-		in[k] = var_json(dt, json_array_get(ins, (size_t)k));
-	for (size_t i = 0; i < n; i++)
-		want[i] = json_number_value(json_array_get(od, i));
-	len += (size_t)snprintf(shape, sizeof(shape), "(");
-	for (size_t i = 0; i < json_array_size(osh); i++)
-		len += (size_t)snprintf(shape + len, sizeof(shape) - len,
-		    "%s%lld", i ? ", " : "", (long long)json_integer_value(
-		    json_array_get(osh, i)));
-	snprintf(shape + len, sizeof(shape) - len, "%s)",
-	    json_array_size(osh) == 1 ? "," : "");
-	snprintf(what, sizeof(what), "%s %s", name, gp_dtype_name(dt));
-	ni = node_ok("matmul", params, nin, in);
-	if (ni >= 0) {
-		run_check(ni, &o, dt, shape, want, tol_of(dt), what);
-		gp_tensor_release(&o);
-	}
-	free(params);
-	free(want);
-	return (ni >= 0);
-}
-
+/* Every case of tests/data/matmul/matmul.json, in float32 and float64. */
 static void
 test_cases(void)
 {
-	const char *top = getenv("top_srcdir");
-	char path[4096];
-	json_error_t je;
-	json_t *root, *cases, *c;
-	size_t i;
-	int ran = 0;
+	int ran, n = run_json_cases("tests/data/matmul/matmul.json",
+	    "matmul", tol_of(GP_FLOAT32), tol_of(GP_FLOAT64), &ran);
 
-	snprintf(path, sizeof(path), "%s/tests/data/matmul/matmul.json",
-	    top != NULL ? top : ".");
-	root = json_load_file(path, 0, &je);
-	if (!ok(root != NULL, "load %s", path)) {
-		diag("  %s", je.text);
-		return;
-	}
-	cases = json_object_get(root, "cases");
-	json_array_foreach(cases, i, c) {
-		ran += run_case(c, GP_FLOAT32);
-		ran += run_case(c, GP_FLOAT64);
-	}
-	ok(json_array_size(cases) >= 19 && ran == 2 * (int)json_array_size(
-	    cases), "%d cases ran in each dtype", ran / 2);
-	json_decref(root);
+	if (n >= 0)
+		ok(n >= 19 && ran == n, "%d cases ran in each dtype", ran);
 }
 
 /* The value of a permuted view: dims of t reordered by perm (a view of
