@@ -4,21 +4,29 @@
  * float32 and float64 from one definition instantiated by a macro.
  *
  * The output planes (image, channel) are an OpenMP parallel loop
- * (ops/par.h).  A 2-D 3x3 kernel with stride 1 or 2 and no dilation
- * (plane3_) copies the part of the input plane its outputs read into a
- * zero-padded buffer of the per-thread scratch (stride 2: four planes, of
- * the even and odd rows and columns, so that the taps of consecutive
- * outputs are consecutive), then sums the nine taps, the bias and the
- * clamp of each output in one vectorized loop with no bounds test: along
- * each output row, or along the whole padded plane at once when rows are
- * short.  plane3_ is compiled for the baseline and for AVX2 with FMA
- * (GP_SIMD_CLONES).  Any other kernel, stride or dilation (row_gen_)
- * sums one tap at a time along each output row, between the first and
- * last output whose tap lies inside X, then clamps the row.  The clamp is
- * a fused Relu or Clip (act_min/act_max); without one its bounds are
- * -inf and inf, and a NaN passes through.
+ * (ops/par.h), in one run of consecutive planes per thread.  A 2-D 3x3
+ * kernel with stride 1 or 2 and no dilation (plane3_) copies the part of
+ * the input plane its outputs read into a zero-padded buffer of the run's
+ * scratch (stride 2: four planes, of the even and odd rows and columns,
+ * so that the taps of consecutive outputs are consecutive; the pads are
+ * zeroed once per run, the layout being the same for every plane), then
+ * sums the nine taps, the bias and the clamp of each output in one
+ * vectorized loop with no bounds test: along each output row, or along
+ * the whole padded plane at once when rows are short.  plane3_ is
+ * compiled for the baseline and for AVX2 with FMA (GP_SIMD_CLONES), and
+ * the file lets GCC contract a * b + c into one FMA (-std=c11 forbids it
+ * by default: the 3x3 sums ran at half the speed).  Any other kernel,
+ * stride or dilation (row_gen_) sums one tap at a time along each output
+ * row, between the first and last output whose tap lies inside X, then
+ * clamps the row.  The clamp is a fused Relu or Clip (act_min/act_max);
+ * without one its bounds are -inf and inf, and a NaN passes through.
  */
 #include "config.h"
+
+/* a * b + c as one FMA where the target has it (see above) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=fast", "no-tree-loop-distribute-patterns")
+#endif
 
 #include "ops/conv-kern.h"
 #include "ops/ops.h"
@@ -26,6 +34,7 @@
 #include "ops/scratch.h"
 
 #include <math.h>
+#include <string.h>
 
 static int64_t
 vol(const int64_t *v)
@@ -79,6 +88,51 @@ int64_t
 gp_conv_dw_work(const struct gp_win *w)
 {
 	return (fast3(w) ? pad3_len(w) : 0);
+}
+
+/* How plane3_ lays out a plane in its work space, the same for every
+ * plane of a call: the padded plane (rows of ld values; stride 2: four
+ * planes, sub values apart, of its even and odd rows and columns), then
+ * the outputs as one long row (at tmp), and which of its values hold X. */
+struct pad3 {
+	int64_t	s, oh, ow;	/* stride, output rows and columns */
+	int64_t	ld, sub, tmp;
+	int64_t	zero;		/* the padded planes' values (zeroed) */
+	int64_t	pt, pl, iw;	/* X's top and left pads, X's row length */
+	int64_t	r0, r1;		/* padded rows [r0, r1) hold X's rows */
+	int64_t	j0[2], j1[2];	/* their columns S j + q, j in [j0, j1) */
+	int64_t	len;		/* outputs of the whole plane as one row */
+	bool	whole;		/* compute along the whole plane at once */
+};
+
+static void
+pad3_plan(const struct gp_win *w, struct pad3 *p)
+{
+	int64_t S = w->s[2], hp = (w->out[1] - 1) * S + 3;
+	int64_t wp = (w->out[2] - 1) * S + 3, a, e;
+
+	p->s = S;
+	p->oh = w->out[1];
+	p->ow = w->out[2];
+	p->ld = S == 1 ? wp : p->ow + 1;
+	p->sub = (p->oh + 1) * p->ld;
+	p->tmp = p->zero = S == 1 ? hp * p->ld : 4 * p->sub;
+	p->pt = w->pb[1];
+	p->pl = w->pb[2];
+	p->iw = w->in[2];
+	p->r0 = p->pt < hp ? p->pt : hp;
+	p->r1 = p->pt + w->in[1] < hp ? p->pt + w->in[1] : hp;
+	/* padded columns [a, e) hold X's columns [a - pl, e - pl) */
+	a = p->pl < wp ? p->pl : wp;
+	e = p->pl + w->in[2] < wp ? p->pl + w->in[2] : wp;
+	for (int64_t q = 0; q < 2; q++) {
+		p->j0[q] = (a - q + S - 1) / S;
+		p->j1[q] = (e - q + S - 1) / S;
+		if (p->j1[q] < p->j0[q])
+			p->j1[q] = p->j0[q];
+	}
+	p->len = (p->oh - 1) * p->ld + p->ow;
+	p->whole = p->ow < 32;
 }
 
 /* v clamped to [lo, hi]; a NaN stays NaN.  Two selects (GCC does not
@@ -177,61 +231,45 @@ taps2_##SFX(T *restrict o, const T *restrict ee, int64_t ld, int64_t sub,     \
 	}                                                                     \
 }                                                                             \
 /* A 2-D 3x3 kernel, stride S (1 or 2), no dilation, any pads: the plane   \
- * is first copied into buf[] with its pads as zeros (only the part the    \
- * outputs read); with stride 2 the copy puts the padded plane's even and  \
- * odd rows and columns apart, into four planes, so that the taps of        \
- * consecutive outputs are consecutive.  Then every output sums its nine    \
- * taps, its bias, and is clamped, in one vectorized loop with no border:  \
- * along each output row, or, when the rows are short (MobileNet's 7x7 and  \
- * 14x14 planes), along the whole padded plane at once, as one long row    \
- * (the outputs past each row's end, which read the next row, are dropped  \
- * when the rows are copied out).  buf[] holds pad3_len(w) values. */       \
+ * is first copied into buf[] (laid out by pad3_plan: its pads are zeros,   \
+ * written once per chunk of planes by pad3_zero, and only the part of X   \
+ * the outputs read is copied); with stride 2 the copy puts the padded     \
+ * plane's even and odd rows and columns apart, into four planes, so that  \
+ * the taps of consecutive outputs are consecutive.  Then every output     \
+ * sums its nine taps, its bias, and is clamped, in one vectorized loop    \
+ * with no border: along each output row, or, when the rows are short      \
+ * (MobileNet's 7x7 and 14x14 planes), along the whole padded plane at     \
+ * once, as one long row (the outputs past each row's end, which read the  \
+ * next row, are dropped when the rows are copied out). */                 \
 GP_SIMD_CLONES static void                                                      \
 plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
-    T *restrict yc, const struct gp_win *w, T *restrict buf, T lo, T hi)      \
+    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
 {                                                                             \
-	int64_t S = w->s[2], oh_n = w->out[1], ow_n = w->out[2];              \
-	int64_t hp = (oh_n - 1) * S + 3, wp = (ow_n - 1) * S + 3;             \
-	/* row stride in buf, and where the four planes start (stride 2) */  \
-	int64_t ld = S == 1 ? wp : ow_n + 1, sub = (oh_n + 1) * ld;           \
-	int64_t a, e, len = (oh_n - 1) * ld + ow_n;                           \
-	bool whole = ow_n < 32;                                               \
-	T *restrict tmp = buf + (S == 1 ? hp * ld : 4 * sub);                 \
-	/* padded columns [a, e) hold X's columns [a - pl, e - pl) */         \
-	a = w->pb[2] < wp ? w->pb[2] : wp;                                    \
-	e = w->pb[2] + w->in[2] < wp ? w->pb[2] + w->in[2] : wp;              \
-	for (int64_t r = 0; r < hp; r++) {                                    \
-		int64_t ih = r - w->pb[1];                                    \
-		bool in = ih >= 0 && ih < w->in[1];                           \
-		const T *restrict xr = xc + (in ? ih : 0) * w->in[2] -        \
-		    w->pb[2];                                                 \
-		for (int64_t q = 0; q < S; q++) {                             \
-			/* padded column c = S j + q lies in X for j in      \
-			 * [(a - q + S - 1) / S, (e - q + S - 1) / S) */      \
-			T *restrict dst = S == 1 ? buf + r * ld : buf +       \
-			    ((r & 1) * 2 + q) * sub + (r >> 1) * ld;          \
-			int64_t j0 = (a - q + S - 1) / S, j1 = (e - q + S -   \
-			    1) / S;                                           \
-			if (!in)                                              \
-				j0 = j1 = 0;                                  \
-			for (int64_t j = 0; j < j0; j++)                      \
-				dst[j] = 0;                                   \
-			if (S == 1) {                                         \
-				for (int64_t j = j0; j < j1; j++)             \
-					dst[j] = xr[j];                       \
-			} else {                                              \
-				GP_SIMD                                       \
-				for (int64_t j = j0; j < j1; j++)             \
-					dst[j] = xr[2 * j + q];               \
-			}                                                     \
-			for (int64_t j = j1; j < ld; j++)                     \
-				dst[j] = 0;                                   \
+	int64_t S = p->s, oh_n = p->oh, ow_n = p->ow, ld = p->ld;             \
+	int64_t sub = p->sub;                                                 \
+	T *restrict tmp = buf + p->tmp;                                       \
+	for (int64_t r = p->r0; r < p->r1; r++) {                             \
+		const T *restrict xr = xc + (r - p->pt) * p->iw - p->pl;      \
+		if (S == 1) {                                                 \
+			T *restrict dst = buf + r * ld;                       \
+			GP_SIMD                                               \
+			for (int64_t j = p->j0[0]; j < p->j1[0]; j++)         \
+				dst[j] = xr[j];                               \
+			continue;                                             \
+		}                                                             \
+		for (int64_t q = 0; q < 2; q++) {                             \
+			/* padded column 2 j + q */                           \
+			T *restrict dst = buf + ((r & 1) * 2 + q) * sub +     \
+			    (r >> 1) * ld;                                    \
+			GP_SIMD                                               \
+			for (int64_t j = p->j0[q]; j < p->j1[q]; j++)         \
+				dst[j] = xr[2 * j + q];                       \
 		}                                                             \
 	}                                                                     \
-	if (whole && S == 1)                                                  \
-		taps1_##SFX(tmp, buf, ld, sub, len, wc, bv, lo, hi);          \
-	else if (whole)                                                       \
-		taps2_##SFX(tmp, buf, ld, sub, len, wc, bv, lo, hi);          \
+	if (p->whole && S == 1)                                               \
+		taps1_##SFX(tmp, buf, ld, sub, p->len, wc, bv, lo, hi);       \
+	else if (p->whole)                                                    \
+		taps2_##SFX(tmp, buf, ld, sub, p->len, wc, bv, lo, hi);       \
 	else if (S == 1)                                                      \
 		for (int64_t oh = 0; oh < oh_n; oh++)                         \
 			taps1_##SFX(yc + oh * ow_n, buf + oh * ld, ld, sub,   \
@@ -240,10 +278,14 @@ plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
 		for (int64_t oh = 0; oh < oh_n; oh++)                         \
 			taps2_##SFX(yc + oh * ow_n, buf + oh * ld, ld, sub,   \
 			    ow_n, wc, bv, lo, hi);                            \
-	if (whole)                                                            \
-		for (int64_t oh = 0; oh < oh_n; oh++)                         \
+	if (p->whole)                                                         \
+		for (int64_t oh = 0; oh < oh_n; oh++) {                       \
+			T *restrict yr = yc + oh * ow_n;                      \
+			const T *restrict tr = tmp + oh * ld;                 \
+			GP_SIMD                                               \
 			for (int64_t ow = 0; ow < ow_n; ow++)                 \
-				yc[oh * ow_n + ow] = tmp[oh * ld + ow];       \
+				yr[ow] = tr[ow];                              \
+		}                                                             \
 }                                                                             \
 void                                                                          \
 gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
@@ -254,27 +296,39 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	int64_t og = g->cout / g->cin, planes = g->n * g->cout;               \
 	T lo = (T)g->lo, hi = (T)g->hi, *buf = NULL;                          \
 	int64_t plen = gp_conv_dw_work(w);                                    \
-	/* each thread's padded planes: its part of one request */           \
-	if (plen > 0)                                                         \
+	int nt = gp_par_max_threads();                                        \
+	struct pad3 p;                                                        \
+	/* each part's padded planes: its share of one request */            \
+	if (plen > 0) {                                                       \
 		buf = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) * (size_t)     \
-		    (plen * gp_par_max_threads()));                           \
-	/* one output plane per iteration, each written by one thread */     \
+		    (plen * nt));                                             \
+		pad3_plan(w, &p);                                             \
+	}                                                                     \
+	/* the planes in nt runs, one per thread: each output plane written  \
+	 * by one thread, each run's padded planes zeroed once */            \
 	GP_PAR_FOR(planes * ovol * kvol)                                      \
-	for (int64_t i = 0; i < planes; i++) {                                \
-		int64_t co = i % g->cout;                                     \
-		const T *xc = x + ((i / g->cout) * g->cin + co / og) * ivol;  \
-		const T *wc = wt + co * kvol;                                 \
-		T *yc = y + i * ovol, bv = b != NULL ? b[co] : 0;             \
-		if (plen > 0) {                                               \
-			plane3_##SFX(xc, wc, bv, yc, w, buf + plen *          \
-			    gp_par_thread(), lo, hi);                         \
-			continue;                                             \
+	for (int k = 0; k < nt; k++) {                                        \
+		int64_t i0, i1;                                               \
+		T *pb = plen > 0 ? buf + plen * k : NULL;                     \
+		gp_par_split(planes, 1, k, nt, &i0, &i1);                     \
+		if (plen > 0 && i0 < i1)                                      \
+			memset(pb, 0, sizeof(T) * (size_t)p.zero);            \
+		for (int64_t i = i0; i < i1; i++) {                           \
+			int64_t co = i % g->cout;                             \
+			const T *xc = x + ((i / g->cout) * g->cin + co /      \
+			    og) * ivol;                                       \
+			const T *wc = wt + co * kvol;                         \
+			T *yc = y + i * ovol, bv = b != NULL ? b[co] : 0;     \
+			if (plen > 0) {                                       \
+				plane3_##SFX(xc, wc, bv, yc, &p, pb, lo, hi); \
+				continue;                                     \
+			}                                                     \
+			for (int64_t od = 0; od < w->out[0]; od++)            \
+				for (int64_t oh = 0; oh < w->out[1]; oh++)    \
+					row_gen_##SFX(xc, wc, bv, yc + (od *  \
+					    w->out[1] + oh) * w->out[2], w,   \
+					    od, oh, 0, w->out[2], lo, hi);    \
 		}                                                             \
-		for (int64_t od = 0; od < w->out[0]; od++)                    \
-			for (int64_t oh = 0; oh < w->out[1]; oh++)            \
-				row_gen_##SFX(xc, wc, bv, yc + (od *          \
-				    w->out[1] + oh) * w->out[2], w, od, oh,   \
-				    0, w->out[2], lo, hi);                    \
 	}                                                                     \
 }
 

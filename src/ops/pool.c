@@ -5,19 +5,24 @@
  * (GlobalAveragePool, GlobalMaxPool), NCHW in float32 or float64;
  * max_pool also in int8 and uint8, and with ONNX's Indices output.
  *
- * The windowed pools run one pass over each output plane per kernel tap
- * (as the depthwise conv does): the inner loop runs along an output row
- * between the first and last output whose tap falls inside the input, so
- * it has no bounds test.  average_pool then divides each output by the
- * number of its taps that count (inside the input, or inside input and
- * pads with count_include_pad), a product of one count per dimension.
- * Both dtypes share one definition, instantiated by a macro.  max_pool of
- * integers, or with Indices, runs one output at a time over its window
- * (maxw_), tracking where the maximum is.
- * The planes (and the global pools' planes) are an OpenMP parallel loop
- * (ops/par.h); a windowed plane's function is compiled for the baseline
- * and for AVX2 (GP_SIMD_CLONES in ops/ops.h), its row loops in functions
- * of their own so that GCC vectorizes max_pool's select.
+ * The windowed pools (rows_) compute each output row in two passes: the
+ * rows of X its windows cover reduced (max: a NaN wins; average: added)
+ * into one row padded with the pads' value, then each output the
+ * reduction of its kw taps along that row (stride 2: from the row's even
+ * and odd values, split apart first, so that every loop reads
+ * consecutive values), both vectorized with no bounds test and over
+ * whole vectors where that stays inside X and the thread's output rows;
+ * average_pool then divides each output by the number of its taps that
+ * count (inside the input, or inside input and pads with
+ * count_include_pad), a product of one count per dimension.  Both dtypes
+ * share one definition, instantiated by a macro.  The global pools reduce
+ * each plane with vector reductions (gplanes_).  max_pool of integers, or
+ * with Indices, runs one output at a time over its window (maxw_),
+ * tracking where the maximum is.
+ * The output rows (global pools: the planes) are an OpenMP parallel loop
+ * (ops/par.h), one run per thread; the row functions are compiled for
+ * the baseline and for AVX2 (GP_SIMD_CLONES in ops/ops.h), their loops in
+ * functions of their own so that GCC vectorizes max_pool's select.
  */
 #include "config.h"
 
@@ -29,6 +34,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Before a vectorized loop reducing into one or two variables. */
+#ifdef GP_HAVE_OMP_SIMD
+#define SIMD_REDUCE(a)		GP_PAR_PRAGMA(omp simd reduction(a))
+#define SIMD_REDUCE2(a, b)	GP_PAR_PRAGMA(omp simd reduction(a) reduction(b))
+#else
+#define SIMD_REDUCE(a)
+#define SIMD_REDUCE2(a, b)
+#endif
 
 enum pool_kind { P_MAX, P_AVG, P_GMAX, P_GAVG };
 
@@ -50,20 +64,42 @@ vol(const int64_t *v)
 	return (v[0] * v[1] * v[2]);
 }
 
-/* The outputs o in [*lo, *hi) whose tap o*s + off lies in [0, in). */
-static inline void
-tap_range(int64_t off, int64_t s, int64_t in, int64_t out, int64_t *lo,
-    int64_t *hi)
+/* Rounded up to a whole number of 8-value vectors. */
+static int64_t
+up8(int64_t n)
 {
-	int64_t l = off >= 0 ? 0 : (-off + s - 1) / s;
-	int64_t h = in - 1 - off < 0 ? 0 : (in - 1 - off) / s + 1;
+	return ((n + 7) / 8 * 8);
+}
 
-	if (h > out)
-		h = out;
-	if (l > h)
-		l = h;
-	*lo = l;
-	*hi = h;
+/* A windowed pool's reduced row (see rows_): the padded input row as far
+ * as the last output's window reaches (pads and ceil_mode's partial
+ * windows included), *reach values; X's columns [0, *n) of it start at
+ * the left pad.  With stride 2 the row is then split into its even and
+ * odd values, *half each (rounded up to whole vectors).  Returns the
+ * values the row buffer holds: the loops run over whole vectors (up8(n)
+ * columns, up8(out) outputs), past both ends. */
+static int64_t
+row_len(const struct gp_win *w, int64_t *reach, int64_t *n, int64_t *half)
+{
+	int64_t rl = (w->out[2] - 1) * w->s[2] + (w->k[2] - 1) * w->d[2] + 1;
+	int64_t nx = w->in[2] < rl - w->pb[2] ? w->in[2] : rl - w->pb[2];
+	int64_t all = (up8(w->out[2]) - 1) * w->s[2] + (w->k[2] - 1) *
+	    w->d[2] + 1;
+	int64_t hf = up8(up8(w->out[2]) + (w->k[2] - 1) * w->d[2] / 2);
+
+	if (nx < 0)
+		nx = 0;
+	if (all < w->pb[2] + up8(nx))
+		all = w->pb[2] + up8(nx);
+	if (w->s[2] == 2 && all < 2 * hf)
+		all = 2 * hf;
+	if (reach != NULL)
+		*reach = rl;
+	if (n != NULL)
+		*n = nx;
+	if (half != NULL)
+		*half = hf;
+	return (w->s[2] == 2 ? all + 2 * hf : all);
 }
 
 /* The taps of output o (along one dimension) in [lo, hi). */
@@ -81,95 +117,153 @@ taps_in(const struct gp_win *w, int i, int64_t o, int64_t lo, int64_t hi)
 }
 
 #define DEF_POOL(SFX, T)                                                      \
-/* One tap along an output row: yr[lo, hi) takes the tap's inputs, xr at   \
- * stride sw (max: a NaN wins; average: added).  Functions of their own:   \
- * GCC vectorizes the max's select only so. */                             \
+/* Reduce xr[0, n) into r[0, n): the first row of a window copies, the    \
+ * next ones take the larger (max: a NaN wins) or add.  Functions of their \
+ * own: GCC vectorizes the max's select only so. */                        \
 static inline __attribute__((always_inline)) void                             \
-max_row_##SFX(T *restrict yr, const T *restrict xr, int64_t lo, int64_t hi,   \
-    int64_t sw)                                                               \
+vred_##SFX(T *restrict r, const T *restrict xr, int64_t n, bool mx,           \
+    bool first)                                                               \
 {                                                                             \
-	if (sw == 1) {                                                        \
+	if (first) {                                                          \
 		GP_SIMD                                                       \
-		for (int64_t ow = lo; ow < hi; ow++) {                        \
-			T v = xr[ow], m = yr[ow];                             \
-			yr[ow] = v > m || v != v ? v : m;                     \
-		}                                                             \
-	} else if (sw == 2) {                                                 \
+		for (int64_t j = 0; j < n; j++)                               \
+			r[j] = xr[j];                                         \
+	} else if (mx) {                                                      \
 		GP_SIMD                                                       \
-		for (int64_t ow = lo; ow < hi; ow++) {                        \
-			T v = xr[2 * ow], m = yr[ow];                         \
-			yr[ow] = v > m || v != v ? v : m;                     \
+		for (int64_t j = 0; j < n; j++) {                             \
+			T v = xr[j], m = r[j];                                \
+			r[j] = v > m || v != v ? v : m;                       \
 		}                                                             \
 	} else {                                                              \
 		GP_SIMD                                                       \
-		for (int64_t ow = lo; ow < hi; ow++) {                        \
-			T v = xr[ow * sw], m = yr[ow];                        \
-			yr[ow] = v > m || v != v ? v : m;                     \
-		}                                                             \
+		for (int64_t j = 0; j < n; j++)                               \
+			r[j] += xr[j];                                        \
 	}                                                                     \
 }                                                                             \
+/* yr[0, n) takes one tap of each output along the reduced row: r[o s]   \
+ * (max: the larger, a NaN wins; average: added; the first tap copies).   \
+ * Stride 2 comes here as stride 1, from the row's even or odd values     \
+ * (a loop reading every other value leaves GCC a scalar remainder). */    \
 static inline __attribute__((always_inline)) void                             \
-add_row_##SFX(T *restrict yr, const T *restrict xr, int64_t lo, int64_t hi,   \
-    int64_t sw)                                                               \
+hred_##SFX(T *restrict yr, const T *restrict r, int64_t n, int64_t s,         \
+    bool mx, bool first)                                                      \
 {                                                                             \
-	if (sw == 1) {                                                        \
+	if (first && s == 1) {                                                \
 		GP_SIMD                                                       \
-		for (int64_t ow = lo; ow < hi; ow++)                          \
-			yr[ow] += xr[ow];                                     \
+		for (int64_t o = 0; o < n; o++)                               \
+			yr[o] = r[o];                                         \
+	} else if (first) {                                                   \
+		GP_SIMD                                                       \
+		for (int64_t o = 0; o < n; o++)                               \
+			yr[o] = r[o * s];                                     \
+	} else if (mx && s == 1) {                                            \
+		GP_SIMD                                                       \
+		for (int64_t o = 0; o < n; o++) {                             \
+			T v = r[o], m = yr[o];                                \
+			yr[o] = v > m || v != v ? v : m;                      \
+		}                                                             \
+	} else if (mx) {                                                      \
+		GP_SIMD                                                       \
+		for (int64_t o = 0; o < n; o++) {                             \
+			T v = r[o * s], m = yr[o];                            \
+			yr[o] = v > m || v != v ? v : m;                      \
+		}                                                             \
+	} else if (s == 1) {                                                  \
+		GP_SIMD                                                       \
+		for (int64_t o = 0; o < n; o++)                               \
+			yr[o] += r[o];                                        \
 	} else {                                                              \
 		GP_SIMD                                                       \
-		for (int64_t ow = lo; ow < hi; ow++)                          \
-			yr[ow] += xr[ow * sw];                                \
+		for (int64_t o = 0; o < n; o++)                               \
+			yr[o] += r[o * s];                                    \
 	}                                                                     \
 }                                                                             \
-/* One plane: every tap of the kernel in turn, each over the outputs it   \
- * reaches inside X, one row at a time. */                                 \
+/* Output rows [i0, i1) of the planes (row i: plane i / (out0 out1), then  \
+ * od, oh, so that row i of Y starts at y + i out2), each in two passes:   \
+ * the rows of X its windows cover reduced into one padded row (r: the     \
+ * pads hold -inf for max, 0 for average), then each output the reduction \
+ * of its kw taps along that row, no bounds test in either loop;           \
+ * average_pool then multiplies by the output's divisor.  Both loops run   \
+ * over whole vectors where that stays inside X (xend) and inside the      \
+ * run's rows of Y (the outputs past a row's end are the next rows', which \
+ * are written after it), so short rows (13 or 27 values) take no scalar   \
+ * remainder; the values they read past X's row in r are put back to the   \
+ * pads' value.  r holds row_len(w) values. */                             \
 GP_SIMD_CLONES static void                                                    \
-plane_##SFX(const T *xc, T *yc, const struct gp_win *w, bool mx,             \
-    const T *div)                                                             \
+rows_##SFX(const T *x, const T *xend, T *y, const struct gp_win *w, bool mx,  \
+    const T *div, int64_t i0, int64_t i1, T *restrict r)                      \
 {                                                                             \
-	int64_t ovol = vol(w->out);                                           \
-	for (int64_t o = 0; o < ovol; o++)                                    \
-		yc[o] = mx ? -INFINITY : 0;                                   \
-	for (int64_t kd = 0; kd < w->k[0]; kd++) {                            \
-	int64_t dlo, dhi;                                                     \
-	tap_range(kd * w->d[0] - w->pb[0], w->s[0], w->in[0], w->out[0],      \
-	    &dlo, &dhi);                                                      \
-	for (int64_t kh = 0; kh < w->k[1]; kh++) {                            \
-	int64_t hlo, hhi;                                                     \
-	tap_range(kh * w->d[1] - w->pb[1], w->s[1], w->in[1], w->out[1],      \
-	    &hlo, &hhi);                                                      \
-	for (int64_t kw = 0; kw < w->k[2]; kw++) {                            \
-		int64_t offw = kw * w->d[2] - w->pb[2], lo, hi, sw = w->s[2]; \
-		tap_range(offw, sw, w->in[2], w->out[2], &lo, &hi);           \
-		for (int64_t od = dlo; od < dhi; od++)                        \
-		for (int64_t oh = hlo; oh < hhi; oh++) {                      \
+	int64_t ivol = vol(w->in), rl, n, ow = w->out[2];                     \
+	int64_t hf, all = row_len(w, &rl, &n, &hf), pl = w->pb[2];            \
+	int64_t n8 = up8(n);                                                  \
+	int64_t pr = w->out[0] * w->out[1];                                   \
+	T init = mx ? (T)-INFINITY : 0;                                       \
+	T *rx = r + (n > 0 ? pl : 0);	/* X's columns in r */                \
+	T *re, *ro;	/* stride 2: r's even and odd values, after r */      \
+	if (w->s[2] == 2)                                                     \
+		all -= 2 * hf;                                                \
+	re = r + all;                                                         \
+	ro = re + hf;                                                         \
+	for (int64_t j = 0; j < all; j++)                                     \
+		r[j] = init;                                                  \
+	/* row i0's plane, od and oh, then counted on (no division a row) */ \
+	int64_t p = i0 / pr, od = i0 % pr / w->out[1], oh = i0 % w->out[1];   \
+	for (int64_t i = i0; i < i1; i++, oh = oh + 1 < w->out[1] ? oh + 1 :  \
+	    (od = od + 1 < w->out[0] ? od + 1 : (p++, 0), 0)) {               \
+		const T *xc = x + p * ivol;                                   \
+		T *yr = y + i * ow;                                           \
+		bool first = true;                                            \
+		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
 			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
-			int64_t ih = oh * w->s[1] - w->pb[1] + kh * w->d[1];  \
-			T *yr = yc + (od * w->out[1] + oh) * w->out[2];       \
-			const T *xr = xc + (id * w->in[1] + ih) * w->in[2] +  \
-			    offw;                                             \
-			if (mx)                                               \
-				max_row_##SFX(yr, xr, lo, hi, sw);            \
-			else                                                  \
-				add_row_##SFX(yr, xr, lo, hi, sw);            \
+			if (id < 0 || id >= w->in[0])                         \
+				continue;                                     \
+			for (int64_t kh = 0; kh < w->k[1]; kh++) {            \
+				int64_t ih = oh * w->s[1] - w->pb[1] + kh *   \
+				    w->d[1];                                  \
+				const T *xr;                                  \
+				if (ih < 0 || ih >= w->in[1])                 \
+					continue;                             \
+				xr = xc + (id * w->in[1] + ih) * w->in[2];    \
+				vred_##SFX(rx, xr, xend - xr >= n8 ? n8 : n,  \
+				    mx, first);                               \
+				first = false;                                \
+			}                                                     \
 		}                                                             \
-	}                                                                     \
-	}                                                                     \
-	}                                                                     \
-	if (!mx) {                                                            \
-		GP_SIMD                                                       \
-		for (int64_t o = 0; o < ovol; o++)                            \
-			yc[o] *= div[o];                                      \
+		/* no row of X: the pads' value; past X's row: the pads */    \
+		for (int64_t j = first ? 0 : n; j < n8 && pl + j < all; j++)  \
+			rx[j] = init;                                         \
+		if (w->s[2] == 2) {                                           \
+			/* the even and odd values of r: pairs read whole */  \
+			GP_SIMD                                               \
+			for (int64_t j = 0; j < hf; j++) {                    \
+				re[j] = r[2 * j];                             \
+				ro[j] = r[2 * j + 1];                         \
+			}                                                     \
+		}                                                             \
+		for (int64_t kw = 0; kw < w->k[2]; kw++) {                    \
+			int64_t off = kw * w->d[2];                           \
+			hred_##SFX(yr, w->s[2] != 2 ? r + off : (off & 1 ?    \
+			    ro : re) + off / 2, (i1 - i) * ow >= up8(ow) ?    \
+			    up8(ow) : ow, w->s[2] == 2 ? 1 : w->s[2], mx,     \
+			    kw == 0);                                         \
+		}                                                             \
+		if (!mx) {                                                    \
+			const T *dr = div + (od * w->out[1] + oh) * ow;       \
+			GP_SIMD                                               \
+			for (int64_t o = 0; o < ow; o++)                      \
+				yr[o] *= dr[o];                               \
+		}                                                             \
 	}                                                                     \
 }                                                                             \
 static void                                                                   \
 pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 {                                                                             \
 	const struct gp_win *w = &pp->w;                                      \
-	int64_t ivol = vol(w->in), ovol = vol(w->out);                        \
+	int64_t ovol = vol(w->out), rl = row_len(w, NULL, NULL, NULL);         \
+	int64_t rows = planes * w->out[0] * w->out[1];                        \
 	bool mx = pp->kind == P_MAX;                                          \
-	T *div = NULL;                                                        \
+	int nt = gp_par_max_threads();                                        \
+	T *div = NULL, *r;                                                    \
 	if (!mx) {                                                            \
 		/* 1 / taps counted, per output pixel of a plane */           \
 		int64_t ncnt = w->out[0] + w->out[1] + w->out[2];             \
@@ -191,28 +285,55 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 					    e] = (T)1 / (c0[a] * c1[b] *      \
 					    c2[e]);                           \
 	}                                                                     \
+	/* each thread's reduced row: its part of one request */             \
+	r = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) * (size_t)(rl * nt));    \
+	/* the output rows in nt runs, one per thread */                     \
 	GP_PAR_FOR(planes * ovol * pp->w.k[0] * pp->w.k[1] * pp->w.k[2])      \
-	for (int64_t pl = 0; pl < planes; pl++)                               \
-		plane_##SFX(x + pl * ivol, y + pl * ovol, w, mx, div);        \
+	for (int k = 0; k < nt; k++) {                                        \
+		int64_t i0, i1;                                               \
+		gp_par_split(rows, 1, k, nt, &i0, &i1);                       \
+		if (i0 < i1)                                                  \
+			rows_##SFX(x, x + planes * vol(w->in), y, w, mx, div, \
+			    i0, i1, r + rl * k);                              \
+	}                                                                     \
 }                                                                             \
-static void                                                                   \
-gpool_##SFX(const T *x, T *y, int64_t planes, int64_t len, bool mx)           \
+/* The global pools' planes [p0, p1): the sum (in double) or the largest \
+ * value (and whether there is a NaN) of each, as vector reductions: the  \
+ * late planes of a CNN are short (49 or 169 values), a loop carrying one  \
+ * sum from value to value ran at 4 cycles a value. */                     \
+GP_SIMD_CLONES static void                                                    \
+gplanes_##SFX(const T *x, T *y, int64_t p0, int64_t p1, int64_t len, bool mx) \
 {                                                                             \
-	GP_PAR_FOR(planes * len)                                              \
-	for (int64_t pl = 0; pl < planes; pl++) {                             \
-		const T *xc = x + pl * len;                                   \
+	for (int64_t pl = p0; pl < p1; pl++) {                                \
+		const T *restrict xc = x + pl * len;                          \
 		if (mx) {                                                     \
-			T m = -INFINITY;                                      \
-			for (int64_t i = 0; i < len; i++)                     \
-				if (xc[i] > m || xc[i] != xc[i])              \
-					m = xc[i];                            \
-			y[pl] = m;                                            \
+			T m = (T)-INFINITY;                                   \
+			int nan = 0;                                          \
+			SIMD_REDUCE2(max : m, | : nan)                        \
+			for (int64_t i = 0; i < len; i++) {                   \
+				m = xc[i] > m ? xc[i] : m;                    \
+				nan |= xc[i] != xc[i];                        \
+			}                                                     \
+			y[pl] = nan ? (T)NAN : m;                             \
 		} else {                                                      \
 			double s = 0;                                         \
+			SIMD_REDUCE(+ : s)                                    \
 			for (int64_t i = 0; i < len; i++)                     \
 				s += xc[i];                                   \
 			y[pl] = (T)(s / (double)len);                         \
 		}                                                             \
+	}                                                                     \
+}                                                                             \
+static void                                                                   \
+gpool_##SFX(const T *x, T *y, int64_t planes, int64_t len, bool mx)           \
+{                                                                             \
+	int nt = gp_par_max_threads();                                        \
+	/* the planes in nt runs, one per thread */                          \
+	GP_PAR_FOR(planes * len)                                              \
+	for (int k = 0; k < nt; k++) {                                        \
+		int64_t p0, p1;                                               \
+		gp_par_split(planes, 1, k, nt, &p0, &p1);                     \
+		gplanes_##SFX(x, y, p0, p1, len, mx);                         \
 	}                                                                     \
 }
 DEF_POOL(f32, float)
@@ -423,7 +544,8 @@ flops_pool(const struct gp_graph *g, const struct gp_node *n)
 }
 
 /* The work space (ops/scratch.h) of one execution: a contiguous copy of
- * a strided X; average_pool's divisors, the taps counted along each
+ * a strided X; a windowed float pool's reduced row per thread (row_len
+ * values each), and average_pool's divisors, the taps counted along each
  * output dimension and one per output pixel of a plane. */
 static uint64_t
 work_pool(const struct gp_graph *g, const struct gp_node *n,
@@ -432,16 +554,23 @@ work_pool(const struct gp_graph *g, const struct gp_node *n,
 	const struct pool_priv *pp = n->priv;
 	const struct gp_type *y = &g->vars[n->out[0]].type;
 	const int64_t *o;
-	uint64_t copy;
+	uint64_t copy, sz = gp_dtype_size(y->dtype), rows;
 
 	if (pp == NULL || gp_type_nbytes(y) == 0)
 		return (0);
 	copy = gp_scratch_as_bytes(in[0], in[0]->dtype);
-	if (pp->kind != P_AVG)
+	if (pp->kind != P_AVG && pp->kind != P_MAX)
+		return (copy);
+	/* max_pool's integer and Indices path (maxw_) asks for no row */
+	if (pp->kind == P_MAX && (n->n_out > 1 || (y->dtype != GP_FLOAT32 &&
+	    y->dtype != GP_FLOAT64)))
 		return (copy);
 	o = pp->w.out;
-	return (copy + gp_dtype_size(y->dtype) * (uint64_t)(o[0] + o[1] +
-	    o[2] + vol(o)));
+	rows = sz * (uint64_t)row_len(&pp->w, NULL, NULL, NULL) *
+	    (uint64_t)gp_par_max_threads();
+	if (pp->kind == P_MAX)
+		return (copy + rows);
+	return (copy + rows + sz * (uint64_t)(o[0] + o[1] + o[2] + vol(o)));
 }
 
 static void

@@ -11,7 +11,10 @@
  * odd sizes, a channel multiplier, and for the pointwise conv both ways
  * of cutting the gemm (column and row blocks), several images, with and
  * without bias; shapes past GP_PAR_MIN run over the threads.  Then the
- * windowed pools (src/ops/pool.c) against plain loops, NaN included.
+ * windowed and global pools (src/ops/pool.c) against plain loops: strides
+ * 1, 2, 3, dilations, odd and asymmetric pads, ceil_mode's partial
+ * windows, count_include_pad, rows shorter than a vector, several images,
+ * NaNs (first plane, last plane, last value).
  */
 #include "config.h"
 
@@ -284,57 +287,96 @@ test_pointwise(enum gp_dtype dt)
 	    true, 1, 0);
 }
 
-/* The windowed pools (src/ops/pool.c, row loops vectorized): a plain loop
- * from the definitions (max: the largest tap inside X, a NaN winning;
- * average: the mean of the taps inside X), 2-D. */
-static void
-one_pool(enum gp_dtype dt, const char *op, int64_t planes, int64_t h,
-    int64_t wd, int64_t k, int64_t s, int64_t d, int64_t p)
+/* A windowed pool's geometry, 2-D: kernel, stride, dilation (both
+ * dimensions alike), pads (top, left, bottom, right), ceil_mode,
+ * count_include_pad. */
+struct pgeo {
+	int64_t	k, s, d, pt, pl, pb, pr;
+	bool	ceil, incl;
+};
+
+/* Output size along one dimension (ONNX; ceil_mode: a window must start
+ * inside the input or its begin pad, PyTorch's rule). */
+static int64_t
+pool_out(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0,
+    int64_t p1, bool ceil)
 {
-	int64_t xs[4] = {1, planes, h, wd};
-	int64_t oh = (h + 2 * p - (k - 1) * d - 1) / s + 1;
-	int64_t ow = (wd + 2 * p - (k - 1) * d - 1) / s + 1;
+	int64_t span = (k - 1) * d + 1, room = in + p0 + p1 - span;
+	int64_t o = (ceil ? (room + s - 1) / s : room / s) + 1;
+
+	if (ceil && (o - 1) * s >= in + p0)
+		o--;
+	return (o);
+}
+
+/* The windowed pools (src/ops/pool.c: each output row reduced from the
+ * rows of X into a padded row, then along it, in whole vectors): a plain
+ * loop from the definitions (max: the largest tap inside X, a NaN
+ * winning, -inf for a window with none; average: the mean of the taps
+ * inside X, or with count_include_pad of those inside X and the pads),
+ * 2-D, with NaNs in the first plane, at an odd column of the last plane
+ * and as the very last value of X. */
+static void
+one_pool(enum gp_dtype dt, const char *op, int64_t n, int64_t planes,
+    int64_t h, int64_t wd, const struct pgeo *q)
+{
+	int64_t xs[4] = {n, planes, h, wd}, np = n * planes;
+	int64_t oh = pool_out(h, q->k, q->s, q->d, q->pt, q->pb, q->ceil);
+	int64_t ow = pool_out(wd, q->k, q->s, q->d, q->pl, q->pr, q->ceil);
 	int x = var_fn(dt, 4, xs, fx), ni;
 	bool mx = strcmp(op, "max_pool") == 0;
-	char params[256], what[160], shape[96];
-	double *want = malloc(sizeof(double) * (size_t)(planes * oh * ow));
+	char params[320], what[200], shape[96];
+	double *want = malloc(sizeof(double) * (size_t)(np * oh * ow));
 	const struct gp_tensor *xv;
 	struct gp_tensor o;
+	int64_t nan_at[3] = {3, (np - 1) * h * wd + (h / 2) * wd + 1,
+	    np * h * wd - 1};
 
-	/* a NaN in the first plane */
-	gp_dtype_store(gp_tensor_data(&g->vars[x].value) + 3 *
-	    (int64_t)gp_dtype_size(dt), dt, NAN);
+	for (int i = 0; i < 3; i++)
+		gp_dtype_store(gp_tensor_data(&g->vars[x].value) + nan_at[i] *
+		    (int64_t)gp_dtype_size(dt), dt, NAN);
 	xv = &g->vars[x].value;
-	for (int64_t pl = 0; pl < planes; pl++)
+	for (int64_t pl = 0; pl < np; pl++)
 	for (int64_t r = 0; r < oh; r++)
 	for (int64_t c = 0; c < ow; c++) {
 		double acc = mx ? -INFINITY : 0;
 		int cnt = 0;
 
-		for (int64_t u = 0; u < k; u++)
-		for (int64_t v = 0; v < k; v++) {
-			int64_t ih = r * s - p + u * d, iw = c * s - p + v * d;
+		for (int64_t u = 0; u < q->k; u++)
+		for (int64_t v = 0; v < q->k; v++) {
+			int64_t ih = r * q->s - q->pt + u * q->d;
+			int64_t iw = c * q->s - q->pl + v * q->d;
 			double e;
 
+			if (q->incl && ih < h + q->pb && iw < wd + q->pr)
+				cnt++;
 			if (ih < 0 || ih >= h || iw < 0 || iw >= wd)
 				continue;
 			e = gp_tensor_get(xv, (pl * h + ih) * wd + iw);
 			acc = !mx ? acc + e : isnan(e) || e > acc ? e : acc;
-			cnt++;
+			cnt += !q->incl;
 		}
 		want[(pl * oh + r) * ow + c] = mx ? acc : acc / cnt;
 	}
 	snprintf(params, sizeof(params), "{\"kernel_shape\": [%lld, %lld], "
-	    "\"strides\": [%lld, %lld], \"dilations\": [%lld, %lld], "
-	    "\"pads\": [%lld, %lld, %lld, %lld]}", (long long)k, (long long)k,
-	    (long long)s, (long long)s, (long long)d, (long long)d,
-	    (long long)p, (long long)p, (long long)p, (long long)p);
-	snprintf(what, sizeof(what), "%s %lldx%lld s%lld d%lld p%lld on "
-	    "%lldx%lld %s", op, (long long)k, (long long)k, (long long)s,
-	    (long long)d, (long long)p, (long long)h, (long long)wd,
-	    gp_dtype_name(dt));
-	snprintf(shape, sizeof(shape), "(1, %lld, %lld, %lld)",
-	    (long long)planes, (long long)oh, (long long)ow);
+	    "\"strides\": [%lld, %lld], \"pads\": [%lld, %lld, %lld, %lld], "
+	    "\"ceil_mode\": %d%s%s}", (long long)q->k, (long long)q->k,
+	    (long long)q->s, (long long)q->s, (long long)q->pt,
+	    (long long)q->pl, (long long)q->pb, (long long)q->pr, q->ceil,
+	    mx || !q->incl ? "" : ", \"count_include_pad\": 1", "");
+	if (q->d != 1)
+		snprintf(params + strlen(params) - 1, sizeof(params) -
+		    strlen(params) + 1, ", \"dilations\": [%lld, %lld]}",
+		    (long long)q->d, (long long)q->d);
+	snprintf(what, sizeof(what), "%s %lldx%lld s%lld d%lld pads %lld,%lld,"
+	    "%lld,%lld%s%s on %lldx%lldx%lldx%lld %s", op, (long long)q->k,
+	    (long long)q->k, (long long)q->s, (long long)q->d,
+	    (long long)q->pt, (long long)q->pl, (long long)q->pb,
+	    (long long)q->pr, q->ceil ? " ceil" : "", !mx && q->incl ?
+	    " include_pad" : "", (long long)n, (long long)planes,
+	    (long long)h, (long long)wd, gp_dtype_name(dt));
+	snprintf(shape, sizeof(shape), "(%lld, %lld, %lld, %lld)",
+	    (long long)n, (long long)planes, (long long)oh, (long long)ow);
 	ni = node_ok(op, params, 1, &x);
 	if (ni >= 0) {
 		run_check(ni, &o, dt, shape, want, dt == GP_FLOAT32 ? 1e-5 :
@@ -348,14 +390,101 @@ static void
 test_pools(enum gp_dtype dt)
 {
 	static const char *const ops[] = {"max_pool", "average_pool"};
+	const struct pgeo q3s2p1 = {3, 2, 1, 1, 1, 1, 1, false, false};
+	const struct pgeo q3s1p1 = {3, 1, 1, 1, 1, 1, 1, false, false};
+	const struct pgeo q2s3 = {2, 3, 1, 0, 0, 0, 0, false, false};
+	const struct pgeo q3d2p2 = {3, 1, 2, 2, 2, 2, 2, false, false};
+	/* squeezenet's MaxPool: partial windows at the end */
+	const struct pgeo q3s2c = {3, 2, 1, 0, 0, 0, 0, true, false};
+	const struct pgeo q2s2c = {2, 2, 1, 0, 0, 0, 0, true, false};
+	/* odd and asymmetric pads with stride 2: X's columns start on an
+	 * odd value of the padded row; dilation 3 with stride 2: the taps
+	 * alternate between its even and odd values */
+	const struct pgeo qasym = {3, 2, 1, 0, 1, 2, 0, true, true};
+	const struct pgeo qd3s2 = {3, 2, 3, 1, 3, 2, 1, false, true};
+	const struct pgeo qk1s2 = {1, 2, 1, 0, 0, 0, 0, false, false};
+	const struct pgeo q5s3i = {5, 3, 1, 2, 1, 2, 2, true, true};
 
 	for (int i = 0; i < 2; i++) {
-		one_pool(dt, ops[i], 3, 15, 17, 3, 2, 1, 1);
-		one_pool(dt, ops[i], 2, 9, 40, 3, 1, 1, 1);
-		one_pool(dt, ops[i], 2, 13, 11, 2, 3, 1, 0);
-		one_pool(dt, ops[i], 2, 12, 12, 3, 1, 2, 2);
+		one_pool(dt, ops[i], 1, 3, 15, 17, &q3s2p1);
+		one_pool(dt, ops[i], 1, 2, 9, 40, &q3s1p1);
+		one_pool(dt, ops[i], 1, 2, 13, 11, &q2s3);
+		one_pool(dt, ops[i], 1, 2, 12, 12, &q3d2p2);
 		/* resnet18's MaxPool, large enough for the threads */
-		one_pool(dt, ops[i], 16, 56, 56, 3, 2, 1, 1);
+		one_pool(dt, ops[i], 1, 16, 56, 56, &q3s2p1);
+		/* squeezenet's, on its three sizes (fewer planes): 109 ->
+		 * 54 exact, 54 -> 27 with a partial window, 27 -> 13; rows
+		 * of 13 and 27 outputs, several images */
+		one_pool(dt, ops[i], 1, 5, 109, 109, &q3s2c);
+		one_pool(dt, ops[i], 2, 24, 54, 54, &q3s2c);
+		one_pool(dt, ops[i], 3, 40, 27, 27, &q3s2c);
+		/* rows shorter than a vector: the outputs past a row run
+		 * into the next rows, and past the last one */
+		one_pool(dt, ops[i], 1, 7, 9, 9, &q3s2c);
+		one_pool(dt, ops[i], 2, 3, 5, 5, &q2s2c);
+		one_pool(dt, ops[i], 1, 300, 3, 3, &q2s2c);
+		one_pool(dt, ops[i], 1, 4, 11, 23, &qasym);
+		one_pool(dt, ops[i], 1, 3, 14, 31, &qd3s2);
+		one_pool(dt, ops[i], 1, 2, 7, 19, &qk1s2);
+		one_pool(dt, ops[i], 2, 3, 16, 21, &q5s3i);
+		one_pool(dt, ops[i], 1, 64, 33, 65, &qasym);
+	}
+}
+
+/* The global pools (vector reductions): a plain loop, plane lengths
+ * around a vector's multiples, a NaN in one plane. */
+static void
+one_gpool(enum gp_dtype dt, const char *op, int64_t planes, int64_t h,
+    int64_t wd)
+{
+	int64_t xs[4] = {1, planes, h, wd}, len = h * wd;
+	int x = var_fn(dt, 4, xs, fx), ni;
+	bool mx = strcmp(op, "global_max_pool") == 0;
+	double *want = malloc(sizeof(double) * (size_t)planes);
+	const struct gp_tensor *xv;
+	struct gp_tensor o;
+	char what[120], shape[64];
+
+	gp_dtype_store(gp_tensor_data(&g->vars[x].value) + (planes / 2 * len +
+	    len - 1) * (int64_t)gp_dtype_size(dt), dt, NAN);
+	xv = &g->vars[x].value;
+	for (int64_t pl = 0; pl < planes; pl++) {
+		double acc = mx ? -INFINITY : 0;
+
+		for (int64_t i = 0; i < len; i++) {
+			double e = gp_tensor_get(xv, pl * len + i);
+
+			acc = !mx ? acc + e : isnan(e) || e > acc ? e : acc;
+		}
+		want[pl] = mx ? acc : acc / (double)len;
+	}
+	snprintf(what, sizeof(what), "%s %lldx%lldx%lld %s", op,
+	    (long long)planes, (long long)h, (long long)wd,
+	    gp_dtype_name(dt));
+	snprintf(shape, sizeof(shape), "(1, %lld, 1, 1)", (long long)planes);
+	ni = node_ok(op, NULL, 1, &x);
+	if (ni >= 0) {
+		run_check(ni, &o, dt, shape, want, dt == GP_FLOAT32 ? 1e-5 :
+		    1e-12, what);
+		gp_tensor_release(&o);
+	}
+	free(want);
+}
+
+static void
+test_gpools(enum gp_dtype dt)
+{
+	static const char *const ops[] = {"global_max_pool",
+	    "global_average_pool"};
+
+	for (int i = 0; i < 2; i++) {
+		one_gpool(dt, ops[i], 5, 1, 1);
+		one_gpool(dt, ops[i], 3, 1, 7);
+		one_gpool(dt, ops[i], 7, 3, 3);
+		/* mobilenet_v2's and squeezenet's, over the threads */
+		one_gpool(dt, ops[i], 1280, 7, 7);
+		one_gpool(dt, ops[i], 1000, 13, 13);
+		one_gpool(dt, ops[i], 2, 33, 31);
 	}
 }
 
@@ -369,6 +498,8 @@ main(void)
 	test_pointwise(GP_FLOAT64);
 	test_pools(GP_FLOAT32);
 	test_pools(GP_FLOAT64);
+	test_gpools(GP_FLOAT32);
+	test_gpools(GP_FLOAT64);
 	gp_graph_free(g);
 	return (done_testing());
 }
