@@ -117,27 +117,38 @@ taps_in(const struct gp_win *w, int i, int64_t o, int64_t lo, int64_t hi)
 }
 
 #define DEF_POOL(SFX, T)                                                      \
-/* Reduce xr[0, n) into r[0, n): the first row of a window copies, the    \
- * next ones take the larger (max: a NaN wins) or add.  Functions of their \
- * own: GCC vectorizes the max's select only so. */                        \
+/* Reduce rows of X into r[0, n): r = a op b for the first two rows of a \
+ * window (b NULL: a copy of a, a window of one row), r = r op xr for the \
+ * next ones (max: the larger, a NaN wins; average: added).  Functions of  \
+ * their own: GCC vectorizes the max's select only so. */                  \
 static inline __attribute__((always_inline)) void                             \
-vred_##SFX(T *restrict r, const T *restrict xr, int64_t n, bool mx,           \
-    bool first)                                                               \
+vred_##SFX(T *restrict r, const T *restrict a, const T *restrict b,           \
+    int64_t n, bool mx)                                                       \
 {                                                                             \
-	if (first) {                                                          \
+	if (b == NULL) {                                                      \
 		GP_SIMD                                                       \
 		for (int64_t j = 0; j < n; j++)                               \
-			r[j] = xr[j];                                         \
+			r[j] = a[j];                                          \
+	} else if (mx && a != r) {                                            \
+		GP_SIMD                                                       \
+		for (int64_t j = 0; j < n; j++) {                             \
+			T v = b[j], m = a[j];                                 \
+			r[j] = v > m || v != v ? v : m;                       \
+		}                                                             \
 	} else if (mx) {                                                      \
 		GP_SIMD                                                       \
 		for (int64_t j = 0; j < n; j++) {                             \
-			T v = xr[j], m = r[j];                                \
+			T v = b[j], m = r[j];                                 \
 			r[j] = v > m || v != v ? v : m;                       \
 		}                                                             \
+	} else if (a != r) {                                                  \
+		GP_SIMD                                                       \
+		for (int64_t j = 0; j < n; j++)                               \
+			r[j] = a[j] + b[j];                                   \
 	} else {                                                              \
 		GP_SIMD                                                       \
 		for (int64_t j = 0; j < n; j++)                               \
-			r[j] += xr[j];                                        \
+			r[j] += b[j];                                         \
 	}                                                                     \
 }                                                                             \
 /* yr[0, n) takes one tap of each output along the reduced row: r[o s]   \
@@ -212,7 +223,10 @@ rows_##SFX(const T *x, const T *xend, T *y, const struct gp_win *w, bool mx,  \
 	    (od = od + 1 < w->out[0] ? od + 1 : (p++, 0), 0)) {               \
 		const T *xc = x + p * ivol;                                   \
 		T *yr = y + i * ow;                                           \
-		bool first = true;                                            \
+		/* the window's first row waits for its second (one pass     \
+		 * for both); len: the values both reduced rows hold */        \
+		const T *wait = NULL;                                         \
+		int64_t len = n8, nrow = 0;                                   \
 		for (int64_t kd = 0; kd < w->k[0]; kd++) {                    \
 			int64_t id = od * w->s[0] - w->pb[0] + kd * w->d[0];  \
 			if (id < 0 || id >= w->in[0])                         \
@@ -224,13 +238,21 @@ rows_##SFX(const T *x, const T *xend, T *y, const struct gp_win *w, bool mx,  \
 				if (ih < 0 || ih >= w->in[1])                 \
 					continue;                             \
 				xr = xc + (id * w->in[1] + ih) * w->in[2];    \
-				vred_##SFX(rx, xr, xend - xr >= n8 ? n8 : n,  \
-				    mx, first);                               \
-				first = false;                                \
+				if (xend - xr < n8)                           \
+					len = n;                              \
+				if (nrow++ == 0)                              \
+					wait = xr;                            \
+				else {                                        \
+					vred_##SFX(rx, nrow == 2 ? wait : rx, \
+					    xr, len, mx);                     \
+				}                                             \
 			}                                                     \
 		}                                                             \
+		if (nrow == 1)                                                \
+			vred_##SFX(rx, wait, NULL, len, mx);                  \
 		/* no row of X: the pads' value; past X's row: the pads */    \
-		for (int64_t j = first ? 0 : n; j < n8 && pl + j < all; j++)  \
+		for (int64_t j = nrow == 0 ? 0 : n; j < n8 && pl + j < all;   \
+		    j++)                                                      \
 			rx[j] = init;                                         \
 		if (w->s[2] == 2) {                                           \
 			/* the even and odd values of r: pairs read whole */  \
