@@ -47,17 +47,21 @@ t "gptop --check: resnet18's layers (20 conv + 20 batch norm, 17 relu, 8 adds, .
     'op types: BatchNormalization 20, Conv 20, Relu 17, Add 8, Flatten 1, Gemm 1, GlobalAveragePool 1, MaxPool 1' \
     'input +float32\(1, 3, 224, 224\)' 'output +float32\(1, 1000\)'
 
-"$GPTOP" --batch -n 3 --flags profile_memory=True,profiling__n_apply=100 \
+"$GPTOP" --batch -n 5 --flags profile_memory=True,profiling__n_apply=100 \
     --save "$tmp/cap.json" "$model" >"$tmp/on.txt" 2>"$tmp/on.err"
 t "a batch run with the memory profile" test -s "$tmp/on.txt"
 sed -n '/^Apply$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/apply"
 sed -n '/^Ops$/,/^$/p' "$tmp/on.txt" | grep -E '^ +[0-9.]+%' >"$tmp/ops"
-# (not the 5 costliest: in a sanitizer build the C loops, MaxPool's
-# among them, slow down more than BLAS does)
-t "the Apply table: the costliest apply is a convolution, the 20 take >= 75% of the time" \
-    sh -c "head -n 1 '$tmp/apply' | grep -q '/Conv\$' &&
-        awk '\$NF ~ /\/Conv\$/ { s += \$1 } END { exit !(s >= 75) }' \
-        '$tmp/apply'"
+# The offenders judged by each apply's median time per call (column 5),
+# not by the totals: on a loaded machine one preemption of a few ms in
+# one of 5 calls of a 1 ms MaxPool would otherwise outrank a conv (CI
+# failed it at load 14).  Each apply runs once a call, so the medians'
+# sum is a typical call.  (Not the 5 costliest: in a sanitizer build the
+# C loops, MaxPool's among them, slow down more than the conv kernels.)
+t "the Apply table: the apply of largest median time is a convolution, the 20 take >= 75% of the medians' sum" \
+    sh -c "sort -g -r -k5,5 '$tmp/apply' | head -n 1 | grep -q '/Conv\$' &&
+        awk '{ a += \$5 } \$NF ~ /\/Conv\$/ { s += \$5 }
+            END { exit !(s >= 0.75 * a) }' '$tmp/apply'"
 t "the Ops table ranks conv ops first (its 3 costliest)" \
     sh -c "head -n 3 '$tmp/ops' | grep -c ' Conv{' | grep -qx 3"
 # <% time> <sum %> <apply time> <time per call> <median> <p95> <#call>
