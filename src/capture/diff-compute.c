@@ -698,11 +698,21 @@ judge_groups(struct gp_diff *d, struct gp_diff_table *t)
 {
 	struct rows rs = {.v = t->rows, .n = t->n, .cap = t->n};
 
+	double least = GP_DIFF_FACTOR_MIN_FLOORS * d->floor_ns;
+
 	for (size_t i = 0; i < t->n; i++) {
 		struct gp_diff_row *r = &t->rows[i];
 
-		r->factor = r->blas ? d->factor_blas : d->factor;
-		gp_diff_judge(d, r, d->scale_a, d->scale_b, 1, false);
+		/* a row of brief executions is judged as its brief applies
+		 * are (gp_diff_factors) */
+		gp_diff_row_figures(r, d->opts.same_load);
+		r->brief = !d->opts.same_load && !r->by_round &&
+		    d->n_factor_brief > 0 && r->median_a > 0 &&
+		    r->median_b > 0 && r->median_a < least &&
+		    r->median_b < least;
+		r->factor = r->brief ? d->factor_brief : r->blas ?
+		    d->factor_blas : d->factor;
+		gp_diff_judge(d, r, d->scale_a, d->scale_b, 1, true);
 	}
 	finish_table(t, &rs, t->total_a, t->total_b, &d->opts);
 }

@@ -22,6 +22,18 @@
  * tables of this many apply rows are judged on two threads. */
 #define GP_DIFF_THREAD_MIN 4096
 
+/* Captures taken apart: the least median time per execution, in floors
+ * (opts.floor_probes probe costs), of an apply whose ratio enters the
+ * common factor.  Below it an execution's time is mostly the probes'
+ * and the caches' (a few misses after another process ran on the core
+ * add about as much as the op costs), not a speed that the load scales:
+ * seen in test-diff-real.sh at load 6-14, the six applies of 0.1-2 us
+ * beside a 4x slower 130 us one read 0.6-3.2x between captures, while
+ * that one's median moved by under 3% when its work did not change; they
+ * made the factor 3x and the spread 0.5, and hid the 4x change in 8 of
+ * 26 pairs of captures. */
+#define GP_DIFF_FACTOR_MIN_FLOORS 100
+
 /* A string, eight bytes at a time, then its length. */
 static inline uint64_t
 gp_diff_hstr(uint64_t h, const char *s)

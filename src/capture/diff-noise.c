@@ -37,6 +37,13 @@
 #define IQR_SD 1.349
 /* The least BLAS applies that get a factor of their own. */
 #define BLAS_MIN 3
+/* Captures taken apart, fewer than 3 applies long enough for a factor:
+ * the drift is not known from the rows, so it is taken as 1 with this
+ * spread of the log ratio: a CPU-bound op's time moves by up to 2x (two
+ * standard deviations) from one capture to the next on a loaded 2-core
+ * machine, when another process shares its core (tests/extern's
+ * test-diff-real.sh, bench/noise-aa.sh). */
+#define SPREAD_APART 0.35
 
 /* Are bins i to i + 7 of s empty? */
 static inline bool
@@ -122,13 +129,15 @@ gp_diff_adjust(const double *p, double *q, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (isnan(p[i]))
 			q[i] = NAN;
-	/* from the largest p down: the running minimum of p * m / rank */
+	/* from the largest p down: the running minimum of p * m / rank,
+	 * never below p itself (it is not, but for rounding: p * m / m
+	 * can come out an ulp under p) */
 	for (size_t r = m; r-- > 0;) {
 		double a = p[idx[r]] * (double)m / (double)(r + 1);
 
 		if (a < run)
 			run = a;
-		q[idx[r]] = run;
+		q[idx[r]] = fmax(run, p[idx[r]]);
 	}
 	free(k);
 	free(idx);
@@ -474,26 +483,35 @@ drift_of(double *v, size_t k, double *median, double *spread)
 void
 gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
 {
-	double *v, *w, *c, lf[2] = {0, 0}, sp[2] = {INFINITY, INFINITY};
+	double *v, *w, *c, *vs, lf[2] = {0, 0}, sp[2] = {INFINITY, INFINITY};
+	double lfs = 0, sps = INFINITY;
+	double least = GP_DIFF_FACTOR_MIN_FLOORS * d->floor_ns;
 	bool *blas;
-	size_t k = 0, kg[2] = {0, 0}, m = 0;
+	size_t k = 0, kg[2] = {0, 0}, m = 0, ks = 0;
 	bool apart;
 
 	v = gp_xmalloc(sizeof(*v) * (n + 1));
 	w = gp_xmalloc(sizeof(*w) * (n + 1));
 	c = gp_xmalloc(sizeof(*c) * (n + 1));
+	vs = gp_xmalloc(sizeof(*vs) * (n + 1));
 	blas = gp_xmalloc(sizeof(*blas) * (n + 1));
 	for (size_t i = 0; i < n; i++) {
-		const struct gp_diff_row *r = &rows[i];
+		struct gp_diff_row *r = &rows[i];
 		double ma = r->median_a, mb = r->median_b;
 
 		/* a group row's executions are not alike (and it is
 		 * judged by round) */
+		r->brief = false;
 		if (r->kind != GP_DIFF_PAIRED || r->match == GP_MATCH_SOURCES ||
 		    r->st_a->n <
 		    (uint64_t)d->opts.min_samples || r->st_b->n <
 		    (uint64_t)d->opts.min_samples || !(ma > 0 && mb > 0))
 			continue;
+		if (!d->opts.same_load && ma < least && mb < least) {
+			r->brief = true;
+			vs[ks++] = log(mb / ma);
+			continue;
+		}
 		/* the spread within, for capture_scale */
 		w[k] = hypot(r->spread_a, r->spread_b);
 		blas[k] = r->blas;
@@ -512,8 +530,21 @@ gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
 		if (j > 0)
 			drift_of(c, j, &lf[g], &sp[g]);
 	}
+	if (ks > 0) {
+		/* brief rows move more between captures than a slower
+		 * machine explains: at least what the load gives one row */
+		drift_of(vs, ks, &lfs, &sps);
+		sps = fmax(sps, SPREAD_APART);
+	}
 	d->n_factor = apart ? kg[0] : k;
 	d->n_factor_blas = apart ? kg[1] : 0;
+	d->n_factor_brief = ks;
+	if (!d->opts.same_load && d->n_factor < 3) {
+		/* the rows do not tell the drift: none assumed, and the
+		 * spread a loaded machine gives one row */
+		lf[0] = 0;
+		sp[0] = SPREAD_APART;
+	}
 	if (d->opts.same_load) {
 		/* under the same load, what little of it there is still
 		 * shows row to row (two compiled copies of the same program
@@ -526,8 +557,11 @@ gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
 	d->spread = sp[0];
 	d->factor_blas = exp(lf[apart]);
 	d->spread_blas = sp[apart];
+	d->factor_brief = exp(lfs);
+	d->spread_brief = sps;
 	for (size_t i = 0; i < n; i++)
-		rows[i].factor = rows[i].blas ? d->factor_blas : d->factor;
+		rows[i].factor = rows[i].brief ? d->factor_brief :
+		    rows[i].blas ? d->factor_blas : d->factor;
 	/* how far each moved from its factor, in its spreads within (NAN
 	 * spreads are left out) */
 	for (size_t i = 0; i < k; i++)
@@ -542,6 +576,7 @@ gp_diff_factors(struct gp_diff *d, struct gp_diff_row *rows, size_t n)
 	free(v);
 	free(w);
 	free(c);
+	free(vs);
 	free(blas);
 }
 
@@ -553,7 +588,8 @@ static double
 drift_p(const struct gp_diff *d, const struct gp_diff_row *r, double a,
     double b)
 {
-	double spread = r->blas ? d->spread_blas : d->spread;
+	double spread = r->brief ? d->spread_brief : r->blas ?
+	    d->spread_blas : d->spread;
 
 	if (!(a > 0 && b > 0) || isinf(spread))
 		return (1);

@@ -331,19 +331,39 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 		fprintf(fp, "  A and B ran interleaved, under the same load: "
 		    "changes are judged as they are.\n\n");
 	else {
-		fprintf(fp, "  Common factor: B's applies took %.3gx A's time "
-		    "(the median ratio over %zu paired applies).  Captures run "
-		    "at different times see the machine's drift on every row, "
-		    "and a change alike to every row cannot be told from it: "
-		    "each row is judged on B's times divided by %.3g, and the "
-		    "change shown is the one left.", d->factor,
-		    d->n_factor, d->factor);
+		char least[32];
+
+		gp_fmt_time(least, sizeof(least), GP_DIFF_FACTOR_MIN_FLOORS *
+		    d->floor_ns);
+		if (d->n_factor < 3)
+			fprintf(fp, "  Common factor: none.  Under 3 paired "
+			    "applies take %s or more per execution, too few "
+			    "to tell the machine's drift between the captures "
+			    "from a change: each such row is judged as it is, "
+			    "and its change must stand out from what a loaded "
+			    "machine gives one op (up to 2x).", least);
+		else
+			fprintf(fp, "  Common factor: B's applies took %.3gx A's "
+			    "time (the median ratio over %zu paired applies of "
+			    "%s or more per execution).  Captures run at "
+			    "different times see the machine's drift on every "
+			    "row, and a change alike to every row cannot be "
+			    "told from it: each row is judged on B's times "
+			    "divided by %.3g, and the change shown is the one "
+			    "left.", d->factor, d->n_factor, least, d->factor);
 		if (d->n_factor_blas > 0)
 			fprintf(fp, "  BLAS rows drift on their own "
 			    "(OpenBLAS's threads wait for a core): B's BLAS "
 			    "applies took %.3gx A's time (over %zu), what "
 			    "BLAS rows are judged against.", d->factor_blas,
 			    d->n_factor_blas);
+		if (d->n_factor_brief > 0)
+			fprintf(fp, "  Briefer applies (%zu) are timed mostly "
+			    "by the probes and the caches, which the load moves "
+			    "otherwise: they are judged among themselves (B's "
+			    "took %.3gx A's time)%s.", d->n_factor_brief,
+			    d->factor_brief, d->n_factor_brief < 3 ? ", too "
+			    "few to tell a change from drift" : "");
 		fprintf(fp, "  A row's executions share its capture's state: "
 		    "its change must also stand out from their spread (capture "
 		    "scale %.3g).\n\n", d->capture_scale);

@@ -150,8 +150,12 @@ struct gp_diff_row {
 	/* what B's times are divided by before the row is judged: the
 	 * diff's factor, or factor_blas for BLAS rows; a function's call
 	 * row takes the two in the proportion of A's time in its applies;
-	 * 1 with opts.same_load */
+	 * 1 with opts.same_load; factor_brief for a brief apply row */
 	double			 factor;
+	/* an apply row of captures taken apart whose medians both lie under
+	 * GP_DIFF_FACTOR_MIN_FLOORS floors (diff-impl.h): judged against
+	 * the other brief rows (factor_brief, spread_brief) */
+	bool			 brief;
 	/* Class and Ops rows whose applies differ between A and B: judged
 	 * by the time per round (all executions of a call summed), not per
 	 * execution */
@@ -271,6 +275,14 @@ struct gp_diff {
 	 * and factor_blas and spread_blas are factor and spread. */
 	double			 factor_blas, spread_blas;
 	size_t			 n_factor_blas;
+	/* Captures taken apart: the brief applies (struct gp_diff_row) have a
+	 * factor and spread of their own, taken over them alone (spread
+	 * INFINITY under 3: such rows are then within noise), and factor and
+	 * spread (and the BLAS ones) are taken over the longer applies only;
+	 * with fewer than 3 of those, factor is 1 and spread 0.35, what a
+	 * loaded machine gives one row (diff-noise.c, SPREAD_APART). */
+	double			 factor_brief, spread_brief;
+	size_t			 n_factor_brief;
 	/* captures taken apart (not opts.same_load): how far a row's median
 	 * moves between two captures, beyond its factor, in units
 	 * of its executions' spread within them (sqrt(spread_a^2 +
