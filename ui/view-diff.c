@@ -339,8 +339,7 @@ diff_draw(struct ui_view *v, struct ui_ctx *c, int y, int h, int w)
 		snprintf(how, sizeof(how), "A and B run in turn, %llu rounds "
 		    "each", (unsigned long long)d->gd->rounds_a);
 	else if (d->gd->n_factor < 3 && d->gd->n_factor_blas == 0)
-		snprintf(how, sizeof(how), "run apart: no common factor "
-		    "(under 3 applies long enough)");
+		snprintf(how, sizeof(how), "run apart: no common factor");
 	else if (d->gd->n_factor_blas > 0)
 		snprintf(how, sizeof(how), "run apart: B / %.2f (common "
 		    "factor), BLAS rows / %.2f", d->gd->factor,
