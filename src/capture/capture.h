@@ -1,6 +1,6 @@
 /*
  * capture.h: captures, the on-disk form of a profile (doc/capture-format.md).
- * A capture is one JSON document, "format": "gptop-capture/4", holding
+ * A capture is one JSON document, "format": "gptop-capture/5", holding
  * everything a struct gp_profile holds (the graph's identity, flags and
  * rewriter tables, compile times, the clock, every function's and apply's
  * counters and histograms, the memory profile, the calls the Timeline
@@ -28,9 +28,9 @@
 #include "base/util.h"
 #include "prof/profile.h"
 
-#define GP_CAPTURE_FORMAT	"gptop-capture/4"
+#define GP_CAPTURE_FORMAT	"gptop-capture/5"
 #define GP_CAPTURE_PREFIX	"gptop-capture/"
-#define GP_CAPTURE_VERSION	4
+#define GP_CAPTURE_VERSION	5
 
 /* Where a merged capture's counters came from. */
 struct gp_capture_source {

@@ -293,14 +293,54 @@ cmp_int(const void *a, const void *b)
 	return ((x > y) - (x < y));
 }
 
+/* One name of "sources": a string, or (gptop-capture/5) [n, "rest"], the
+ * first n bytes of the previous name then rest, n where a character of
+ * it starts; *prev (that name, as the file has it) becomes this one. */
+static int
+rd_source_name(struct gp_rd *r, const json_t *e, char **prev, char **out)
+{
+	const char *rest;
+	json_int_t n;
+	size_t lp = *prev != NULL ? strlen(*prev) : 0, lr;
+	char *t;
+
+	if (json_is_string(e)) {
+		t = gp_xstrdup(json_string_value(e));
+	} else if (json_is_array(e) && json_array_size(e) == 2 &&
+	    json_is_integer(json_array_get(e, 0)) &&
+	    json_is_string(json_array_get(e, 1))) {
+		n = json_integer_value(json_array_get(e, 0));
+		if (n < 0 || (size_t)n > lp || (n < (json_int_t)lp &&
+		    ((unsigned char)(*prev)[n] & 0xC0) == 0x80))
+			return (gp_rd_fail(r, "the previous name's first %lld "
+			    "bytes: expected 0 to %zu, at a character's start",
+			    (long long)n, lp));
+		rest = json_string_value(json_array_get(e, 1));
+		lr = strlen(rest);
+		t = gp_xmalloc((size_t)n + lr + 1);
+		if (n > 0)	/* *prev may be NULL when n is 0 */
+			memcpy(t, *prev, (size_t)n);
+		memcpy(t + n, rest, lr + 1);
+	} else
+		return (gp_rd_fail(r, "expected a source node's name (a "
+		    "string, [bytes of the previous name, \"the rest\"], or "
+		    "null), got %s", gp_jsonpos_kind(e)));
+	*out = gp_text_dup(t);
+	free(*prev);
+	*prev = t;
+	return (0);
+}
+
 /* Provenance (gptop-capture/3, optional): the source nodes' names by
- * index ("sources": a string or null each) and the folded ones
- * ("folded": indices into it). */
+ * index ("sources": a string or null each, or from version 5 a name
+ * front-coded on the previous one) and the folded ones ("folded":
+ * indices into it). */
 static int
 rd_sources(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 {
 	json_t *v = json_object_get(top, "sources"), *e;
 	const json_t *v_src = v;
+	char *prev = NULL;
 	size_t i;
 
 	if (v != NULL) {
@@ -316,14 +356,14 @@ rd_sources(struct gp_rd *r, const json_t *top, struct gp_profile *p)
 		json_array_foreach(v, i, e) {
 			if (json_is_null(e))
 				continue;
-			if (!json_is_string(e)) {
-				gp_rd_index(r, i);
-				return (gp_rd_fail(r, "expected a source "
-				    "node's name (a string, or null), got %s",
-				    gp_jsonpos_kind(e)));
+			gp_rd_index(r, i);
+			if (rd_source_name(r, e, &prev, &p->src_names[i]) < 0) {
+				free(prev);
+				return (-1);
 			}
-			p->src_names[i] = gp_text_dup(json_string_value(e));
+			gp_rd_pop(r);
 		}
+		free(prev);
 		gp_rd_pop(r);
 	}
 	v = json_object_get(top, "folded");

@@ -330,6 +330,46 @@ wr_tables(struct wr *w, const struct gp_profile *p)
 		}
 }
 
+/* The source nodes' names (gptop-capture/5): null for an unnamed one;
+ * a name that shares PREFIX_MIN or more leading bytes with the previous
+ * name written is [bytes shared, "the rest"] (front coding: an ONNX
+ * export's names repeat their scopes, "/enc/layers.0/self_attn/..."),
+ * cut where a character starts; any other as it is. */
+enum { PREFIX_MIN = 4 };
+
+static json_t *
+sources_json(const struct gp_profile *p)
+{
+	json_t *a = json_array(), *prev = NULL;
+
+	for (int i = 0; i < p->n_src_names; i++) {
+		json_t *v;
+		const char *t, *u;
+		size_t k = 0;
+
+		if (p->src_names[i] == NULL) {
+			json_array_append_new(a, json_null());
+			continue;
+		}
+		v = gp_jsonout_str(p->src_names[i]);
+		t = json_string_value(v);
+		u = prev != NULL ? json_string_value(prev) : "";
+		while (t[k] != '\0' && t[k] == u[k])
+			k++;
+		while (k > 0 && ((unsigned char)t[k] & 0xC0) == 0x80)
+			k--;	/* not inside a character */
+		if (k >= PREFIX_MIN)
+			json_array_append_new(a, json_pack("[I,s]",
+			    (json_int_t)k, t + k));
+		else
+			json_array_append(a, v);
+		json_decref(prev);
+		prev = v;
+	}
+	json_decref(prev);
+	return (a);
+}
+
 static json_t *
 ops_json(const struct wr *w)
 {
@@ -668,14 +708,8 @@ write_capture(FILE *fp, const struct gp_profile *p,
 	 * one shows as "#INDEX" without them) */
 	for (int i = 0; i < p->n_src_names && !named; i++)
 		named = p->src_names[i] != NULL;
-	if (named) {
-		json_t *a = json_array();
-
-		for (int i = 0; i < p->n_src_names; i++)
-			json_array_append_new(a, p->src_names[i] != NULL ?
-			    gp_jsonout_str(p->src_names[i]) : json_null());
-		member(&w, "sources", a, false);
-	}
+	if (named)
+		member(&w, "sources", sources_json(p), false);
 	if (p->n_folded > 0) {
 		json_t *a = json_array();
 

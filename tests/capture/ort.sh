@@ -100,7 +100,12 @@ if [ -n "$PY" ]; then
 	"$PY" - "$tmp/gp.json" >"$tmp/want-rows" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-src = d["sources"]
+src, prev = [], ""
+for e in d["sources"]:  # gptop-capture/5: [n, rest] is prev[:n] + rest
+    if isinstance(e, list):
+        e = prev.encode()[:e[0]].decode() + e[1]
+    src.append(e)
+    prev = e if e is not None else prev
 f = d["functions"][0]
 calls = f["call"]["calls"]
 def srcs(a):  # gptop-capture/4: a run [first, last] stands for its indices
@@ -215,7 +220,12 @@ else
 import json, sys
 ev = json.load(open(sys.argv[1]))
 d = json.load(open(sys.argv[2]))
-src = d["sources"]
+src, prev = [], ""
+for e in d["sources"]:  # gptop-capture/5: [n, rest] is prev[:n] + rest
+    if isinstance(e, list):
+        e = prev.encode()[:e[0]].decode() + e[1]
+    src.append(e)
+    prev = e if e is not None else prev
 f = d["functions"][0]
 calls = f["call"]["calls"]
 runs = sum(1 for e in ev if e["name"] == "model_run")

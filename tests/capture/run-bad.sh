@@ -76,7 +76,7 @@ if "$GPTOP" --batch "$dir/v2.capture.json" --export-csv "$tmp/v2.csv" \
     [ "$(head -1 "$tmp/v2.csv" | tr -d '\r' | sed 's/.*,//')" = sources ] &&
     [ "$(tail -n +2 "$tmp/v2.csv" | tr -d '\r' | grep -c ',$')" = \
     "$(tail -n +2 "$tmp/v2.csv" | wc -l | tr -d ' ')" ] &&
-    grep -q '"format": "gptop-capture/4"' "$tmp/v2-again.json" &&
+    grep -q '"format": "gptop-capture/5"' "$tmp/v2-again.json" &&
     ! grep -q '"src"' "$tmp/v2-again.json"; then
 	echo "ok $n - v2.capture.json (format 2's last writer) still loads, without sources"
 else
@@ -95,7 +95,7 @@ if "$GPTOP" --batch "$dir/v3.capture.json" --export-csv "$tmp/v3.csv" \
     grep -q '^Function profiling' "$tmp/out" &&
     tail -1 "$tmp/v3.csv" | tr -d '\r' |
     grep -q ',"#0, #1, #2, #3, #4, #5, #6, #7, #8, #9"$' &&
-    grep -q '"format": "gptop-capture/4"' "$tmp/v3-again.json" &&
+    grep -q '"format": "gptop-capture/5"' "$tmp/v3-again.json" &&
     grep -q '"src":\[\[0,9\]\],' "$tmp/v3-again.json"; then
 	echo "ok $n - v3.capture.json (format 3's last writer) still loads, its sources saved again as a run"
 else

@@ -233,7 +233,7 @@ test_roundtrip(void)
 	r2 = report_text(q);
 	ok(strcmp(r1, r2) == 0, "the report of the loaded capture is the "
 	    "report of the saved profile, byte for byte");
-	is_int(ci.version, 4, "format version 4");
+	is_int(ci.version, 5, "format version 5");
 	ok(ci.created != NULL && strlen(ci.created) == 24 &&
 	    ci.created[10] == 'T' && ci.created[23] == 'Z',
 	    "created is UTC ISO-8601 (%s)", ci.created ? ci.created : "");
@@ -590,8 +590,8 @@ test_bad(void)
 		    "non-negative integer, got -3", "negative count"},
 		{"functions[0].n_applies", "5", NULL, "functions[0].applies: 4 "
 		    "applies, but n_applies says 5", "apply count mismatch"},
-		{"format", "\"gptop-capture/5\"", NULL, "format: written by "
-		    "a newer gptop (format \"gptop-capture/5\"",
+		{"format", "\"gptop-capture/6\"", NULL, "format: written by "
+		    "a newer gptop (format \"gptop-capture/6\"",
 		    "newer version"},
 		{"format", "\"gptop-graph/1\"", NULL, "format: "
 		    "\"gptop-graph/1\" is not a gptop capture",
@@ -2156,6 +2156,89 @@ test_src_runs(void)
 	gp_profile_free(q);
 }
 
+/* The source nodes' names are written front-coded (gptop-capture/5):
+ * a name sharing 4 or more leading bytes with the previous one as
+ * [bytes shared, "the rest"], cut where a character starts (here inside
+ * "/\u00e9t": \u00e9 and \u00e8 share their first byte, which is not
+ * cut off), null for an unnamed one, and read back as the names; a bad
+ * prefix is refused with its place. */
+static void
+test_src_names(void)
+{
+	static const char *const names[] = {"/enc/layers.0/attn/MatMul",
+	    "/enc/layers.0/attn/MatMul_1", NULL, "/enc/layers.0/Add",
+	    "/\xc3\xa9t\xc3\xa9/a", "/\xc3\xa9t\xc3\xa8/b", "x", "xyzw",
+	    "xyzw"};
+	static const char line[] = "\"sources\": [\"/enc/layers.0/attn/"
+	    "MatMul\",[25,\"_1\"],null,[14,\"Add\"],\"/\xc3\xa9t\xc3\xa9/a\","
+	    "[4,\"\xc3\xa8/b\"],\"x\",\"xyzw\",[4,\"\"]],";
+	const int n = (int)(sizeof(names) / sizeof(names[0]));
+	struct gp_profile *p = rich_profile(7), *q;
+	struct gp_err err;
+	char *path = tmp_path("names.capture.json"), *text;
+	size_t len;
+	bool same;
+
+	for (int i = 0; i < p->n_src_names; i++)
+		free(p->src_names[i]);
+	free(p->src_names);
+	p->src_names = gp_xcalloc((size_t)n, sizeof(char *));
+	p->n_src_names = n;
+	for (int i = 0; i < n; i++)
+		p->src_names[i] = names[i] ? gp_xstrdup(names[i]) : NULL;
+	if (!ok(gp_capture_save(p, path, &err) == 0, "save 9 source names"))
+		diag("%s", err.msg);
+	text = slurp(path, &len);
+	if (!ok(text != NULL && strstr(text, line) != NULL, "written "
+	    "front-coded: %s", line) && text != NULL && strstr(text,
+	    "\"sources\"") != NULL)
+		diag("  got: %.200s", strstr(text, "\"sources\""));
+	q = gp_capture_load(path, NULL, &err);
+	same = q != NULL && q->n_src_names == n;
+	for (int i = 0; same && i < n; i++)
+		same = names[i] == NULL ? q->src_names[i] == NULL :
+		    q->src_names[i] != NULL && strcmp(q->src_names[i],
+		    names[i]) == 0;
+	ok(same, "read back as the 9 names (%s)", q != NULL ? "loaded" :
+	    err.msg);
+	if (text != NULL) {
+		static const struct {
+			const char *from, *to, *want;
+		} cut[] = {
+			{"[25,\"_1\"]", "[26,\"_1\"]", "sources[1]: the "
+			    "previous name's first 26 bytes: expected 0 to 25"},
+			{"[4,\"\xc3\xa8/b\"]", "[2,\"x\"]", "sources[5]: "
+			    "the previous name's first 2 bytes: expected 0 to 8, "
+			    "at a character's start"},
+			{"[25,\"_1\"]", "[-1,\"_1\"]", "sources[1]: the "
+			    "previous name's first -1 bytes"},
+			{"[25,\"_1\"]", "[25]", "sources[1]: expected a source "
+			    "node's name"},
+			{"\"/enc/layers.0/attn/MatMul\",", "[1,\"/\"],",
+			    "sources[0]: the previous name's first 1 bytes: "
+			    "expected 0 to 0"},
+		};
+
+		for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+			const char *at = strstr(text, cut[i].from);
+			size_t lf = strlen(cut[i].from), lt = strlen(cut[i].to);
+			char *t = gp_xmalloc(len + lt + 1);
+
+			if (!ok(at != NULL, "%s in the capture", cut[i].from))
+				continue;
+			memcpy(t, text, (size_t)(at - text));
+			memcpy(t + (at - text), cut[i].to, lt);
+			strcpy(t + (at - text) + lt, at + lf);
+			bad(t, cut[i].want, cut[i].to);
+			free(t);
+		}
+	}
+	free(text);
+	free(path);
+	gp_profile_free(p);
+	gp_profile_free(q);
+}
+
 int
 main(void)
 {
@@ -2167,6 +2250,7 @@ main(void)
 	}
 	test_roundtrip();
 	test_src_runs();
+	test_src_names();
 	test_format1();
 	test_split();
 	test_recent_ring();
