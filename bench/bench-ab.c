@@ -18,8 +18,8 @@
  * measured on the same buffers, one call after the other (bench/onnx's
  * "profiled / unprofiled, paired calls" row).  MODEL is a graph file
  * (.json) or an ONNX model (.onnx, inputs seeded random); function 0
- * runs.  Like gptop, the process first makes libgomp's idle threads sleep
- * (gp_par_init).
+ * runs.  Like gptop, the process first sets libgomp's idle threads'
+ * policy from the machine's load (gp_par_init).
  *
  *   bench/bench-ab MODEL serve [FLAGS [INPUTS]]
  *

@@ -13,8 +13,8 @@
  *
  * Columns: case, KB moved (input + output), gptop us, GB/s, memcpy us of
  * the same bytes (half read, half written), gptop / memcpy.  FILTER keeps
- * the cases whose name contains it.  Like gptop, the process first makes
- * libgomp's idle threads sleep (gp_par_init).
+ * the cases whose name contains it.  Like gptop, the process first sets
+ * libgomp's idle threads' policy from the machine's load (gp_par_init).
  */
 #include "config.h"
 

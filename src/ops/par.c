@@ -4,22 +4,33 @@
  * calling gp_par_init(argv) first thing in main().
  *
  * By default a libgomp thread that finishes its share of a loop spins for
- * about 3 ms (GOMP_SPINCOUNT 300000) before it sleeps.  Between two
- * parallel loops gptop mostly calls OpenBLAS, whose threads then find the
- * spinning one on their core: measured on this project's 2-core machine
- * under load, mobilenet_v2, squeezenet1_0 and resnet18 ran 2 to 8 times
- * slower with 2 OpenMP threads than with 1, and as fast as 1 thread or
- * faster with OMP_WAIT_POLICY=passive (a thread sleeps at once).  libgomp
- * reads its environment once, in its initializer, before main() and
- * after libc has taken the environment the process started with (a
+ * about 3 ms (GOMP_SPINCOUNT 300000) before it sleeps.  On a busy machine
+ * that spinning takes a core from the threads that have work: measured on
+ * this project's 2-core machine under load, mobilenet_v2, squeezenet1_0
+ * and resnet18 ran 2 to 8 times slower with 2 OpenMP threads than with 1,
+ * and as fast as 1 thread or faster with OMP_WAIT_POLICY=passive (a
+ * thread sleeps at once).  On an idle machine sleeping costs instead: a
+ * sleeping thread's core is woken for the next loop, which took 75-120 us
+ * per parallel region on this project's virtual machine against 1-2 us
+ * for a spinning one (an empty region, both measured), so mobilenet_v2's
+ * 50 or so loops a call lost about a quarter of its time.  So the policy
+ * follows the machine at start: when the other tasks running (the
+ * kernel's count in /proc/loadavg, less this process's threads) leave a
+ * core for each thread, the threads spin like libgomp's default (GOMP_SPINCOUNT=300000,
+ * about 3 ms), else they sleep at once (OMP_WAIT_POLICY=passive).  With a
+ * competing busy process on the 2 cores, spinning threads ran resnet18 as
+ * fast as sleeping ones (60 against 64 ms) and mobilenet_v2 35% slower
+ * (24 against 18 ms); shorter spins (30000) were far worse (112 ms).
+ * libgomp reads its environment once, in its initializer, before main()
+ * and after libc has taken the environment the process started with (a
  * setenv() from the executable's .preinit_array is lost), so the only way
  * to choose the policy for the user is the environment at exec time:
- * gp_par_init sets OMP_WAIT_POLICY=passive and executes the same program
- * again (/proc/self/exe, same arguments), unless the user set
- * OMP_WAIT_POLICY or GOMP_SPINCOUNT (then theirs stands), under valgrind
- * (its preload library in LD_PRELOAD: the new image would run outside
- * it), or when the exec fails (then the run goes on with libgomp's
- * defaults).  torch's peer in bench/onnx runs with the same policy.
+ * gp_par_init sets the chosen variable and executes the same program again
+ * (/proc/self/exe, same arguments), unless the user set OMP_WAIT_POLICY or
+ * GOMP_SPINCOUNT (then theirs stands), under valgrind (its preload library
+ * in LD_PRELOAD: the new image would run outside it), or when the exec
+ * fails (then the run goes on with libgomp's defaults).  torch's peer in
+ * bench/onnx runs passive.
  *
  * OpenBLAS's threads (the pthread build) do the same after a BLAS call:
  * they spin, yielding, for 2^28 cycles (about 0.1 s here) before they
@@ -36,9 +47,66 @@
 
 #include "ops/par.h"
 
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef GP_HAVE_OPENMP
+/* This process's threads in state R (running or runnable): OpenBLAS's
+ * start with the process and may be running when counted. */
+static long
+own_running(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	long n = 0;
+
+	if (d == NULL)
+		return (1);
+	while ((e = readdir(d)) != NULL) {
+		char path[320], line[512], *paren;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		(void)snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+		    e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fgets(line, sizeof(line), f) != NULL &&
+		    (paren = strrchr(line, ')')) != NULL && paren[1] == ' ' &&
+		    paren[2] == 'R')
+			n++;
+		(void)fclose(f);
+	}
+	(void)closedir(d);
+	return (n > 0 ? n : 1);
+}
+
+/* Whether the cores are free for the threads: the tasks the kernel
+ * counts as running (/proc/loadavg's fourth field, R/T), this process's
+ * aside, and one per thread fit in the online cores.  False when it
+ * cannot tell. */
+static bool
+cores_free(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running = -1, cores = sysconf(_SC_NPROCESSORS_ONLN);
+	double l1, l5, l15;
+	int ok;
+
+	if (f == NULL)
+		return (false);
+	ok = fscanf(f, "%lf %lf %lf %ld/", &l1, &l5, &l15, &running) == 4;
+	(void)fclose(f);
+	if (!ok || running < 1 || cores < 1)
+		return (false);
+	return (running - own_running() + omp_get_max_threads() <= cores);
+}
+#endif
 
 void
 gp_par_init(char **argv)
@@ -51,7 +119,8 @@ gp_par_init(char **argv)
 		return;
 	if (pre != NULL && strstr(pre, "vgpreload") != NULL)
 		return;
-	if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
+	if (cores_free() ? setenv("GOMP_SPINCOUNT", "300000", 1) != 0 :
+	    setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
 		return;
 	if (getenv("OPENBLAS_THREAD_TIMEOUT") == NULL &&
 	    getenv("GOTO_THREAD_TIMEOUT") == NULL)

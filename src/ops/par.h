@@ -10,7 +10,8 @@
  * BLAS call is made inside a region (OpenBLAS would start its own threads
  * from each of ours), except the pointwise conv's (ops/conv-pw.c), which
  * sets OpenBLAS's thread count to 1 around its region.  Idle threads
- * sleep (gp_par_init, ops/par.c).
+ * spin briefly, or sleep at once on a busy machine (gp_par_init,
+ * ops/par.c).
  * Without OpenMP (--disable-openmp, TSan builds) the loops are serial and
  * GP_PAR_FOR expands to nothing.
  */
@@ -59,9 +60,10 @@ gp_par_thread(void)
 #endif
 }
 
-/* First thing in main(): libgomp's threads sleep when idle instead of
- * spinning (OMP_WAIT_POLICY=passive, by executing the program again with
- * it set; see ops/par.c), unless the user chose a policy. */
+/* First thing in main(): libgomp's idle threads spin about 3 ms when
+ * the machine's cores are free at start, else sleep at once (by executing
+ * the program again with GOMP_SPINCOUNT or OMP_WAIT_POLICY set; see
+ * ops/par.c), unless the user chose a policy. */
 void	gp_par_init(char **argv);
 
 /* [*lo, *hi): part k of n of the range [0, total), in blocks of `align`
