@@ -17,7 +17,12 @@
  *
  * Columns: case, GFLOP (2 N Cout Hout Wout Cin/g kh kw), gptop ms,
  * GFLOP/s, im2col + sgemm ms (its threads: OPENBLAS_NUM_THREADS), naive
- * ms, largest relative difference from the naive output.
+ * ms, largest relative difference from the naive output.  A conv the
+ * conv_winograd rewrite takes (param winograd: ops/conv-wino.c) runs both
+ * ways, interleaved, and prints a second line: the median times of the
+ * direct conv and of Winograd's over the same repetitions, the median of
+ * their per-repetition ratios, and Winograd's largest relative
+ * difference from the naive output.
  */
 #include "config.h"
 
@@ -153,6 +158,38 @@ im2col_gemm(const struct bcase *b, const float *x, const float *w,
 	}
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* The median of v[0 .. n) (sorted in place). */
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+/* The largest |y - ref| / max(1, |ref|). */
+static double
+max_rel(const float *y, const float *ref, int64_t nel)
+{
+	double m = 0;
+
+	for (int64_t i = 0; i < nel; i++) {
+		double a = y[i], e = ref[i];
+		double rel = fabs(a - e) / (fabs(e) > 1 ? fabs(e) : 1);
+
+		if (rel > m)
+			m = rel;
+	}
+	return (m);
+}
+
 /* Nanoseconds: wall time, or with BENCH_CPU set the process's CPU time. */
 static uint64_t
 now(void)
@@ -202,15 +239,22 @@ main(int argc, char **argv)
 		int64_t xs[4] = {b->n, b->c, b->h, b->w};
 		int64_t ws[4] = {b->m, b->c / b->group, b->k, b->k};
 		int in[2] = {input(g, 4, xs, 1), input(g, 4, ws, 2)}, ni;
-		char params[160];
+		char params[200];
 		struct gp_err err;
 		struct gp_node *nd;
 		struct gp_tensor *tin[2], out = {0}, *tout[1] = {&out};
+		struct gp_tensor wout = {0}, *twout[1] = {&wout};
 		const struct gp_type *ot;
 		double best = INFINITY, nbest = INFINITY, maxrel = 0, fl;
 		double gbest = INFINITY;
+		double *td = calloc((size_t)reps, sizeof(double));
+		double *tw = calloc((size_t)reps, sizeof(double));
+		double *tr = calloc((size_t)reps, sizeof(double));
+		struct gp_node *wn = NULL;
+		struct gp_buf fb = {0};
 		float *ref, *col;
 		int64_t nel;
+		int wi;
 
 		snprintf(params, sizeof(params), "{\"strides\": [%lld, %lld], "
 		    "\"pads\": [%lld, %lld, %lld, %lld], \"group\": %lld}",
@@ -223,9 +267,21 @@ main(int argc, char **argv)
 			fprintf(stderr, "bench-conv: %s\n", err.msg);
 			return (1);
 		}
+		/* the same conv with param winograd, when it takes it */
+		snprintf(params + strlen(params) - 1, sizeof(params) -
+		    strlen(params) + 1, ", \"winograd\": true}");
+		wi = gp_graph_add_node(g, gp_op_find("conv"), json_loads(params,
+		    0, NULL), 2, in, 1, &err);
+		if (wi >= 0) {
+			gp_node_format_op(g, &g->nodes[wi], &fb);
+			if (strstr(gp_buf_str(&fb), "winograd") != NULL)
+				wn = &g->nodes[wi];
+			gp_buf_free(&fb);
+		}
 		nd = &g->nodes[ni];
 		ot = &g->vars[nd->out[0]].type;
 		gp_tensor_alloc(&out, ot->dtype, ot->ndim, ot->shape);
+		gp_tensor_alloc(&wout, ot->dtype, ot->ndim, ot->shape);
 		tin[0] = &g->vars[in[0]].value;
 		tin[1] = &g->vars[in[1]].value;
 		nel = gp_tensor_numel(&out);
@@ -239,6 +295,14 @@ main(int argc, char **argv)
 			t0 = now() - t0;
 			if (t0 < best)
 				best = (double)t0;
+			td[r] = (double)t0;
+			if (wn != NULL) {
+				t0 = now();
+				wn->kernel(wn, tin, twout);
+				t0 = now() - t0;
+				tw[r] = (double)t0;
+				tr[r] = tw[r] / td[r];
+			}
 			t0 = now();
 			im2col_gemm(b, (const float *)gp_tensor_data(tin[0]),
 			    (const float *)gp_tensor_data(tin[1]), col, ref,
@@ -257,19 +321,23 @@ main(int argc, char **argv)
 			if (t0 < nbest)
 				nbest = (double)t0;
 		}
-		for (int64_t i = 0; i < nel; i++) {
-			double a = ((float *)gp_tensor_data(&out))[i], e = ref[i];
-			double rel = fabs(a - e) / (fabs(e) > 1 ? fabs(e) : 1);
-
-			if (rel > maxrel)
-				maxrel = rel;
-		}
+		maxrel = max_rel((const float *)gp_tensor_data(&out), ref, nel);
 		fl = gp_node_flops(g, nd);
 		printf("%-36s %8.3f %9.3f %8.1f %10.3f %9.2f %9.1e\n",
 		    b->name, fl / 1e9, best / 1e6, fl / best, gbest / 1e6,
 		    nbest / 1e6, maxrel);
+		if (wn != NULL)
+			printf("  winograd: median %.3f ms (direct %.3f ms), "
+			    "winograd / direct %.3f, max rel %.1e\n",
+			    median(tw, reps) / 1e6, median(td, reps) / 1e6,
+			    median(tr, reps), max_rel((const float *)
+			    gp_tensor_data(&wout), ref, nel));
 		free(ref);
 		free(col);
+		free(td);
+		free(tw);
+		free(tr);
+		gp_tensor_release(&wout);
 		gp_tensor_release(&out);
 		gp_graph_free(g);
 	}

@@ -532,6 +532,35 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
 	}
 }
 
+void
+gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
+    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn)
+{
+	int64_t nkb, kc = depth(k, &nkb), ns = (nn + NR - 1) / NR;
+	struct tile t = {.ldc = ldc};
+
+	for (int64_t kb = 0; kb < nkb; kb++) {
+		int64_t k0 = kb * kc;
+
+		t.kc = k - k0 < kc ? k - k0 : kc;
+		t.first = kb == 0;
+		t.last = kb == nkb - 1;
+		for (int64_t i0 = 0; i0 < m; i0 += MR) {
+			t.mr = m - i0 < MR ? (int)(m - i0) : MR;
+			for (int i = 0; i < MR; i++)
+				t.a[i] = a + (i0 + (i < t.mr ? i : 0)) * lda +
+				    k0;
+			for (int64_t j = 0; j < ns; j++) {
+				t.nr = nn - j * NR < NR ? (int)(nn - j * NR) :
+				    NR;
+				t.b = b + j * k * NR + k0 * NR;
+				t.c = c + i0 * ldc + j * NR;
+				kernel(&t);
+			}
+		}
+	}
+}
+
 /* The packing buffer, from the calling thread's scratch (all threads'
  * parts in one request: ops/scratch.h), aligned for the kernel. */
 static float *
@@ -800,6 +829,15 @@ bool
 gp_conv_gemm_ok(void)
 {
 	return (false);
+}
+
+void
+gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
+    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn)
+{
+	(void)a, (void)lda, (void)b, (void)c, (void)ldc, (void)m, (void)k;
+	(void)nn;
+	abort();
 }
 
 void

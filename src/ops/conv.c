@@ -32,6 +32,7 @@
 
 #include "ops/conv-gemm.h"
 #include "ops/conv-kern.h"
+#include "ops/conv-wino.h"
 #include "ops/ops.h"
 #include "ops/par.h"
 #include "ops/scratch.h"
@@ -55,12 +56,14 @@ struct conv_priv {
 	bool		direct;		/* one input channel per group */
 	bool		pointwise;	/* 1x1, stride 1, no pads */
 	bool		packed;		/* float32 through ops/conv-gemm.c */
+	bool		wino;		/* ... or ops/conv-wino.c (param
+					 * winograd, rewrite conv_winograd) */
 	bool		act;		/* clamp the output to [lo, hi] */
 	double		lo, hi;
 };
 
 static const char *const p_conv[] = {"kernel_shape", "strides", "dilations",
-	"pads", "auto_pad", "group", "act_min", "act_max", NULL};
+	"pads", "auto_pad", "group", "act_min", "act_max", "winograd", NULL};
 static const char *const p_convt[] = {"kernel_shape", "strides",
 	"dilations", "pads", "auto_pad", "group", "output_padding",
 	"output_shape", NULL};
@@ -254,21 +257,45 @@ convt_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,             \
 DEF_CONV(f32, float, cblas_sgemm)
 DEF_CONV(f64, double, cblas_dgemm)
 
+/* The scratch of conv_packed: Winograd's, or the blocked gemm's when
+ * Winograd declines (a non-finite value), whichever is larger, asked at
+ * once (so that the bytes measured are the bytes declared). */
+static size_t
+packed_scratch(const struct conv_priv *p)
+{
+	size_t gb = gp_conv_gemm_scratch(&p->w, p->cg, p->og), wb;
+
+	if (!p->wino)
+		return (gb);
+	wb = gp_conv_wino_scratch(&p->w, p->cg, p->og);
+	return (wb > gb ? wb : gb);
+}
+
 /* float32 conv through ops/conv-gemm.c: one blocked gemm per image and
- * group, the bias and clamp in its epilogue. */
+ * group, the bias and clamp in its epilogue; or through ops/conv-wino.c,
+ * which declines an image and group holding an infinity or a NaN. */
 static void
 conv_packed(const float *x, const float *wt, const float *b, float *y,
     int64_t n, int64_t cin, int64_t cout, const struct conv_priv *p)
 {
 	int64_t ivol = vol(p->w.in), ovol = vol(p->w.out);
+	void *ws = p->wino ? gp_scratch_get(GP_SCRATCH_COL, packed_scratch(p)) :
+	    NULL;
 
 	for (int64_t i = 0; i < n; i++)
-		for (int64_t g = 0; g < p->group; g++)
-			gp_conv_gemm_f32(x + (i * cin + g * p->cg) * ivol,
-			    wt + g * p->og * p->cg * p->kvol,
-			    b != NULL ? b + g * p->og : NULL,
-			    y + (i * cout + g * p->og) * ovol, &p->w, p->cg,
-			    p->og, p->act, (float)p->lo, (float)p->hi);
+		for (int64_t g = 0; g < p->group; g++) {
+			const float *xg = x + (i * cin + g * p->cg) * ivol;
+			const float *wg = wt + g * p->og * p->cg * p->kvol;
+			const float *bg = b != NULL ? b + g * p->og : NULL;
+			float *yg = y + (i * cout + g * p->og) * ovol;
+
+			if (p->wino && gp_conv_wino_f32(xg, wg, bg, yg, &p->w,
+			    p->cg, p->og, p->act, (float)p->lo,
+			    (float)p->hi, ws))
+				continue;
+			gp_conv_gemm_f32(xg, wg, bg, yg, &p->w, p->cg, p->og,
+			    p->act, (float)p->lo, (float)p->hi);
+		}
 }
 
 /* The inputs as contiguous tensors: the ones that are, copies of the
@@ -467,6 +494,10 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	 * input where it lies (ops/conv-gemm.h), else ops/conv-pw.c */
 	p->packed = x->dtype == GP_FLOAT32 && !p->direct && gp_conv_gemm_ok() &&
 	    (!p->pointwise || gp_conv_gemm_direct(&p->w, p->cg, p->og));
+	if (gp_op_param_bool(n->params, "winograd", false, &p->wino, err) < 0)
+		return (-1);
+	/* a request: taken where F(2x2, 3x3) applies and pays */
+	p->wino = p->wino && p->packed && gp_conv_wino_ok(&p->w, p->cg, p->og);
 	if (check_blas("conv", p, p->og, vol(p->w.out), p->cg * p->kvol,
 	    err) < 0)
 		return (-1);
@@ -638,8 +669,7 @@ work_conv(const struct gp_graph *g, const struct gp_node *n,
 		return (copies + isz * (uint64_t)gp_conv_dw_work(&p->w) *
 		    (uint64_t)gp_par_max_threads());
 	if (p->packed)
-		return (copies + (uint64_t)gp_conv_gemm_scratch(&p->w, p->cg,
-		    p->og));
+		return (copies + (uint64_t)packed_scratch(p));
 	if (p->pointwise)
 		return (copies);
 	return (copies + isz * (uint64_t)(p->cg * p->kvol * vol(p->w.out)));
@@ -661,6 +691,8 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 			gp_buf_puts(b, ", relu");
 		else if (p->act)
 			gp_buf_printf(b, ", clip=[%g, %g]", p->lo, p->hi);
+		if (p->wino)
+			gp_buf_puts(b, ", winograd");
 	}
 	gp_buf_puts(b, "}");
 }

@@ -12,6 +12,9 @@
  *   layer_norm_fuse  the LayerNorm torch exports below opset 17 (mean,
  *                    sub, pow 2, mean, add eps, sqrt, div, mul, add)
  *                    -> layer_norm
+ *   conv_winograd    a float32 3x3 conv of strides and dilations 1 with
+ *                    enough channels and output pixels (ops/conv-wino.h)
+ *                    -> the same conv computed as Winograd's F(2x2, 3x3)
  *
  * Each fires only when the applies it swallows are read by nothing else
  * (no other reader, no function output or update), and the replacement
@@ -21,7 +24,10 @@
  * The folded weights differ from the unfolded arithmetic by rounding
  * (W * a rounded once instead of the conv's output times a); the others
  * keep the arithmetic's order (conv_bias, conv_act: identical results) or
- * compute the statistics in double (layer_norm_fuse).
+ * compute the statistics in double (layer_norm_fuse).  conv_winograd
+ * changes the arithmetic: its sums differ from the direct conv's by
+ * rounding (a few ulps of the sum of the products' magnitudes); an input
+ * or a weight that is not finite sends that call to the direct conv.
  */
 #include "config.h"
 
@@ -30,6 +36,9 @@
 #include <string.h>
 
 #include "graph/op.h"
+#include "ops/conv-gemm.h"
+#include "ops/conv-wino.h"
+#include "ops/window.h"
 #include "rewrite/rewriters.h"
 #include "rewrite/rw.h"
 
@@ -523,6 +532,76 @@ layer_norm_fuse(struct cnn *s, int x)
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 
+/*
+ * conv_winograd
+ */
+
+/* c's label with ",wino" in its braces (Conv{3x3,p1,wino}). */
+static char *
+wino_label(const struct gp_node *c)
+{
+	struct gp_buf b = {0};
+	size_t n;
+	char *r;
+
+	if (c->label == NULL)
+		return (NULL);
+	n = strlen(c->label);
+	if (n > 0 && c->label[n - 1] == '}')
+		gp_buf_printf(&b, "%.*s,wino}", (int)(n - 1), c->label);
+	else
+		gp_buf_printf(&b, "%s{wino}", c->label);
+	r = gp_xstrdup(gp_buf_str(&b));
+	gp_buf_free(&b);
+	return (r);
+}
+
+static bool
+conv_winograd(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *c = &g->nodes[x];
+	const struct gp_type *xt, *wt;
+	struct gp_win win;
+	struct gp_err err;
+	struct gp_node *n;
+	int64_t group;
+	bool on;
+	int in[3], v;
+	json_t *p;
+
+	if (!gp_rw_is(c, "conv") || g->vars[c->out[0]].type.dtype !=
+	    GP_FLOAT32 || gp_op_param_bool(c->params, "winograd", false, &on,
+	    &err) < 0 || on)
+		return (false);
+	xt = gp_graph_in_type(g, c, 0);
+	wt = gp_graph_in_type(g, c, 1);
+	if (xt->ndim != 4 || wt->ndim != 4)
+		return (false);
+	s->w.ctx->tried++;
+	/* the geometry conv's prepare computes, and its choice */
+	if (gp_op_param_int(c->params, "group", 1, &group, &err) < 0 ||
+	    group < 1 || xt->shape[1] % group != 0 || wt->shape[0] % group !=
+	    0 || gp_win_parse(c->params, "conv", 2, wt->shape + 2, false, &win,
+	    &err) < 0 || gp_win_output(&win, "conv", xt->shape + 2, &err) < 0 ||
+	    !gp_conv_gemm_ok() || !gp_conv_wino_ok(&win, xt->shape[1] / group,
+	    wt->shape[0] / group))
+		return (false);
+	p = json_deep_copy(c->params);
+	json_object_set_new(p, "winograd", json_true());
+	for (int i = 0; i < c->n_in; i++)
+		in[i] = c->in[i];
+	v = gp_rw_apply(g, "conv", p, c->n_in, in);
+	if (v < 0)
+		return (false);
+	c = &g->nodes[x];	/* gp_rw_apply may move the nodes */
+	n = &g->nodes[g->vars[v].producer];
+	n->name = c->name ? gp_xstrdup(c->name) : NULL;
+	n->family = c->family ? gp_xstrdup(c->family) : NULL;
+	n->label = wino_label(c);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
 #define CNN(fn, ops_, doc_)						\
 	static int							\
 	run_##fn(struct gp_rewrite_ctx *c, struct gp_err *err)		\
@@ -559,11 +638,15 @@ CNN(conv_act, "conv", "maximum(conv, lo), minimum(conv, hi), clip(conv, "
     "lo, hi) (Relu, Relu6) -> conv with act_min, act_max")
 CNN(layer_norm_fuse, "mean", "(x - mean(x)) / sqrt(mean((x - mean(x))^2) + "
     "eps) * gamma + beta over trailing axes -> layer_norm")
+CNN(conv_winograd, "conv", "float32 conv 3x3, strides and dilations 1, "
+    "enough channels and pixels -> Winograd F(2x2, 3x3): 2.25x fewer "
+    "multiplies, sums rounded differently")
 
 const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_bn_fold,
 	&rw_conv_bias,
 	&rw_conv_act,
 	&rw_layer_norm_fuse,
+	&rw_conv_winograd,
 	NULL,
 };

@@ -579,6 +579,8 @@ struct nd_conv {
 	int64_t		 n, c, m, in[3], k[3], s[3], d[3], pb[3], pe[3];
 	double		 lo, hi;	/* clamp; lo > hi: none */
 	bool		 bias, nan;
+	bool		 wino;		/* param winograd */
+	bool		 taken;		/* ... taken (float32, AVX2) */
 };
 
 static void
@@ -742,6 +744,51 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .in = {1000}, .k = {1}, .s = {1}, .d = {1}, .pb = {0},
 		    .pe = {0}, .lo = 0, .hi = INFINITY, .bias = true,
 		    .nan = true},
+		/* Winograd F(2x2, 3x3) (ops/conv-wino.c): tiles cut by the
+		 * output's edges, groups of 8 tiles across slivers, output
+		 * channels past a group of 24, depth past a block of k */
+		{.what = "winograd: 64 -> 13 channels, 23x21 (half tiles on "
+		    "both edges), pads 1, 2 images, relu", .nsp = 2,
+		    .group = 1, .n = 2, .c = 64, .m = 13, .in = {23, 21},
+		    .k = {3, 3}, .s = {1, 1}, .d = {1, 1}, .pb = {1, 1},
+		    .pe = {1, 1}, .lo = 0, .hi = INFINITY, .bias = true,
+		    .wino = true, .taken = true},
+		{.what = "winograd: pads [0, 2; 2, 0], 30 output channels, "
+		    "22x18", .nsp = 2, .group = 1, .n = 1, .c = 64, .m = 30,
+		    .in = {22, 18}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+		    .pb = {0, 2}, .pe = {2, 0}, .lo = 1, .hi = 0,
+		    .bias = true, .wino = true, .taken = true},
+		{.what = "winograd: depth 300 (two blocks of k), 20x20, clip "
+		    "[-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 300,
+		    .m = 7, .in = {20, 20}, .k = {3, 3}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = -1,
+		    .hi = 1, .bias = true, .wino = true, .taken = true},
+		{.what = "winograd: group 2 of 64 channels, no pads, 26x26, "
+		    "no bias", .nsp = 2, .group = 2, .n = 1, .c = 128,
+		    .m = 12, .in = {26, 26}, .k = {3, 3}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0}, .lo = 1,
+		    .hi = 0, .wino = true, .taken = true},
+		{.what = "winograd: 13x31 (a group's output rows 15 wide, "
+		    "odd rows: the last row half), no act", .nsp = 2,
+		    .group = 1, .n = 1, .c = 64, .m = 8, .in = {13, 31},
+		    .k = {3, 3}, .s = {1, 1}, .d = {1, 1}, .pb = {1, 1},
+		    .pe = {1, 1}, .lo = 1, .hi = 0, .bias = true,
+		    .wino = true, .taken = true},
+		{.what = "winograd: a NaN in X (that call on the direct "
+		    "conv: NaN only where a window holds it), relu",
+		    .nsp = 2, .group = 1, .n = 1, .c = 64, .m = 6,
+		    .in = {24, 24}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+		    .pb = {1, 1}, .pe = {1, 1}, .lo = 0, .hi = INFINITY,
+		    .bias = true, .nan = true, .wino = true, .taken = true},
+		{.what = "winograd asked of 32 input channels: not taken",
+		    .nsp = 2, .group = 1, .n = 1, .c = 32, .m = 8,
+		    .in = {24, 24}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+		    .pb = {1, 1}, .pe = {1, 1}, .lo = 1, .hi = 0,
+		    .bias = true, .wino = true},
+		{.what = "winograd asked of strides 2: not taken", .nsp = 2,
+		    .group = 1, .n = 1, .c = 32, .m = 8, .in = {48, 48},
+		    .k = {3, 3}, .s = {2, 2}, .d = {1, 1}, .pb = {1, 1},
+		    .pe = {1, 1}, .lo = 1, .hi = 0, .wino = true},
 	};
 
 	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
@@ -773,6 +820,9 @@ test_gemm_shapes(enum gp_dtype dt)
 		    NULL);
 		json_ints(params, sizeof(params), "pads", cv->nsp, cv->pb,
 		    cv->pe);
+		if (cv->wino)
+			snprintf(params + strlen(params), sizeof(params) -
+			    strlen(params), ", \"winograd\": true");
 		len = strlen(params);
 		if (cv->lo <= cv->hi && isinf(cv->hi))
 			snprintf(params + len, sizeof(params) - len, ", "
@@ -792,6 +842,17 @@ test_gemm_shapes(enum gp_dtype dt)
 		if (ni < 0) {
 			diag("  params %s", params);
 			continue;
+		}
+		if (cv->wino) {
+			struct gp_buf fb = {0};
+			bool taken = cv->taken && dt == GP_FLOAT32 &&
+			    gp_conv_gemm_ok();
+
+			gp_node_format_op(g, &g->nodes[ni], &fb);
+			ok((strstr(gp_buf_str(&fb), "winograd") != NULL) == taken,
+			    "%s: %s (%s)", what, taken ? "Winograd taken" :
+			    "the direct conv", gp_buf_str(&fb));
+			gp_buf_free(&fb);
 		}
 		ys[0] = cv->n;
 		ys[1] = cv->m;

@@ -26,6 +26,7 @@
 #include "graph/op.h"
 #include "load/graph-json.h"
 #include "load/onnx-build.h"
+#include "ops/conv-gemm.h"
 #include "rewrite/rewrite.h"
 #include "run/vm.h"
 
@@ -552,6 +553,60 @@ test_layer_norm(void)
 }
 
 /*
+ * conv_winograd: x (1, C, 20, 20), W (16, C, 3, 3), pads 1, relu.
+ */
+
+static struct gp_graph *
+wino_graph(int c, const char *dtype, const char *strides)
+{
+	char *vars = gp_xasprintf("'x': {'kind': 'input', 'dtype': '%s', "
+	    "'shape': [1, %d, 20, 20], 'init': {'uniform': [-1, 1], 'seed': "
+	    "1}}, 'W': {'kind': 'shared', 'dtype': '%s', 'shape': [16, %d, 3, "
+	    "3], 'init': {'uniform': [-0.2, 0.2], 'seed': 2}}, 'b': {'kind': "
+	    "'shared', 'dtype': '%s', 'shape': [16], 'init': {'uniform': "
+	    "[-0.1, 0.1], 'seed': 3}}", dtype, c, dtype, c, dtype);
+	char *nodes = gp_xasprintf("{'op': 'conv', 'inputs': ['x', 'W', 'b'], "
+	    "'outputs': ['c'], 'params': {'pads': [1, 1, 1, 1], 'strides': "
+	    "%s}}, {'op': 'maximum', 'inputs': ['c', 0], 'outputs': ['r']}",
+	    strides);
+	struct gp_graph *g = graph_of(vars, nodes, "'r'", NULL);
+
+	free(vars);
+	free(nodes);
+	return (g);
+}
+
+static void
+test_conv_winograd(void)
+{
+	struct gp_graph *g;
+	bool avx = gp_conv_gemm_ok();
+
+	g = wino_graph(64, "float32", "[1, 1]");
+	expect_ops(g, ONLY("conv_act:conv_winograd"), avx ?
+	    "Conv{3x3, pads=[1, 1, 1, 1], relu, winograd}" :
+	    "Conv{3x3, pads=[1, 1, 1, 1], relu}", "conv_winograd: 64 "
+	    "channels, 20x20, after conv_act");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=conv_winograd",
+	    false, "conv_winograd: 64 channels, 20x20");
+	gp_graph_free(g);
+	/* where it does not pay, or does not apply: the conv unchanged */
+	g = wino_graph(32, "float32", "[1, 1]");
+	expect_ops(g, ONLY("conv_winograd"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "Elemwise{maximum}", "conv_winograd: not on 32 input channels");
+	gp_graph_free(g);
+	g = wino_graph(64, "float32", "[2, 2]");
+	expect_ops(g, ONLY("conv_winograd"), "Conv{3x3, strides=2x2, "
+	    "pads=[1, 1, 1, 1]} Elemwise{maximum}", "conv_winograd: not on "
+	    "strides 2");
+	gp_graph_free(g);
+	g = wino_graph(64, "float64", "[1, 1]");
+	expect_ops(g, ONLY("conv_winograd"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "Elemwise{maximum}", "conv_winograd: not in float64");
+	gp_graph_free(g);
+}
+
+/*
  * Whole graphs and models: the rewrites on and off.
  */
 
@@ -562,8 +617,8 @@ check_model(struct gp_graph *g, const char *what)
 		return;
 	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
 	    what);
-	compare(g, "optimizer_excluding=bn_fold:layer_norm_fuse",
-	    "optimizer_excluding=cnn", true, what);
+	compare(g, "optimizer_excluding=bn_fold:layer_norm_fuse:"
+	    "conv_winograd", "optimizer_excluding=cnn", true, what);
 	gp_graph_free(g);
 }
 
@@ -668,6 +723,7 @@ main(void)
 	test_bn_fold();
 	test_conv_act();
 	test_layer_norm();
+	test_conv_winograd();
 	test_models();
 	return (done_testing());
 }
