@@ -437,6 +437,86 @@ test_gemm(enum gp_dtype dt)
 	}
 }
 
+/* A rows x cols input whose elements lie 2 apart along dimension d (a
+ * view of every other element of a larger block). */
+static int
+var_spread(enum gp_dtype dt, int64_t rows, int64_t cols, int d,
+    double (*f)(int))
+{
+	int64_t big[2] = {d == 0 ? 2 * rows : rows, d == 1 ? 2 * cols : cols};
+	int idx = var_fn(dt, 2, big, NULL);
+	struct gp_tensor *v = &g->vars[idx].value;
+
+	v->shape[0] = rows;
+	v->shape[1] = cols;
+	if (d == 0)
+		v->strides[0] *= 2;
+	else
+		v->strides[1] *= 2;
+	g->vars[idx].type.shape[0] = rows;
+	g->vars[idx].type.shape[1] = cols;
+	for (int64_t i = 0; i < rows; i++)
+		for (int64_t j = 0; j < cols; j++)
+			gp_dtype_store(gp_tensor_data(v) + i * v->strides[0] +
+			    j * v->strides[1], dt, f((int)(i * cols + j)));
+	return (idx);
+}
+
+/*
+ * gemm of one row or one column of Z (a classifier's 1 x K . K x N): a
+ * gemv on BLAS's side, with X and Y plain, stored transposed, or with
+ * their elements 2 apart (X along its row, Y down its column: the
+ * vector's increment); values from a loop here.
+ */
+static void
+test_gemm_vec(enum gp_dtype dt)
+{
+	static const int64_t shapes[][3] = {{1, 5, 7}, {4, 1, 7}, {1, 1, 7},
+	    {1, 300, 40}};
+
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+		int64_t m = shapes[si][0], nn = shapes[si][1], k = shapes[si][2];
+		int64_t sz[2] = {m, nn}, sx[2] = {m, k}, sy[2] = {k, nn};
+
+		for (int tr = 0; tr < 6; tr++) {
+			int x = tr == 4 ? var_spread(dt, m, k, 1, fa) : tr & 1 ?
+			    var_transposed(dt, m, k, fa) : var_fn(dt, 2, sx, fa);
+			int y = tr == 5 ? var_spread(dt, k, nn, 0, fb) :
+			    tr & 2 && tr < 4 ? var_transposed(dt, k, nn, fb) :
+			    var_fn(dt, 2, sy, fb);
+			int in[5] = {var_fn(dt, 2, sz, fc), var_scalar(dt, 1.5),
+			    x, y, var_scalar(dt, -0.5)}, ni;
+			double *want = malloc(sizeof(double) * (size_t)(m *
+			    nn));
+			struct gp_tensor o;
+			char what[120];
+
+			for (int64_t i = 0; i < m; i++)
+				for (int64_t j = 0; j < nn; j++) {
+					double acc = 0;
+
+					for (int64_t q = 0; q < k; q++)
+						acc += fa((int)(i * k + q)) *
+						    fb((int)(q * nn + j));
+					want[i * nn + j] = 1.5 * acc - 0.5 *
+					    fc((int)(i * nn + j));
+				}
+			snprintf(what, sizeof(what), "gemm %lld x %lld x %lld, "
+			    "X %s, Y %s %s", (long long)m, (long long)k,
+			    (long long)nn, tr == 4 ? "2 apart" : tr & 1 ?
+			    "transposed" : "plain", tr == 5 ? "2 apart" : tr &
+			    2 && tr < 4 ? "transposed" : "plain",
+			    gp_dtype_name(dt));
+			if ((ni = node_ok("gemm", NULL, 5, in)) >= 0) {
+				run(ni, &o);
+				check(&o, want, m * nn, tol_of(dt) * k, what);
+				gp_tensor_release(&o);
+			}
+			free(want);
+		}
+	}
+}
+
 static void
 test_gemv(enum gp_dtype dt)
 {
@@ -628,6 +708,8 @@ main(void)
 	test_dot_mixed();
 	test_gemm(GP_FLOAT32);
 	test_gemm(GP_FLOAT64);
+	test_gemm_vec(GP_FLOAT32);
+	test_gemm_vec(GP_FLOAT64);
 	test_gemv(GP_FLOAT32);
 	test_gemv(GP_FLOAT64);
 	test_ger(GP_FLOAT32);
