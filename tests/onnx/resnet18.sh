@@ -4,8 +4,9 @@
 # resnet18 layers; the Apply and Ops tables rank the convolutions first,
 # with each conv's flops as computed here by hand (2 x Cout x Hout x Wout
 # x Cin x k x k) and a GFLOP/s figure; the memory profile counts the
-# convolutions' work space (the blocked gemm's packed col, layer3's the
-# largest; without AVX2, conv1's im2col: 3 x 7 x 7 by 112 x 112 float32)
+# convolutions' work space (the blocked gemm's packed col, layer3's, and
+# Winograd's buffers, layer2's the largest; without AVX2, conv1's im2col:
+# 3 x 7 x 7 by 112 x 112 float32)
 # and its predicted peak equals the allocator's measured peak
 # with GC on and off; a capture keeps the work space.  TAP output.
 
@@ -91,11 +92,28 @@ grep -Eq ' C +[0-9]+ +20 +Conv$' "$tmp/on.txt" && gemm=1
 if [ $gemm = 1 ]; then
 # the gemm packs all of col when the output has fewer than 16 slivers of
 # 16 pixels: layer3's 3x3 convs, 256 x 9 rows by 13 x 16 pixels x 4 B + 64
-# B of alignment = 1916992 B; layer4's 512 x 9 by 4 x 16: 1179712 B
-work='Work space \(kernels. scratch, alive during the apply that takes it\): largest 1\.8MiB \(1916992 B\), apply [0-9]+ \(/layer3/layer3\.0/conv2/Conv\); 21 applies take some'
-t "the memory profile: layer3's packed col, 2304 x 208 x 4 B + 64, the largest work space of 21 (the 20 convs and MaxPool)" \
-    has "$tmp/on.txt" "$work" \
-    '^ +1916992B +/layer3/layer3\.1/conv1/Conv$' '^ +1179712B +/layer4/layer4\.0/conv2/Conv$'
+# B of alignment = 1916992 B; layer4's 512 x 9 by 4 x 16: 1179712 B.
+# layer1's and layer2's 3x3 convs run as Winograd F(2x2, 3x3)
+# (ops/conv-wino.c): the padded input (C x (2 th + 2) rows x 2 hw, hw the
+# even half of a row: 8 past 2 tw + 1, rounded to 8), U (16 x C x C), 64 B
+# of alignment, and per thread V (16 x (C tb + 16)), M (16 x 24 x (tb + 8))
+# and a padded row (2 hw), tb = 256 KiB / (16 C 4 B) at most 64, all x 4 B:
+#   layer2, C 128, 28x28: 128 x 30 x 64 + 16 x 128 x 128 = 983040 B +
+#     1048576 B + 64 B, and a thread 16 x 4112 + 16 x 24 x 40 + 64 values
+#     = 324864 B
+#   layer1, C 64, 56x56: 64 x 58 x 80 + 16 x 64 x 64 = 1187840 B + 262144
+#     B + 64 B, and a thread 16 x 4112 + 16 x 24 x 72 + 80 values =
+#     374080 B
+# layer2's is the largest, whatever the thread count
+work='Work space \(kernels. scratch, alive during the apply that takes it\): largest [0-9.]+MiB \([0-9]+ B\), apply [0-9]+ \(/layer2/layer2\.0/conv2/Conv\); 21 applies take some'
+largest=$(sed -n 's/.*alive during the apply that takes it): largest [0-9.]*MiB (\([0-9]*\) B).*/\1/p' "$tmp/on.txt")
+t "the memory profile: layer2's Winograd buffers, 2031680 B + 324864 B a thread ($largest B), the largest work space of 21 (the 20 convs and MaxPool); layer3's packed col, 2304 x 208 x 4 B + 64" \
+    sh -c "grep -Eq '$work' '$tmp/on.txt' && test -n '$largest' &&
+        test \$((($largest - 2031680) % 324864)) = 0 &&
+        test $largest -gt 2031680 &&
+        grep -Eq '^ +${largest}B +/layer2/layer2\.1/conv2/Conv\$' '$tmp/on.txt' &&
+        grep -Eq '^ +1916992B +/layer3/layer3\.1/conv1/Conv\$' '$tmp/on.txt' &&
+        grep -Eq '^ +1179712B +/layer4/layer4\.0/conv2/Conv\$' '$tmp/on.txt'"
 else
 work='Work space \(kernels. scratch, alive during the apply that takes it\): largest 7\.0MiB \(7375872 B\), apply [0-9]+ \(/conv1/Conv\); 21 applies take some'
 t "the memory profile: conv1's im2col, 3 x 49 x 112 x 112 x 4 B, the largest work space of 21 (the 20 convs and MaxPool)" \
@@ -111,20 +129,19 @@ t "GC off: measured peak = predicted peak" \
     '^    Measured peak .*: equal to the predicted peak$'
 "$GPTOP" --batch "$tmp/cap.json" >"$tmp/cap.txt" 2>&1
 grep -E '^ +[0-9]+B +scratch ' "$tmp/on.txt" >"$tmp/scratch.on"
-# (with the blocked gemm the program's peak is during the MaxPool: 3.2 MB
-# in and 0.8 MB out; conv1 now takes 150 KB.  Its only scratch is one
-# reduced row per thread (ops/pool.c: 3x3/2 on 112 columns, the padded row
-# of 128 float32 and its even and odd values, 64 each): 1 KiB a thread)
+# (with the blocked gemm and Winograd the program's peak is during a
+# layer1 conv: 0.8 MB in, 0.8 MB out, and its Winograd buffers, 1450048 B
+# + 374080 B a thread)
 peak_work() {	# peak_work FILE: the work space alive at the program's peak, B
-	sed -n 's/.*; at the program.s peak [0-9.]*KiB (\([0-9]*\) B)$/\1/p' "$1"
+	sed -n 's/.*; at the program.s peak [0-9.]*[KM]iB (\([0-9]*\) B)$/\1/p' "$1"
 }
 won=$(peak_work "$tmp/on.txt")
 wcap=$(peak_work "$tmp/cap.txt")
 if [ $gemm = 1 ]; then
-t "the capture keeps the work space; alive at the peak: MaxPool's rows ($won B, 1 KiB a thread)" \
+t "the capture keeps the work space; alive at the peak: layer1's Winograd buffers ($won B, 1450048 B + 374080 B a thread)" \
     sh -c "grep -Eq '$work' '$tmp/cap.txt' && test -n '$won' &&
-        test '$won' = '$wcap' && test \$(($won % 1024)) = 0 &&
-        test '$won' -gt 0 && grep -E '^ +[0-9]+B +scratch ' '$tmp/cap.txt' |
+        test '$won' = '$wcap' && test \$((($won - 1450048) % 374080)) = 0 &&
+        test '$won' -gt 1450048 && grep -E '^ +[0-9]+B +scratch ' '$tmp/cap.txt' |
         cmp -s - '$tmp/scratch.on' &&
         grep -Eq '^ +${won}B +scratch ' '$tmp/scratch.on'"
 else
