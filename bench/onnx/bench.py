@@ -347,18 +347,25 @@ def bench_model(a, name):
     per = {"ort": [], "torch": [], "gptop": [], "prof": []}
     paired = []  # each repetition's profiled / unprofiled
     for r in range(a.reps):
-        if ort:
-            per["ort"].append(ort.batch(calls) / calls)
-        if torch:
-            per["torch"].append(torch.batch(calls) / calls)
+        # the peers, then gptop unprofiled and profiled (U P); every other
+        # repetition in the reverse order (P U, then the peers): no
+        # runtime always runs in another's wake (its pool threads, its
+        # cache contents), and neither of gptop's two batches always
+        # follows the other
+        order = ["ort", "torch", "U", "P"]
+        if r % 2:
+            order.reverse()
+        rt = {}
+        for k in order:
+            if k == "ort" and ort:
+                per["ort"].append(ort.batch(calls) / calls)
+            elif k == "torch" and torch:
+                per["torch"].append(torch.batch(calls) / calls)
+            elif k in ("U", "P") and gs:
+                rt[k == "P"] = gs.batch(calls, "p" if k == "P" else
+                                        "") / calls
         if not gs:
             continue
-        # gptop unprofiled and profiled one after the other, in turn
-        # first (U P, P U, ...): neither always runs in the peers' wake
-        # or in the other's
-        rt = {}
-        for prof in ((False, True) if r % 2 == 0 else (True, False)):
-            rt[prof] = gs.batch(calls, "p" if prof else "") / calls
         per["gptop"].append(rt[False])
         per["prof"].append(rt[True])
         paired.append(rt[True] / rt[False])
