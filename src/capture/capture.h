@@ -50,6 +50,10 @@ struct gp_capture_info {
 	char			*cc;		/* GP_BUILD_CC */
 	char			*cc_version;	/* __VERSION__ */
 	char			*blas;		/* openblas_get_config */
+	int			 threads;	/* the kernels' OpenMP threads
+						 * (0: not recorded) */
+	char			*idle;		/* their idle policy
+						 * (gp_par_idle), or NULL */
 	int			 n_src;
 	struct gp_capture_source *src;		/* merged from */
 };

@@ -88,6 +88,21 @@ describe(FILE *fp, const char *side, const char *label,
 		    "%s\n", ci->created ? ci->created : "?", ci->gptop ?
 		    ci->gptop : "?", ci->cpu ? ci->cpu : "?", ci->cores,
 		    ci->blas ? ci->blas : "?");
+	if (ci != NULL && ci->threads > 0)
+		fprintf(fp, "     kernels' threads: %d, idle ones %s\n",
+		    ci->threads, ci->idle != NULL ? ci->idle : "?");
+}
+
+/* Did the two captures' kernels run on different thread settings (both
+ * recorded)? */
+static bool
+threads_differ(const struct gp_capture_info *a,
+    const struct gp_capture_info *b)
+{
+	if (a == NULL || b == NULL || a->threads <= 0 || b->threads <= 0)
+		return (false);
+	return (a->threads != b->threads || (a->idle != NULL && b->idle !=
+	    NULL && strcmp(a->idle, b->idle) != 0));
 }
 
 static void
@@ -320,6 +335,14 @@ gp_diff_report(FILE *fp, const struct gp_diff *d,
 	    NULL && o->info_b->cpu != NULL && strcmp(o->info_a->cpu,
 	    o->info_b->cpu) != 0)
 		fprintf(fp, "  Note: captured on different CPUs\n");
+	if (threads_differ(o->info_a, o->info_b))
+		fprintf(fp, "  Note: the kernels' threads differ (A: %d, idle "
+		    "%s; B: %d, idle %s): parallel loops take longer with "
+		    "fewer threads or with idle threads that sleep (each wakes "
+		    "them), whatever the graph does\n", o->info_a->threads,
+		    o->info_a->idle ? o->info_a->idle : "?",
+		    o->info_b->threads, o->info_b->idle ? o->info_b->idle :
+		    "?");
 	fprintf(fp, "  Noise: Mann-Whitney U on the per-execution "
 	    "histograms; a change needs p < %g (adjusted for the rows of "
 	    "the table, Benjamini-Hochberg), a change of at least %g%% and "

@@ -1,11 +1,13 @@
 /*
  * info.c: where and when a capture is taken: this machine (CPU, cores,
- * OS), this build (gptop's version, the compiler, the BLAS) and the UTC
- * time (see struct gp_capture_info in capture.h).
+ * OS), this build (gptop's version, the compiler, the BLAS), the kernels'
+ * threads and their idle policy, and the UTC time (see struct
+ * gp_capture_info in capture.h).
  */
 #include "config.h"
 
 #include "capture/capture.h"
+#include "ops/par.h"
 
 #include <cblas.h>
 #include <stdio.h>
@@ -65,6 +67,7 @@ gp_capture_info_this(struct gp_capture_info *ci)
 	struct utsname u;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *blas = openblas_get_config();
+	char idle[64];
 
 	memset(ci, 0, sizeof(*ci));
 	ci->version = GP_CAPTURE_VERSION;
@@ -84,6 +87,9 @@ gp_capture_info_this(struct gp_capture_info *ci)
 	ci->cc_version = gp_xstrdup("unknown");
 #endif
 	ci->blas = gp_xstrdup(blas != NULL ? blas : "unknown");
+	ci->threads = gp_par_max_threads();
+	gp_par_idle(idle, sizeof(idle));
+	ci->idle = gp_xstrdup(idle);
 }
 
 void
@@ -98,6 +104,7 @@ gp_capture_info_done(struct gp_capture_info *ci)
 	free(ci->cc);
 	free(ci->cc_version);
 	free(ci->blas);
+	free(ci->idle);
 	for (int i = 0; i < ci->n_src; i++) {
 		free(ci->src[i].path);
 		free(ci->src[i].created);

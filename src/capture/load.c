@@ -225,10 +225,14 @@ rd_info(struct gp_rd *r, const json_t *top, struct gp_capture_info *ci)
 		    gp_rd_str(r, m, "compiler", true, &ci->cc) < 0 ||
 		    gp_rd_str(r, m, "compiler_version", true,
 		    &ci->cc_version) < 0 ||
-		    gp_rd_str(r, m, "blas", true, &ci->blas) < 0)
+		    gp_rd_str(r, m, "blas", true, &ci->blas) < 0 ||
+		    gp_rd_str(r, m, "idle", true, &ci->idle) < 0)
 			return (-1);
 		if (json_object_get(m, "cores") != NULL &&
 		    gp_rd_int(r, m, "cores", 0, INT32_MAX, &ci->cores) < 0)
+			return (-1);
+		if (json_object_get(m, "threads") != NULL &&
+		    gp_rd_int(r, m, "threads", 1, 4096, &ci->threads) < 0)
 			return (-1);
 		gp_rd_pop(r);
 	}

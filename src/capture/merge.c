@@ -193,6 +193,7 @@ gp_capture_merge(struct gp_profile *const *p,
 			free(out_ci->cc);
 			free(out_ci->cc_version);
 			free(out_ci->blas);
+			free(out_ci->idle);
 			out_ci->cpu = e->cpu ? gp_xstrdup(e->cpu) : NULL;
 			out_ci->os = e->os ? gp_xstrdup(e->os) : NULL;
 			out_ci->cc = e->cc ? gp_xstrdup(e->cc) : NULL;
@@ -200,6 +201,8 @@ gp_capture_merge(struct gp_profile *const *p,
 			    gp_xstrdup(e->cc_version) : NULL;
 			out_ci->blas = e->blas ? gp_xstrdup(e->blas) : NULL;
 			out_ci->cores = e->cores;
+			out_ci->threads = e->threads;
+			out_ci->idle = e->idle ? gp_xstrdup(e->idle) : NULL;
 		}
 		out_ci->src = gp_xcalloc((size_t)n + 1, sizeof(*out_ci->src));
 		out_ci->n_src = n;

@@ -523,6 +523,10 @@ info_machine(const struct gp_capture_info *ci)
 	set(m, "compiler", gp_jsonout_str(ci->cc));
 	set(m, "compiler_version", gp_jsonout_str(ci->cc_version));
 	set(m, "blas", gp_jsonout_str(ci->blas));
+	if (ci->threads > 0)
+		set(m, "threads", json_integer(ci->threads));
+	if (ci->idle != NULL)
+		set(m, "idle", gp_jsonout_str(ci->idle));
 	return (m);
 }
 

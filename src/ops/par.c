@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #ifdef GP_HAVE_OPENMP
@@ -128,6 +129,26 @@ gp_par_init(char **argv)
 	(void)execv("/proc/self/exe", argv);
 #else
 	(void)argv;
+#endif
+}
+
+void
+gp_par_idle(char *buf, size_t n)
+{
+#ifdef GP_HAVE_OPENMP
+	const char *pol = getenv("OMP_WAIT_POLICY");
+	const char *cnt = getenv("GOMP_SPINCOUNT");
+
+	if (pol != NULL && strcasecmp(pol, "passive") == 0)
+		(void)snprintf(buf, n, "passive");
+	else if (pol != NULL && strcasecmp(pol, "active") == 0)
+		(void)snprintf(buf, n, "active");
+	else if (cnt != NULL)
+		(void)snprintf(buf, n, "spin %.40s", cnt);
+	else
+		(void)snprintf(buf, n, "default");
+#else
+	(void)snprintf(buf, n, "serial");
 #endif
 }
 

@@ -18,6 +18,7 @@
 #ifndef GPTOP_SRC_OPS_PAR_H
 #define GPTOP_SRC_OPS_PAR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Work (elements touched) below which a loop stays serial. */
@@ -46,6 +47,15 @@
 
 /* The number of threads a parallel loop uses (1 without OpenMP). */
 int	gp_par_max_threads(void);
+
+/* What libgomp's idle threads do, as this process's environment set it
+ * (gp_par_init chose it, or the user): "passive" (sleep at once),
+ * "active" (spin), "spin N" (GOMP_SPINCOUNT N spins, then sleep),
+ * "default" (libgomp's: about 3 ms of spinning), "serial" (no OpenMP).
+ * Written into buf (n bytes).  Captures record it: a profile taken with
+ * spinning threads runs its parallel loops tens of microseconds faster
+ * each than one taken with sleeping threads (ops/par.c). */
+void	gp_par_idle(char *buf, size_t n);
 
 /* The calling thread's number in its loop, 0 to gp_par_max_threads() - 1
  * (0 outside a loop, and without OpenMP): which part of a scratch request

@@ -26,6 +26,7 @@
 #include "../tap.h"
 #include "../capture/fixture.h"
 #include "capture/capture.h"
+#include "ops/par.h"
 #include "capture/export.h"
 #include "graph/hash.h"
 #include "load/graph-json.h"
@@ -240,6 +241,15 @@ test_roundtrip(void)
 	ok(ci.cpu != NULL && ci.cc != NULL && ci.blas != NULL &&
 	    ci.cores > 0 && strcmp(ci.gptop, PACKAGE_VERSION) == 0,
 	    "machine, compiler, BLAS and gptop version recorded");
+	{
+		char idle[64];
+
+		gp_par_idle(idle, sizeof(idle));
+		ok(ci.threads == gp_par_max_threads() && ci.idle != NULL &&
+		    strcmp(ci.idle, idle) == 0, "the kernels' threads (%d) "
+		    "and their idle policy (%s) recorded", ci.threads,
+		    ci.idle ? ci.idle : "none");
+	}
 	ok(gp_capture_detect(path, &err) == 1, "a capture is detected as one");
 	gp_capture_info_done(&ci);
 	free(r1);

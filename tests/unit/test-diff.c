@@ -23,6 +23,7 @@
 
 #include "../tap.h"
 #include "../capture/fixture.h"
+#include "capture/capture.h"
 #include "capture/diff-impl.h"
 #include "capture/diff.h"
 
@@ -455,7 +456,51 @@ test_report(void)
 	    "added and removed rows are marked");
 	ok(line_has(buf, "Elemwise{sub}(t3)", "  ~ "), "unchanged rows: ~");
 	ok(strstr(buf, "4 paired") != NULL, "the pairing is summed up");
+	ok(strstr(buf, "threads") == NULL, "no threads line or note without "
+	    "the captures' machine records");
 	free(buf);
+	/* the captures' thread settings: shown, and a note when they differ
+	 * (a capture before 2026-11-26 has none: nothing said) */
+	{
+		struct gp_capture_info ia = {.cpu = "X", .threads = 2,
+		    .idle = "spin 300000"}, ib = ia, in = {.cpu = "X"};
+
+		ib.idle = "passive";
+		o.info_a = &ia;
+		o.info_b = &ib;
+		fp = open_memstream(&buf, &len);
+		gp_diff_report(fp, d, &o);
+		fclose(fp);
+		ok(strstr(buf, "kernels' threads: 2, idle ones spin 300000") &&
+		    strstr(buf, "kernels' threads: 2, idle ones passive") &&
+		    strstr(buf, "Note: the kernels' threads differ (A: 2, idle "
+		    "spin 300000; B: 2, idle passive)"), "each side's threads "
+		    "and idle policy, and a note that they differ");
+		free(buf);
+		ib.idle = "spin 300000";
+		ib.threads = 1;
+		fp = open_memstream(&buf, &len);
+		gp_diff_report(fp, d, &o);
+		fclose(fp);
+		ok(strstr(buf, "threads differ (A: 2, idle spin 300000; B: 1, "
+		    "idle spin 300000)") != NULL, "a different thread count "
+		    "too");
+		free(buf);
+		ib.threads = 2;
+		fp = open_memstream(&buf, &len);
+		gp_diff_report(fp, d, &o);
+		fclose(fp);
+		ok(strstr(buf, "threads differ") == NULL, "no note when they "
+		    "agree");
+		free(buf);
+		o.info_b = &in;
+		fp = open_memstream(&buf, &len);
+		gp_diff_report(fp, d, &o);
+		fclose(fp);
+		ok(strstr(buf, "threads differ") == NULL, "no note when one "
+		    "side did not record them");
+		free(buf);
+	}
 	gp_diff_free(d);
 	gp_profile_free(a);
 	gp_profile_free(b);
