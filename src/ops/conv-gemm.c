@@ -572,17 +572,6 @@ scratch(size_t bytes)
 	    ALIGN));
 }
 
-/* The calling thread's number in the parallel region (0 outside). */
-static int
-thread_num(void)
-{
-#ifdef GP_HAVE_OPENMP
-	return (omp_get_thread_num());
-#else
-	return (0);
-#endif
-}
-
 /*
  * The direct path (strides 1): B is not packed.  Row (c, kh, kw) of col,
  * for the outputs (oh, ow .. ow + 15) of one output row, is the run of 16
@@ -806,7 +795,7 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 	for (int64_t c0 = 0; c0 < sl; c0 += CS) {
 		int64_t ns = sl - c0 < CS ? sl - c0 : CS, n0 = c0 * NR;
 		int64_t nn = (c0 + ns) * NR > n ? n - n0 : ns * NR;
-		float *buf = all + part * (size_t)thread_num();
+		float *buf = all + part * (size_t)gp_par_thread();
 		struct tile t = t0;
 		struct run rn[CS * NR + 2];
 		int64_t nrun = runs(win, n0, nn, rn);

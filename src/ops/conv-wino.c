@@ -438,16 +438,6 @@ otrans(const float *mm, float *y, const float *bias, const struct wgeo *g,
 	}
 }
 
-static int
-thread_num(void)
-{
-#ifdef GP_HAVE_OPENMP
-	return (omp_get_thread_num());
-#else
-	return (0);
-#endif
-}
-
 bool
 gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
     const struct gp_win *w, int64_t cg, int64_t m, bool act, float lo,
@@ -471,7 +461,7 @@ gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
 #endif
 	{
 		char *mine = raw + pt.xp + pt.u + (pt.v + pt.mm + pt.line) *
-		    (size_t)thread_num();
+		    (size_t)gp_par_thread();
 		float *v = (float *)(void *)mine;
 		float *mm = (float *)(void *)(mine + pt.v);
 		float *line = (float *)(void *)(mine + pt.v + pt.mm);

@@ -432,6 +432,19 @@ line_has(const char *buf, const char *name, const char *what)
 	return (r);
 }
 
+/* The diff report of d as a string (the caller frees it). */
+static char *
+report_of(const struct gp_diff *d, const struct gp_diff_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	gp_diff_report(fp, d, o);
+	fclose(fp);
+	return (buf);
+}
+
 static void
 test_report(void)
 {
@@ -468,9 +481,7 @@ test_report(void)
 		ib.idle = "passive";
 		o.info_a = &ia;
 		o.info_b = &ib;
-		fp = open_memstream(&buf, &len);
-		gp_diff_report(fp, d, &o);
-		fclose(fp);
+		buf = report_of(d, &o);
 		ok(strstr(buf, "kernels' threads: 2, idle ones spin 300000") &&
 		    strstr(buf, "kernels' threads: 2, idle ones passive") &&
 		    strstr(buf, "Note: the kernels' threads differ (A: 2, idle "
@@ -479,24 +490,18 @@ test_report(void)
 		free(buf);
 		ib.idle = "spin 300000";
 		ib.threads = 1;
-		fp = open_memstream(&buf, &len);
-		gp_diff_report(fp, d, &o);
-		fclose(fp);
+		buf = report_of(d, &o);
 		ok(strstr(buf, "threads differ (A: 2, idle spin 300000; B: 1, "
 		    "idle spin 300000)") != NULL, "a different thread count "
 		    "too");
 		free(buf);
 		ib.threads = 2;
-		fp = open_memstream(&buf, &len);
-		gp_diff_report(fp, d, &o);
-		fclose(fp);
+		buf = report_of(d, &o);
 		ok(strstr(buf, "threads differ") == NULL, "no note when they "
 		    "agree");
 		free(buf);
 		o.info_b = &in;
-		fp = open_memstream(&buf, &len);
-		gp_diff_report(fp, d, &o);
-		fclose(fp);
+		buf = report_of(d, &o);
 		ok(strstr(buf, "threads differ") == NULL, "no note when one "
 		    "side did not record them");
 		free(buf);
