@@ -16,11 +16,20 @@
  * 50 or so loops a call lost about a quarter of its time.  So the policy
  * follows the machine at start: when the other tasks running (the
  * kernel's count in /proc/loadavg, less this process's threads) leave a
- * core for each thread, the threads spin like libgomp's default (GOMP_SPINCOUNT=300000,
- * about 3 ms), else they sleep at once (OMP_WAIT_POLICY=passive).  With a
- * competing busy process on the 2 cores, spinning threads ran resnet18 as
- * fast as sleeping ones (60 against 64 ms) and mobilenet_v2 35% slower
- * (24 against 18 ms); shorter spins (30000) were far worse (112 ms).
+ * core for each thread, the threads spin briefly (GOMP_SPINCOUNT=1000:
+ * 20 to 40 us here, measured as the gap between two regions below which
+ * the second one found its thread awake), else they sleep at once
+ * (OMP_WAIT_POLICY=passive).  Briefly: the gaps between a CNN's
+ * convolutions are a few microseconds, but a BLAS call after a loop needs
+ * the core the spinning thread holds for OpenBLAS's own thread, and
+ * libgomp's default spin (300000, about 3 ms) made data/graphs/mlp.json's
+ * gemms 2.5 times slower (23.9 ms a call against 7.8 ms sleeping; 7.8 ms
+ * with 1000 spins; medians of 5 runs, quiet machine).  mobilenet_v2 took
+ * 9.0 ms a call with 1000 spins, 8.8 ms with 300000 and 11.9 ms sleeping;
+ * squeezenet1_0 16.6, 17.0 and 18.1 ms.  With a competing busy process on
+ * the 2 cores spinning threads were no faster than sleeping ones, and
+ * some spin counts far slower (30000: mobilenet_v2 112 ms, against 18 ms
+ * sleeping), hence sleeping on a busy machine.
  * libgomp reads its environment once, in its initializer, before main()
  * and after libc has taken the environment the process started with (a
  * setenv() from the executable's .preinit_array is lost), so the only way
@@ -120,7 +129,7 @@ gp_par_init(char **argv)
 		return;
 	if (pre != NULL && strstr(pre, "vgpreload") != NULL)
 		return;
-	if (cores_free() ? setenv("GOMP_SPINCOUNT", "300000", 1) != 0 :
+	if (cores_free() ? setenv("GOMP_SPINCOUNT", "1000", 1) != 0 :
 	    setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
 		return;
 	if (getenv("OPENBLAS_THREAD_TIMEOUT") == NULL &&

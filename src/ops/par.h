@@ -70,7 +70,7 @@ gp_par_thread(void)
 #endif
 }
 
-/* First thing in main(): libgomp's idle threads spin about 3 ms when
+/* First thing in main(): libgomp's idle threads spin 20 to 40 us when
  * the machine's cores are free at start, else sleep at once (by executing
  * the program again with GOMP_SPINCOUNT or OMP_WAIT_POLICY set; see
  * ops/par.c), unless the user chose a policy. */
