@@ -216,6 +216,20 @@ class Gptop:
                        inputs], self.env)
 
 
+def idle_policy(pid):
+    """The idle policy of libgomp's threads in process pid, as gptop
+    chose it (src/ops/par.c) or the environment set it."""
+    try:
+        env = open("/proc/%d/environ" % pid, "rb").read().split(b"\0")
+    except OSError:
+        return "unknown"
+    for key in (b"OMP_WAIT_POLICY=", b"GOMP_SPINCOUNT="):
+        for e in env:
+            if e.startswith(key):
+                return e.decode(errors="replace")
+    return "libgomp's default"
+
+
 def ab_overhead(a, model, t_call):
     """(median, lower quartile, upper quartile, pairs) of the per-pair
     ratio profiled / unprofiled of bench-ab's profile mode on model (one
@@ -313,14 +327,6 @@ def bench_model(a, name):
             failures += 1
         subprocess.run(["node", js, model, "--threads", str(a.threads),
                         "--save", tmp], env=env, check=False)
-        ort = Server(["node", js, model, "--threads", str(a.threads),
-                      "--serve"] + (["--no-spin"] if a.ort_no_spin else []),
-                     env)
-    if a.torch:
-        tenv = dict(env, OMP_WAIT_POLICY="PASSIVE")
-        torch = Server(["/usr/bin/python3", os.path.join(HERE,
-                        "torch-bench.py"), a.out, name, "--threads",
-                        str(a.threads), "--serve"], tenv)
     g = Gptop(a.gptop, model, [("input", os.path.join(tds, "input_0.npy"))],
               a.threads)
     reason = g.why_not()
@@ -336,7 +342,21 @@ def bench_model(a, name):
         if not ok:
             failures += 1
             gptop_ok = False
+    # gptop's server first: it chooses its threads' idle policy from the
+    # tasks running when it starts (src/ops/par.c), which the peers' pool
+    # threads, still spinning after their load or warmup, would be
     gs = g.server(a.bench_ab) if gptop_ok else None
+    if gs:
+        note(rn, "gptop's idle threads: " + idle_policy(gs.p.pid))
+    if a.ort_dir:
+        ort = Server(["node", js, model, "--threads", str(a.threads),
+                      "--serve"] + (["--no-spin"] if a.ort_no_spin else []),
+                     env)
+    if a.torch:
+        tenv = dict(env, OMP_WAIT_POLICY="PASSIVE")
+        torch = Server(["/usr/bin/python3", os.path.join(HERE,
+                        "torch-bench.py"), a.out, name, "--threads",
+                        str(a.threads), "--serve"], tenv)
     # batch size: about 0.3 s of the fastest peer
     probe = ort or torch or gs
     t1 = probe.batch(1) if probe else 0.05
