@@ -43,6 +43,26 @@ for p in python3 /usr/bin/python3; do
 	fi
 done
 
+# The python scripts' reader of a capture (python3, not gptop): its
+# source nodes' names, decoded, and each apply's source indices.
+cat >"$tmp/capread.py" <<'PYEOF'
+import json
+def read(path):
+    """(capture, its source names, function 0, its calls)"""
+    d = json.load(open(path))
+    src, prev = [], ""
+    for e in d["sources"]:  # gptop-capture/5: [n, rest] is prev[:n] + rest
+        if isinstance(e, list):
+            e = prev.encode()[:e[0]].decode() + e[1]
+        src.append(e)
+        prev = e if e is not None else prev
+    f = d["functions"][0]
+    return d, src, f, f["call"]["calls"]
+def srcs(a):  # gptop-capture/4: a run [first, last] stands for its indices
+    return {i for e in a["src"] for i in
+            (range(e[0], e[1] + 1) if isinstance(e, list) else [e])}
+PYEOF
+
 # n skipped checks (TAP "ok N # SKIP").
 skip() {
 	k=0
@@ -97,20 +117,11 @@ ok $? "... paired by provenance only: 3 groups, nothing added or removed"
 # not gptop): the sum of the totals of gptop's applies whose sources lie in
 # a set, per call (5 calls), as the report prints it (%.3e).
 if [ -n "$PY" ]; then
-	"$PY" - "$tmp/gp.json" >"$tmp/want-rows" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-src, prev = [], ""
-for e in d["sources"]:  # gptop-capture/5: [n, rest] is prev[:n] + rest
-    if isinstance(e, list):
-        e = prev.encode()[:e[0]].decode() + e[1]
-    src.append(e)
-    prev = e if e is not None else prev
-f = d["functions"][0]
-calls = f["call"]["calls"]
-def srcs(a):  # gptop-capture/4: a run [first, last] stands for its indices
-    return {i for e in a["src"] for i in
-            (range(e[0], e[1] + 1) if isinstance(e, list) else [e])}
+	"$PY" - "$tmp" "$tmp/gp.json" >"$tmp/want-rows" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from capread import read, srcs
+d, src, f, calls = read(sys.argv[2])
 def per_call(names):
     ids = {src.index(n) for n in names}
     t = sum(a["total"] for a in f["applies"] if srcs(a) <= ids)
@@ -216,22 +227,13 @@ ok $? "... every gptop apply covered, every ORT node placed: none added or remov
 if [ -z "$PY" ]; then
 	skip 3 "no python3 to read the profile and the capture"
 else
-	"$PY" - "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tgroups" <<'PYEOF'
+	"$PY" - "$tmp" "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tgroups" <<'PYEOF'
 import json, sys
-ev = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]))
-src, prev = [], ""
-for e in d["sources"]:  # gptop-capture/5: [n, rest] is prev[:n] + rest
-    if isinstance(e, list):
-        e = prev.encode()[:e[0]].decode() + e[1]
-    src.append(e)
-    prev = e if e is not None else prev
-f = d["functions"][0]
-calls = f["call"]["calls"]
+sys.path.insert(0, sys.argv[1])
+from capread import read, srcs
+ev = json.load(open(sys.argv[2]))
+d, src, f, calls = read(sys.argv[3])
 runs = sum(1 for e in ev if e["name"] == "model_run")
-def srcs(a):
-    return {i for e in a["src"] for i in
-            (range(e[0], e[1] + 1) if isinstance(e, list) else [e])}
 def group(key, nodes, names):
     a = sum(e["dur"] for e in ev if e.get("cat") == "Node" and
             e["name"] in [n + "_kernel_time" for n in nodes])
