@@ -37,6 +37,8 @@
 #include "graph/graph.h"
 #include "graph/op.h"
 
+#include "bench-input.h"
+
 struct bcase {
 	const char	*name;
 	int64_t		 n, c, h, w, m, k, s, p, group;
@@ -211,24 +213,6 @@ now(void)
 	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }
 
-static int
-input(struct gp_graph *g, int ndim, const int64_t *shape, unsigned seed)
-{
-	struct gp_type t = {.dtype = GP_FLOAT32, .ndim = ndim};
-	int v;
-	float *d;
-	int64_t nel = gp_shape_numel(ndim, shape);
-
-	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
-	v = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
-	gp_tensor_alloc(&g->vars[v].value, GP_FLOAT32, ndim, shape);
-	d = (float *)gp_tensor_data(&g->vars[v].value);
-	for (int64_t i = 0; i < nel; i++) {
-		seed = seed * 1103515245u + 12345u;
-		d[i] = (float)((seed >> 8) & 0xffff) / 65536.0f - 0.5f;
-	}
-	return (v);
-}
 
 int
 main(int argc, char **argv)
@@ -244,7 +228,7 @@ main(int argc, char **argv)
 		struct gp_graph *g = gp_graph_new("bench");
 		int64_t xs[4] = {b->n, b->c, b->h, b->w};
 		int64_t ws[4] = {b->m, b->c / b->group, b->k, b->k};
-		int in[2] = {input(g, 4, xs, 1), input(g, 4, ws, 2)}, ni;
+		int in[2] = {bench_input(g, 4, xs, 1), bench_input(g, 4, ws, 2)}, ni;
 		char params[200];
 		struct gp_err err;
 		struct gp_node *nd;

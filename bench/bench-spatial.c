@@ -28,6 +28,8 @@
 #include "graph/op.h"
 #include "ops/par.h"
 
+#include "bench-input.h"
+
 struct bcase {
 	const char	*name;
 	const char	*op;
@@ -83,26 +85,15 @@ static const struct bcase cases[] = {
 	GAP("sqz gap 1000 13x13", 1000, 13),
 };
 
+/* An input of shape (up to 4 dimensions, a 0 ending a shorter one). */
 static int
 input(struct gp_graph *g, const int64_t *shape, unsigned seed)
 {
-	struct gp_type t = {.dtype = GP_FLOAT32, .ndim = 0};
-	int v;
-	float *d;
-	int64_t nel;
+	int ndim = 0;
 
-	while (t.ndim < 4 && shape[t.ndim] > 0)
-		t.ndim++;
-	memcpy(t.shape, shape, sizeof(int64_t) * (size_t)t.ndim);
-	nel = gp_shape_numel(t.ndim, t.shape);
-	v = gp_graph_add_var(g, NULL, GP_VAR_INPUT, &t);
-	gp_tensor_alloc(&g->vars[v].value, GP_FLOAT32, t.ndim, t.shape);
-	d = (float *)gp_tensor_data(&g->vars[v].value);
-	for (int64_t i = 0; i < nel; i++) {
-		seed = seed * 1103515245u + 12345u;
-		d[i] = (float)((seed >> 8) & 0xffff) / 65536.0f - 0.5f;
-	}
-	return (v);
+	while (ndim < 4 && shape[ndim] > 0)
+		ndim++;
+	return (bench_input(g, ndim, shape, seed));
 }
 
 int
