@@ -12,7 +12,9 @@
  * transforms use only additions (and halves, in G): the result agrees
  * with the direct conv's to a few ulps of the sum's magnitude.
  *
- * Per call: the weights' transform U (all threads, once), the input
+ * Per call: the weights' transform U (all threads, once; or none: U
+ * given, made once by the rewrite conv_winograd from fixed weights), the
+ * input
  * copied once inside the pads' zeros, each row split into its even and
  * odd columns (so that the transform of 8 neighbouring tiles reads
  * contiguous vectors); then the threads take blocks of TB tiles: each
@@ -45,6 +47,12 @@ enum {
 	ALIGN = 64,
 	V_BYTES = 256 << 10,	/* the most bytes of a block's V */
 	MIN_TILES = 96,		/* fewer tiles: the direct path is faster */
+	MIN_TILES_FIXED = 40,	/* the same with U fixed and cg >= 128: a
+				 * 14x14 output of 256 channels took 0.70
+				 * of the direct path's time, 0.90 with U
+				 * transformed every call; squeezenet's
+				 * 13x13 of 64 channels 1.39 (bench-conv) */
+	MIN_CG_FIXED = 128,
 	MIN_CG = 64,		/* fewer channels: too short a gemm depth
 				 * (squeezenet's 32 -> 128 at 27x27: 1.16
 				 * times the direct conv's time) */
@@ -95,7 +103,7 @@ geo(const struct gp_win *w, int64_t cg, struct wgeo *g)
 }
 
 bool
-gp_conv_wino_ok(const struct gp_win *w, int64_t cg, int64_t m)
+gp_conv_wino_ok(const struct gp_win *w, int64_t cg, int64_t m, bool fixed)
 {
 	struct wgeo g;
 
@@ -108,7 +116,14 @@ gp_conv_wino_ok(const struct gp_win *w, int64_t cg, int64_t m)
 	if (cg < MIN_CG || m < 1)
 		return (false);
 	geo(w, cg, &g);
-	return (g.th * g.tw >= MIN_TILES);
+	return (g.th * g.tw >= MIN_TILES || (fixed && cg >= MIN_CG_FIXED &&
+	    g.th * g.tw >= MIN_TILES_FIXED));
+}
+
+int64_t
+gp_conv_wino_weights_len(int64_t cg, int64_t m)
+{
+	return (NE * m * cg);
 }
 
 /* Bytes of each part of the scratch, multiples of ALIGN. */
@@ -124,23 +139,25 @@ struct parts {
 };
 
 static void
-parts(const struct wgeo *g, int64_t cg, int64_t m, struct parts *p)
+parts(const struct wgeo *g, int64_t cg, int64_t m, bool fixed,
+    struct parts *p)
 {
 	p->xp = up((size_t)(cg * g->hp * 2 * g->hw) * sizeof(float));
-	p->u = up((size_t)(NE * m * cg) * sizeof(float));
+	p->u = fixed ? 0 : up((size_t)(NE * m * cg) * sizeof(float));
 	p->v = up((size_t)(NE * g->vst) * sizeof(float));
 	p->mm = up((size_t)(NE * MB * g->ldm) * sizeof(float));
 	p->line = up((size_t)(2 * g->hw) * sizeof(float));
 }
 
 size_t
-gp_conv_wino_scratch(const struct gp_win *w, int64_t cg, int64_t m)
+gp_conv_wino_scratch(const struct gp_win *w, int64_t cg, int64_t m,
+    bool fixed)
 {
 	struct wgeo g;
 	struct parts p;
 
 	geo(w, cg, &g);
-	parts(&g, cg, m, &p);
+	parts(&g, cg, m, fixed, &p);
 	return (p.xp + p.u + (p.v + p.mm + p.line) *
 	    (size_t)gp_par_max_threads() + ALIGN);
 }
@@ -439,22 +456,35 @@ otrans(const float *mm, float *y, const float *bias, const struct wgeo *g,
 }
 
 bool
-gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
-    const struct gp_win *w, int64_t cg, int64_t m, bool act, float lo,
-    float hi, void *scratch)
+gp_conv_wino_weights(const float *w, int64_t cg, int64_t m, float *u)
+{
+	bool fin = true;
+
+	for (int64_t o = 0; o < m; o++)
+		fin &= wtrans(w, u, o, m, cg);
+	return (fin);
+}
+
+bool
+gp_conv_wino_f32(const float *x, const float *wt, const float *ufix,
+    const float *b, float *y, const struct gp_win *w, int64_t cg, int64_t m,
+    bool act, float lo, float hi, void *scratch)
 {
 	struct wgeo g;
 	struct parts pt;
 	char *raw = scratch;
-	float *xp, *u;
-	int64_t nblk;
+	float *xp, *uw;
+	const float *u;
+	int64_t nblk, mt = ufix != NULL ? 0 : m;
 	bool fin = true;
 
 	geo(w, cg, &g);
-	parts(&g, cg, m, &pt);
+	parts(&g, cg, m, ufix != NULL, &pt);
 	raw += (ALIGN - (uintptr_t)raw % ALIGN) % ALIGN;
 	xp = (float *)(void *)raw;
-	u = (float *)(void *)(raw + pt.xp);
+	/* U given (the constant the rewrite made), or made here */
+	uw = (float *)(void *)(raw + pt.xp);
+	u = ufix != NULL ? ufix : uw;
 	nblk = (g.ng + g.gb - 1) / g.gb;
 #ifdef GP_HAVE_OPENMP
 #pragma omp parallel if (m * cg * g.th * g.tw >= GP_PAR_MIN)
@@ -476,8 +506,8 @@ gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
 #ifdef GP_HAVE_OPENMP
 #pragma omp for schedule(static) nowait
 #endif
-		for (int64_t o = 0; o < m; o++)
-			mine_fin &= wtrans(wt, u, o, m, cg);
+		for (int64_t o = 0; o < mt; o++)
+			mine_fin &= wtrans(wt, uw, o, m, cg);
 		if (!mine_fin) {
 #ifdef GP_HAVE_OPENMP
 #pragma omp atomic write
@@ -520,12 +550,19 @@ gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
 #else
 
 bool
-gp_conv_wino_f32(const float *x, const float *wt, const float *b, float *y,
-    const struct gp_win *w, int64_t cg, int64_t m, bool act, float lo,
-    float hi, void *scratch)
+gp_conv_wino_weights(const float *w, int64_t cg, int64_t m, float *u)
 {
-	(void)scratch, (void)x, (void)wt, (void)b, (void)y, (void)w, (void)cg, (void)m;
-	(void)act, (void)lo, (void)hi;
+	(void)w, (void)cg, (void)m, (void)u;
+	return (false);
+}
+
+bool
+gp_conv_wino_f32(const float *x, const float *wt, const float *ufix,
+    const float *b, float *y, const struct gp_win *w, int64_t cg, int64_t m,
+    bool act, float lo, float hi, void *scratch)
+{
+	(void)scratch, (void)x, (void)wt, (void)ufix, (void)b, (void)y;
+	(void)w, (void)cg, (void)m, (void)act, (void)lo, (void)hi;
 	return (false);
 }
 

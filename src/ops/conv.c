@@ -58,6 +58,8 @@ struct conv_priv {
 	bool		packed;		/* float32 through ops/conv-gemm.c */
 	bool		wino;		/* ... or ops/conv-wino.c (param
 					 * winograd, rewrite conv_winograd) */
+	bool		wino_u;		/* input U: W's Winograd transform,
+					 * made once by the rewrite */
 	bool		act;		/* clamp the output to [lo, hi] */
 	double		lo, hi;
 };
@@ -267,7 +269,7 @@ packed_scratch(const struct conv_priv *p)
 
 	if (!p->wino)
 		return (gb);
-	wb = gp_conv_wino_scratch(&p->w, p->cg, p->og);
+	wb = gp_conv_wino_scratch(&p->w, p->cg, p->og, p->wino_u);
 	return (wb > gb ? wb : gb);
 }
 
@@ -275,8 +277,8 @@ packed_scratch(const struct conv_priv *p)
  * group, the bias and clamp in its epilogue; or through ops/conv-wino.c,
  * which declines an image and group holding an infinity or a NaN. */
 static void
-conv_packed(const float *x, const float *wt, const float *b, float *y,
-    int64_t n, int64_t cin, int64_t cout, const struct conv_priv *p)
+conv_packed(const float *x, const float *wt, const float *u, const float *b,
+    float *y, int64_t n, int64_t cin, int64_t cout, const struct conv_priv *p)
 {
 	int64_t ivol = vol(p->w.in), ovol = vol(p->w.out);
 	void *ws = p->wino ? gp_scratch_get(GP_SCRATCH_COL, packed_scratch(p)) :
@@ -287,10 +289,12 @@ conv_packed(const float *x, const float *wt, const float *b, float *y,
 			const float *xg = x + (i * cin + g * p->cg) * ivol;
 			const float *wg = wt + g * p->og * p->cg * p->kvol;
 			const float *bg = b != NULL ? b + g * p->og : NULL;
+			const float *ug = u != NULL ? u + g *
+			    gp_conv_wino_weights_len(p->cg, p->og) : NULL;
 			float *yg = y + (i * cout + g * p->og) * ovol;
 
-			if (p->wino && gp_conv_wino_f32(xg, wg, bg, yg, &p->w,
-			    p->cg, p->og, p->act, (float)p->lo,
+			if (p->wino && gp_conv_wino_f32(xg, wg, ug, bg, yg,
+			    &p->w, p->cg, p->og, p->act, (float)p->lo,
 			    (float)p->hi, ws))
 				continue;
 			gp_conv_gemm_f32(xg, wg, bg, yg, &p->w, p->cg, p->og,
@@ -313,8 +317,8 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct conv_priv *p = n->priv;
-	const struct gp_tensor *t[3];
-	struct gp_scratch_tmp tt[3];
+	const struct gp_tensor *t[4];
+	struct gp_scratch_tmp tt[4];
 	struct gp_tensor *o = out[0];
 	bool tr = n->op->name[4] == '_';
 	int64_t nb = o->shape[0], cin = in[0]->shape[1], cout = o->shape[1];
@@ -327,7 +331,11 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	    n->n_in > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,             \
 	    (T *)gp_tensor_data(o), nb, cin, cout, p
 	if (p->packed)
-		conv_packed(ARGS(float));
+		conv_packed((const float *)gp_tensor_data(t[0]),
+		    (const float *)gp_tensor_data(t[1]), p->wino_u ?
+		    (const float *)gp_tensor_data(t[3]) : NULL, n->n_in > 2 ?
+		    (const float *)gp_tensor_data(t[2]) : NULL,
+		    (float *)gp_tensor_data(o), nb, cin, cout, p);
 	else if (o->dtype == GP_FLOAT32)
 		(tr ? convt_f32 : conv_f32)(ARGS(float));
 	else
@@ -345,7 +353,7 @@ check_inputs(struct gp_graph *g, struct gp_node *n, const char *op,
 {
 	const struct gp_type *x = gp_graph_in_type(g, n, 0);
 	const struct gp_type *w = gp_graph_in_type(g, n, 1);
-	static const char *const names[] = {"X", "W", "B"};
+	static const char *const names[] = {"X", "W", "B", "U"};
 
 	if (x->ndim < 3 || x->ndim > 5)
 		return (gp_err_set(err, "%s: X must have 3 to 5 dimensions "
@@ -414,6 +422,32 @@ check_bias(struct gp_graph *g, struct gp_node *n, const char *op,
 	if (b->ndim != 1 || b->shape[0] != cout)
 		return (err_shape(err, head, b, ": expected (%lld,), one "
 		    "value per output channel", (long long)cout));
+	return (0);
+}
+
+/* Input U (after B): W's Winograd transform, one (16, M/group, C/group)
+ * block per group, made by the rewrite conv_winograd from fixed weights
+ * (gp_conv_wino_weights); only with param winograd, float32, 3x3. */
+static int
+check_wino_u(struct gp_graph *g, struct gp_node *n, struct conv_priv *p,
+    struct gp_err *err)
+{
+	const struct gp_type *u = gp_graph_in_type(g, n, 3);
+	int64_t want[4] = {p->group, 16, p->og, p->cg};
+
+	if (!p->wino)
+		return (gp_err_set(err, "conv: input U (W's Winograd transform) "
+		    "without param winograd: expected winograd true"));
+	if (u->dtype != GP_FLOAT32 || gp_graph_in_type(g, n, 0)->ndim != 4 ||
+	    p->w.k[1] != 3 || p->w.k[2] != 3)
+		return (gp_err_set(err, "conv: input U (W's Winograd transform) "
+		    "is for a float32 2-D 3x3 conv only"));
+	if (u->ndim != 4 || memcmp(u->shape, want, sizeof(want)) != 0)
+		return (err_shape(err, "conv: U of shape ", u, ": expected "
+		    "(%lld, 16, %lld, %lld), (group, 16, M/group, C/group)",
+		    (long long)want[0], (long long)want[2],
+		    (long long)want[3]));
+	p->wino_u = true;
 	return (0);
 }
 
@@ -496,8 +530,11 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	    (!p->pointwise || gp_conv_gemm_direct(&p->w, p->cg, p->og));
 	if (gp_op_param_bool(n->params, "winograd", false, &p->wino, err) < 0)
 		return (-1);
+	if (n->n_in > 3 && check_wino_u(g, n, p, err) < 0)
+		return (-1);
 	/* a request: taken where F(2x2, 3x3) applies and pays */
-	p->wino = p->wino && p->packed && gp_conv_wino_ok(&p->w, p->cg, p->og);
+	p->wino = p->wino && p->packed && gp_conv_wino_ok(&p->w, p->cg, p->og,
+	    p->wino_u);
 	if (check_blas("conv", p, p->og, vol(p->w.out), p->cg * p->kvol,
 	    err) < 0)
 		return (-1);
@@ -700,11 +737,13 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 static const struct gp_op op_conv = {
 	.name = "conv",
 	.cls = "Conv",
-	.doc = "conv(X, W[, B]; kernel_shape, strides, dilations, pads, "
+	.doc = "conv(X, W[, B[, U]]; kernel_shape, strides, dilations, pads, "
 	    "auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, ...), "
 	    "W (M, C/group, k...), B (M); act_min, act_max clamp the output "
-	    "(a fused Relu or Clip); float32 or float64; never in place",
-	.min_in = 2, .max_in = 3, .n_out = 1,
+	    "(a fused Relu or Clip); winograd: Winograd's F(2x2, 3x3), U "
+	    "W's transform (group, 16, M/group, C/group) made once; float32 "
+	    "or float64; never in place",
+	.min_in = 2, .max_in = 4, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.params = p_conv,
 	.prepare = prep_conv,

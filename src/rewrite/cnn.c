@@ -556,6 +556,46 @@ wino_label(const struct gp_node *c)
 	return (r);
 }
 
+/* Are the n values of float32 t all finite (t contiguous)? */
+static bool
+all_finite(const struct gp_tensor *t, int64_t n)
+{
+	const float *d = (const float *)(const void *)gp_tensor_data(t);
+
+	for (int64_t i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return (false);
+	return (true);
+}
+
+/* W's Winograd transform, for conv c (group groups of og x cg filters),
+ * as a new constant (group, 16, og, cg); -1 when W is not contiguous
+ * or holds a value that is not finite (conv-wino.c's per-call path then
+ * sends such a call to the direct conv). */
+static int
+wino_weights(struct gp_graph *g, const struct gp_node *c, int64_t group,
+    int64_t og, int64_t cg)
+{
+	const struct gp_tensor *wt = &g->vars[c->in[1]].value;
+	int64_t len = gp_conv_wino_weights_len(cg, og);
+	struct gp_type ut = {.dtype = GP_FLOAT32, .ndim = 4,
+	    .shape = {group, 16, og, cg}};
+	int wv = c->in[1], v;
+	float *ud;
+
+	if (!gp_tensor_is_contiguous(wt) || !all_finite(wt, group * og * cg *
+	    9))
+		return (-1);
+	v = const_like(g, &ut, wv, ".winograd");
+	wt = &g->vars[wv].value;	/* the vars may have moved */
+	ud = (float *)(void *)gp_tensor_data(&g->vars[v].value);
+	for (int64_t i = 0; i < group; i++)
+		(void)gp_conv_wino_weights((const float *)(const void *)
+		    gp_tensor_data(wt) +
+		    i * og * cg * 9, cg, og, ud + i * len);
+	return (v);
+}
+
 static bool
 conv_winograd(struct cnn *s, int x)
 {
@@ -565,9 +605,9 @@ conv_winograd(struct cnn *s, int x)
 	struct gp_win win;
 	struct gp_err err;
 	struct gp_node *n;
-	int64_t group;
-	bool on;
-	int in[3], v;
+	int64_t group, cg, og;
+	bool on, fix;
+	int in[4], v, nin;
 	json_t *p;
 
 	if (!gp_rw_is(c, "conv") || g->vars[c->out[0]].type.dtype !=
@@ -584,14 +624,27 @@ conv_winograd(struct cnn *s, int x)
 	    group < 1 || xt->shape[1] % group != 0 || wt->shape[0] % group !=
 	    0 || gp_win_parse(c->params, "conv", 2, wt->shape + 2, false, &win,
 	    &err) < 0 || gp_win_output(&win, "conv", xt->shape + 2, &err) < 0 ||
-	    !gp_conv_gemm_ok() || !gp_conv_wino_ok(&win, xt->shape[1] / group,
-	    wt->shape[0] / group))
+	    !gp_conv_gemm_ok())
 		return (false);
-	p = json_deep_copy(c->params);
-	json_object_set_new(p, "winograd", json_true());
+	cg = xt->shape[1] / group;
+	og = wt->shape[0] / group;
+	/* fixed weights (and a bias, so that U is input 3): transformed
+	 * now, once, rather than every call; then fewer tiles pay */
+	fix = c->n_in == 3 && fixed(s, c->in[1]) && gp_conv_wino_ok(&win, cg,
+	    og, true);
+	if (!fix && !gp_conv_wino_ok(&win, cg, og, false))
+		return (false);
+	nin = c->n_in;
 	for (int i = 0; i < c->n_in; i++)
 		in[i] = c->in[i];
-	v = gp_rw_apply(g, "conv", p, c->n_in, in);
+	if (fix && (in[3] = wino_weights(g, c, group, og, cg)) >= 0)
+		nin = 4;
+	else if (!gp_conv_wino_ok(&win, cg, og, false))
+		return (false);
+	c = &g->nodes[x];
+	p = json_deep_copy(c->params);
+	json_object_set_new(p, "winograd", json_true());
+	v = gp_rw_apply(g, "conv", p, nin, in);
 	if (v < 0)
 		return (false);
 	c = &g->nodes[x];	/* gp_rw_apply may move the nodes */

@@ -93,26 +93,40 @@ if [ $gemm = 1 ]; then
 # the gemm packs all of col when the output has fewer than 16 slivers of
 # 16 pixels: layer3's 3x3 convs, 256 x 9 rows by 13 x 16 pixels x 4 B + 64
 # B of alignment = 1916992 B; layer4's 512 x 9 by 4 x 16: 1179712 B.
-# layer1's and layer2's 3x3 convs run as Winograd F(2x2, 3x3)
-# (ops/conv-wino.c): the padded input (C x (2 th + 2) rows x 2 hw, hw the
-# even half of a row: 8 past 2 tw + 1, rounded to 8), U (16 x C x C), 64 B
-# of alignment, and per thread V (16 x (C tb + 16)), M (16 x 24 x (tb + 8))
-# and a padded row (2 hw), tb = 256 KiB / (16 C 4 B) at most 64, all x 4 B:
-#   layer2, C 128, 28x28: 128 x 30 x 64 + 16 x 128 x 128 = 983040 B +
-#     1048576 B + 64 B, and a thread 16 x 4112 + 16 x 24 x 40 + 64 values
-#     = 324864 B
-#   layer1, C 64, 56x56: 64 x 58 x 80 + 16 x 64 x 64 = 1187840 B + 262144
-#     B + 64 B, and a thread 16 x 4112 + 16 x 24 x 72 + 80 values =
-#     374080 B
-# layer2's is the largest, whatever the thread count
-work='Work space \(kernels. scratch, alive during the apply that takes it\): largest [0-9.]+MiB \([0-9]+ B\), apply [0-9]+ \(/layer2/layer2\.0/conv2/Conv\); 21 applies take some'
+# layer1's, layer2's and layer3's 3x3 convs of strides 1 run as Winograd
+# F(2x2, 3x3) (ops/conv-wino.c), their weights' transform U a constant
+# (conv_winograd made it): the padded input (C x (2 th + 2) rows x 2 hw,
+# hw the even half of a row: 8 past 2 tw + 1, rounded to 8), 64 B of
+# alignment, and per thread V (16 x (C tb + 16)), M (16 x 24 x (tb + 8))
+# and a padded row (2 hw), tb = 256 KiB / (16 C 4 B) at most 64, all x 4 B;
+# a conv's work space is the larger of that and the gemm's (its fallback):
+#   layer1, C 64, 56x56: 64 x 58 x 80 = 1187840 B + 64 B, and a thread
+#     16 x 4112 + 16 x 24 x 72 + 80 values = 374080 B
+#   layer2, C 128, 28x28: 128 x 30 x 64 = 983040 B + 64 B, and a thread
+#     16 x 4112 + 16 x 24 x 40 + 64 values = 324864 B
+#   layer3, C 256, 14x14: 256 x 16 x 48 = 786432 B + 64 B, and a thread
+#     16 x 4112 + 16 x 24 x 24 + 48 values = 300224 B; with fewer than 4
+#     threads the gemm's packed col, 1916992 B, is larger
+# which one is the largest depends on the thread count
+work='Work space \(kernels. scratch, alive during the apply that takes it\): largest [0-9.]+MiB \(([0-9]+) B\), apply [0-9]+ \(/layer[13]/layer[13]\.[01]/conv[12]/Conv\); 21 applies take some'
 largest=$(sed -n 's/.*alive during the apply that takes it): largest [0-9.]*MiB (\([0-9]*\) B).*/\1/p' "$tmp/on.txt")
-t "the memory profile: layer2's Winograd buffers, 2031680 B + 324864 B a thread ($largest B), the largest work space of 21 (the 20 convs and MaxPool); layer3's packed col, 2304 x 208 x 4 B + 64" \
+scr() {	# scr APPLY: the work space line of that apply, B
+	sed -n "s|^ *\([0-9]*\)B *$1\$|\1|p" "$tmp/on.txt"
+}
+l1=$(scr /layer1/layer1.1/conv2/Conv)
+nt=$(( (${l1:-0} - 1187904) / 374080 ))
+l2=$((983104 + 324864 * nt))
+l3=$((786496 + 300224 * nt))
+[ $l3 -lt 1916992 ] && l3=1916992
+want=$l1
+[ $l3 -gt $want ] && want=$l3
+[ $l2 -gt $want ] && want=$l2
+t "the memory profile: Winograd's buffers, layer1's 1187904 B + 374080 B a thread ($l1 B: $nt threads), layer2's, layer3's (or its gemm's packed col, 2304 x 208 x 4 B + 64), the largest ($largest B) of 21 work spaces (the 20 convs and MaxPool)" \
     sh -c "grep -Eq '$work' '$tmp/on.txt' && test -n '$largest' &&
-        test \$((($largest - 2031680) % 324864)) = 0 &&
-        test $largest -gt 2031680 &&
-        grep -Eq '^ +${largest}B +/layer2/layer2\.1/conv2/Conv\$' '$tmp/on.txt' &&
-        grep -Eq '^ +1916992B +/layer3/layer3\.1/conv1/Conv\$' '$tmp/on.txt' &&
+        test $nt -ge 1 && test \$((${l1:-0} - 1187904)) = $((374080 * nt)) &&
+        test '$(scr /layer2/layer2.1/conv2/Conv)' = $l2 &&
+        test '$(scr /layer3/layer3.1/conv1/Conv)' = $l3 &&
+        test $largest = $want &&
         grep -Eq '^ +1179712B +/layer4/layer4\.0/conv2/Conv\$' '$tmp/on.txt'"
 else
 work='Work space \(kernels. scratch, alive during the apply that takes it\): largest 7\.0MiB \(7375872 B\), apply [0-9]+ \(/conv1/Conv\); 21 applies take some'
@@ -130,7 +144,7 @@ t "GC off: measured peak = predicted peak" \
 "$GPTOP" --batch "$tmp/cap.json" >"$tmp/cap.txt" 2>&1
 grep -E '^ +[0-9]+B +scratch ' "$tmp/on.txt" >"$tmp/scratch.on"
 # (with the blocked gemm and Winograd the program's peak is during a
-# layer1 conv: 0.8 MB in, 0.8 MB out, and its Winograd buffers, 1450048 B
+# layer1 conv: 0.8 MB in, 0.8 MB out, and its Winograd buffers, 1187904 B
 # + 374080 B a thread)
 peak_work() {	# peak_work FILE: the work space alive at the program's peak, B
 	sed -n 's/.*; at the program.s peak [0-9.]*[KM]iB (\([0-9]*\) B)$/\1/p' "$1"
@@ -138,10 +152,11 @@ peak_work() {	# peak_work FILE: the work space alive at the program's peak, B
 won=$(peak_work "$tmp/on.txt")
 wcap=$(peak_work "$tmp/cap.txt")
 if [ $gemm = 1 ]; then
-t "the capture keeps the work space; alive at the peak: layer1's Winograd buffers ($won B, 1450048 B + 374080 B a thread)" \
+t "the capture keeps the work space; alive at the peak: $won B (2 threads or more: layer1's Winograd buffers, 1187904 B + 374080 B a thread)" \
     sh -c "grep -Eq '$work' '$tmp/cap.txt' && test -n '$won' &&
-        test '$won' = '$wcap' && test \$((($won - 1450048) % 374080)) = 0 &&
-        test '$won' -gt 1450048 && grep -E '^ +[0-9]+B +scratch ' '$tmp/cap.txt' |
+        test '$won' = '$wcap' && { test $nt -lt 2 ||
+        { test \$((($won - 1187904) % 374080)) = 0 &&
+        test '$won' -gt 1187904; }; } && grep -E '^ +[0-9]+B +scratch ' '$tmp/cap.txt' |
         cmp -s - '$tmp/scratch.on' &&
         grep -Eq '^ +${won}B +scratch ' '$tmp/scratch.on'"
 else

@@ -553,27 +553,148 @@ test_layer_norm(void)
 }
 
 /*
- * conv_winograd: x (1, C, 20, 20), W (16, C, 3, 3), pads 1, relu.
+ * conv_winograd: x (1, C, S, S), W (16, C, 3, 3) of kind wk, pads 1, relu.
  */
 
 static struct gp_graph *
-wino_graph(int c, const char *dtype, const char *strides)
+wino_graph_of(int c, int sz, const char *dtype, const char *strides,
+    const char *wk, const char *updates)
 {
 	char *vars = gp_xasprintf("'x': {'kind': 'input', 'dtype': '%s', "
-	    "'shape': [1, %d, 20, 20], 'init': {'uniform': [-1, 1], 'seed': "
-	    "1}}, 'W': {'kind': 'shared', 'dtype': '%s', 'shape': [16, %d, 3, "
+	    "'shape': [1, %d, %d, %d], 'init': {'uniform': [-1, 1], 'seed': "
+	    "1}}, 'W': {'kind': '%s', 'dtype': '%s', 'shape': [16, %d, 3, "
 	    "3], 'init': {'uniform': [-0.2, 0.2], 'seed': 2}}, 'b': {'kind': "
 	    "'shared', 'dtype': '%s', 'shape': [16], 'init': {'uniform': "
-	    "[-0.1, 0.1], 'seed': 3}}", dtype, c, dtype, c, dtype);
+	    "[-0.1, 0.1], 'seed': 3}}", dtype, c, sz, sz, wk, dtype, c, dtype);
 	char *nodes = gp_xasprintf("{'op': 'conv', 'inputs': ['x', 'W', 'b'], "
 	    "'outputs': ['c'], 'params': {'pads': [1, 1, 1, 1], 'strides': "
-	    "%s}}, {'op': 'maximum', 'inputs': ['c', 0], 'outputs': ['r']}",
-	    strides);
-	struct gp_graph *g = graph_of(vars, nodes, "'r'", NULL);
+	    "%s}}, {'op': 'maximum', 'inputs': ['c', 0], 'outputs': ['r']}%s",
+	    strides, updates != NULL ? ", {'op': 'mul', 'inputs': ['W', "
+	    "1.5], 'outputs': ['W2']}" : "");
+	struct gp_graph *g = graph_of(vars, nodes, "'r'", updates);
 
 	free(vars);
 	free(nodes);
 	return (g);
+}
+
+static struct gp_graph *
+wino_graph(int c, const char *dtype, const char *strides)
+{
+	return (wino_graph_of(c, 20, dtype, strides, "shared", NULL));
+}
+
+/* The live conv of r, or NULL. */
+static const struct gp_node *
+conv_of(const struct gp_graph *r)
+{
+	for (size_t i = 0; r != NULL && i < r->n_nodes; i++)
+		if (!r->nodes[i].dead && strcmp(r->nodes[i].op->name,
+		    "conv") == 0)
+			return (&r->nodes[i]);
+	return (NULL);
+}
+
+/*
+ * U, the weights' transform the rewrite made, against G w G^T computed
+ * here in double from W's taps, G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2;
+ * 0 0 1]: every element of every filter and channel.
+ */
+static double
+u_error(const struct gp_graph *r, const struct gp_node *cv, int64_t m,
+    int64_t cg)
+{
+	static const double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5},
+	    {0.5, -0.5, 0.5}, {0, 0, 1}};
+	const float *w = (const float *)(const void *)gp_tensor_data(
+	    &r->vars[cv->in[1]].value);
+	const float *u = (const float *)(const void *)gp_tensor_data(
+	    &r->vars[cv->in[3]].value);
+	double worst = 0;
+
+	for (int64_t o = 0; o < m; o++)
+		for (int64_t c = 0; c < cg; c++) {
+			const float *g = w + (o * cg + c) * 9;
+
+			for (int i = 0; i < 4; i++)
+				for (int j = 0; j < 4; j++) {
+					double v = 0, d;
+
+					for (int a = 0; a < 3; a++)
+						for (int b = 0; b < 3; b++)
+							v += G[i][a] * g[a * 3 +
+							    b] * G[j][b];
+					d = fabs(v - u[((i * 4 + j) * m + o) *
+					    cg + c]);
+					if (d > worst)
+						worst = d;
+				}
+		}
+	return (worst);
+}
+
+/* The fixed weights' transform: a constant U, input 3. */
+static void
+test_wino_fixed(bool avx)
+{
+	struct gp_graph *g, *r;
+	const struct gp_node *cv;
+	const struct gp_type *ut;
+
+	if (!avx) {
+		/* no AVX2 and FMA: no Winograd kernel, no U */
+		g = wino_graph_of(128, 14, "float32", "[1, 1]", "shared",
+		    NULL);
+		r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
+		cv = conv_of(r);
+		ok(cv != NULL && cv->n_in == 3, "conv_winograd: no AVX2 and "
+		    "FMA: no transformed weights");
+		gp_graph_free(r);
+		gp_graph_free(g);
+		return;
+	}
+	g = wino_graph(64, "float32", "[1, 1]");
+	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
+	cv = conv_of(r);
+	ut = cv != NULL && cv->n_in == 4 ? &r->vars[cv->in[3]].type : NULL;
+	if (ok(ut != NULL && ut->ndim == 4 && ut->shape[0] == 1 &&
+	    ut->shape[1] == 16 && ut->shape[2] == 16 && ut->shape[3] == 64 &&
+	    r->vars[cv->in[3]].kind == GP_VAR_CONSTANT && strcmp(
+	    r->vars[cv->in[3]].name, "W.winograd") == 0, "conv_winograd: "
+	    "fixed W -> constant W.winograd (1, 16, 16, 64), input 3"))
+		ok(u_error(r, cv, 16, 64) <= 1e-6, "conv_winograd: U = G w "
+		    "G^T of every filter and channel (within 1e-6; |w| <= "
+		    "0.2)");
+	else
+		ok(false, "conv_winograd: U = G w G^T");
+	gp_graph_free(r);
+	gp_graph_free(g);
+	/* 14x14: 49 tiles; taken from 128 channels with W fixed only */
+	g = wino_graph_of(128, 14, "float32", "[1, 1]", "shared", NULL);
+	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
+	cv = conv_of(r);
+	ok(cv != NULL && cv->n_in == 4, "conv_winograd: 128 channels at "
+	    "14x14 with fixed W: taken, U made");
+	gp_graph_free(r);
+	if (g != NULL)
+		compare(g, "optimizer=fast_run", "optimizer_excluding="
+		    "conv_winograd", false, "conv_winograd: 128 channels, "
+		    "14x14, U fixed");
+	gp_graph_free(g);
+	/* W an input, or a shared variable an update changes: not fixed */
+	g = wino_graph_of(128, 14, "float32", "[1, 1]", "input", NULL);
+	expect_ops(g, ONLY("conv_winograd"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "Elemwise{maximum}", "conv_winograd: not at 14x14 when W is an "
+	    "input");
+	gp_graph_free(g);
+	g = wino_graph_of(64, 20, "float32", "[1, 1]", "shared", "'W': 'W2'");
+	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
+	cv = conv_of(r);
+	ok(cv != NULL && cv->n_in == 3 && json_is_true(json_object_get(
+	    cv->params, "winograd")), "conv_winograd: W updated by the "
+	    "function: winograd, U transformed each call (3 inputs)");
+	gp_graph_free(r);
+	gp_graph_free(g);
 }
 
 static void
@@ -604,6 +725,7 @@ test_conv_winograd(void)
 	expect_ops(g, ONLY("conv_winograd"), "Conv{3x3, pads=[1, 1, 1, 1]} "
 	    "Elemwise{maximum}", "conv_winograd: not in float64");
 	gp_graph_free(g);
+	test_wino_fixed(avx);
 }
 
 /*
