@@ -562,6 +562,185 @@ test_large(enum gp_dtype dt)
 }
 
 /*
+ * max_pool 3x3 of strides 2 in float32 (ops/pool.c's AVX2 path where the
+ * CPU has it, else the generic one): the shapes of ResNet and SqueezeNet
+ * and odd ones (1 to 3 rows under a window, a last vector of 1 to 8
+ * outputs, a run of rows ending mid-row), floor and ceil_mode, pads 0 to 2
+ * and asymmetric; every output against the window's maximum computed
+ * here in double from ONNX MaxPool's definition (-inf in the pads; a
+ * NaN in the window gives NaN), also with a NaN in X (the path redoes
+ * those rows generically) and with -0 and +0 tied (the first in the
+ * window's order wins, as in the generic path).
+ */
+struct mp_case {
+	int64_t	c, h, w, pt, pl, pb, pr;
+	bool	ceil;
+};
+
+static double
+fmp(int i)
+{
+	return (((i * 37 + 11) % 101 - 50) * 0.125);
+}
+
+static void
+ref_max3s2(const struct gp_tensor *x, const struct mp_case *m, int64_t oh,
+    int64_t ow, double *y)
+{
+	for (int64_t p = 0; p < m->c; p++)
+	for (int64_t r = 0; r < oh; r++)
+	for (int64_t q = 0; q < ow; q++) {
+		double acc = -INFINITY;
+
+		for (int64_t u = 0; u < 3; u++)
+		for (int64_t v = 0; v < 3; v++) {
+			int64_t ih = 2 * r - m->pt + u, iw = 2 * q - m->pl + v;
+			double e;
+
+			if (ih < 0 || ih >= m->h || iw < 0 || iw >= m->w)
+				continue;
+			e = gp_tensor_get(x, (p * m->h + ih) * m->w + iw);
+			if (isnan(e) || isnan(acc))
+				acc = NAN;
+			else if (e > acc)
+				acc = e;
+		}
+		*y++ = acc;
+	}
+}
+
+/* Output j's value as the window's order keeps it: the first of the
+ * largest (so -0 or +0, whichever comes first among the zeros). */
+static double
+first_zero(const struct gp_tensor *x, const struct mp_case *m, int64_t oh,
+    int64_t ow, int64_t j)
+{
+	int64_t p = j / (oh * ow), r = j / ow % oh, q = j % ow;
+	double acc = -INFINITY;
+
+	/* rows first (each column's maximum over the window's rows, the
+	 * first of equal ones), then along the row: the kernels' order */
+	for (int64_t v = 0; v < 3; v++) {
+		double col = -INFINITY;
+		int64_t iw = 2 * q - m->pl + v;
+
+		if (iw < 0 || iw >= m->w)
+			continue;
+		for (int64_t u = 0; u < 3; u++) {
+			int64_t ih = 2 * r - m->pt + u;
+			double e;
+
+			if (ih < 0 || ih >= m->h)
+				continue;
+			e = gp_tensor_get(x, (p * m->h + ih) * m->w + iw);
+			if (e > col)
+				col = e;
+		}
+		if (col > acc)
+			acc = col;
+	}
+	return (acc);
+}
+
+static int64_t
+mp_out(int64_t in, int64_t pb, int64_t pe, bool ceil)
+{
+	int64_t span = in + pb + pe - 3;
+
+	return ((ceil ? (span + 1) / 2 : span / 2) + 1);
+}
+
+static void
+test_max3s2(void)
+{
+	static const struct mp_case cases[] = {
+		{.c = 3, .h = 112, .w = 112, .pt = 1, .pl = 1, .pb = 1,
+		    .pr = 1},
+		{.c = 5, .h = 109, .w = 109, .ceil = true},
+		{.c = 7, .h = 54, .w = 54, .ceil = true},
+		{.c = 9, .h = 27, .w = 27, .ceil = true},
+		{.c = 4, .h = 13, .w = 17, .pt = 2, .pl = 0, .pb = 0,
+		    .pr = 2},
+		{.c = 6, .h = 5, .w = 3, .pt = 0, .pl = 1, .pb = 2,
+		    .pr = 0, .ceil = true},
+		{.c = 11, .h = 8, .w = 33, .pt = 1, .pl = 2, .pb = 1,
+		    .pr = 1},
+		{.c = 2, .h = 3, .w = 3},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int nan = 0; nan < 3; nan++) {
+			const struct mp_case *m = &cases[i];
+			int64_t xs[4] = {1, m->c, m->h, m->w};
+			int64_t oh = mp_out(m->h, m->pt, m->pb, m->ceil);
+			int64_t ow = mp_out(m->w, m->pl, m->pr, m->ceil);
+			int x = var_fn(GP_FLOAT32, 4, xs, fmp), ni;
+			int64_t nx = m->c * m->h * m->w;
+			float *xd = (float *)(void *)gp_tensor_data(
+			    &g->vars[x].value);
+			double *want = malloc(sizeof(double) * (size_t)(m->c *
+			    oh * ow));
+			char params[200], what[160], shape[64];
+			struct gp_tensor o;
+
+			if (nan == 1) {
+				/* NaNs: one mid-plane, one at a row's end */
+				xd[nx / 2] = NAN;
+				xd[m->w - 1] = NAN;
+			} else if (nan == 2) {
+				/* ties of -0 and +0, the rest negative */
+				for (int64_t j = 0; j < nx; j++)
+					xd[j] = j % 3 == 0 ? -0.0f : j % 3 ==
+					    1 ? 0.0f : -1.0f - (float)(j % 5);
+			}
+			snprintf(params, sizeof(params), "{\"kernel_shape\": "
+			    "[3, 3], \"strides\": [2, 2], \"pads\": [%lld, "
+			    "%lld, %lld, %lld], \"ceil_mode\": %d}",
+			    (long long)m->pt, (long long)m->pl,
+			    (long long)m->pb, (long long)m->pr, m->ceil);
+			snprintf(what, sizeof(what), "max_pool 3x3/2 float32 "
+			    "(%lld, %lld, %lld), pads [%lld %lld %lld %lld]%s%s",
+			    (long long)m->c, (long long)m->h, (long long)m->w,
+			    (long long)m->pt, (long long)m->pl,
+			    (long long)m->pb, (long long)m->pr, m->ceil ?
+			    ", ceil" : "", nan == 1 ? ", NaNs" : nan == 2 ?
+			    ", -0 and +0" : "");
+			snprintf(shape, sizeof(shape), "(1, %lld, %lld, %lld)",
+			    (long long)m->c, (long long)oh, (long long)ow);
+			ni = node_ok("max_pool", params, 1, &x);
+			if (ni >= 0) {
+				ref_max3s2(&g->vars[x].value, m, oh, ow, want);
+				run_check(ni, &o, GP_FLOAT32, shape, want, 0,
+				    what);
+				if (nan == 2) {
+					/* the sign of each zero: the first
+					 * in the window's order */
+					int64_t bad = -1;
+
+					for (int64_t j = 0; j < m->c * oh * ow &&
+					    bad < 0; j++)
+						if (want[j] == 0 && !signbit(
+						    ((float *)(void *)
+						    gp_tensor_data(&o))[j]) !=
+						    !signbit(first_zero(&g->vars[
+						    x].value, m, oh, ow, j)))
+							bad = j;
+					if (!ok(bad < 0, "%s: the sign of the "
+					    "zeros (first bad %lld)", what,
+					    (long long)bad))
+						diag("  got %g, want %g",
+						    (double)((float *)(void *)
+						    gp_tensor_data(&o))[bad],
+						    first_zero(&g->vars[x].value,
+						    m, oh, ow, bad));
+				}
+				gp_tensor_release(&o);
+			}
+			free(want);
+		}
+}
+
+/*
  * The float32 convs that run as the blocked gemm of ops/conv-gemm.c (and
  * the float64 ones, im2col + dgemm): shapes that exercise its edges (a
  * row count not a multiple of its 6-row tile, columns not a multiple of
@@ -885,6 +1064,7 @@ main(void)
 	test_pool_norm();
 	test_maxpool_indices();
 	test_large(GP_FLOAT32);
+	test_max3s2();
 	test_large(GP_FLOAT64);
 	test_gemm_shapes(GP_FLOAT32);
 	test_gemm_shapes(GP_FLOAT64);
