@@ -18,7 +18,9 @@
  * by default: the 3x3 sums ran at half the speed).  Any other kernel,
  * stride or dilation (row_gen_) sums one tap at a time along each output
  * row, between the first and last output whose tap lies inside X, then
- * clamps the row.  The clamp is a fused Relu or Clip (act_min/act_max);
+ * clamps the row.  Stride 2 in float32 on AVX2 and FMA (s2_plane) copies
+ * the plane plainly padded instead and deinterleaves the taps in
+ * registers.  The clamp is a fused Relu or Clip (act_min/act_max);
  * without one its bounds are -inf and inf, and a NaN passes through.
  */
 #include "config.h"
@@ -74,14 +76,18 @@ fast3(const struct gp_win *w)
 /* The work space of plane3_ (values): the padded plane (stride 2: its
  * four planes of even and odd rows and columns), then the outputs as one
  * long row. */
+#define S2_MAX(a, b)	((a) > (b) ? (a) : (b))
+
 static int64_t
 pad3_len(const struct gp_win *w)
 {
-	int64_t s = w->s[2], oh = w->out[1], ow = w->out[2];
+	int64_t s = w->s[2], oh = w->out[1], ow = w->out[2], s2;
 
 	if (s == 1)
 		return ((oh + 2) * (ow + 2) + oh * (ow + 2));
-	return (4 * (oh + 1) * (ow + 1) + oh * (ow + 1));
+	/* or, if larger, s2_plane's plainly padded plane (s2_plan) */
+	s2 = (2 * oh + 2) * (2 * ((ow + 7) / 8 * 8) + 2);
+	return (S2_MAX(4 * (oh + 1) * (ow + 1) + oh * (ow + 1), s2));
 }
 
 int64_t
@@ -149,6 +155,152 @@ clamp_f64(double v, double lo, double hi)
 {
 	v = v < lo ? lo : v;
 	return (v > hi ? hi : v);
+}
+
+/*
+ * Stride 2 in float32 on AVX2 and FMA (MobileNet's four strided 3x3
+ * layers): the plane copied row by row (memcpy) into a plainly padded
+ * buffer, then for each output row and 8 outputs the taps read from two
+ * loads of 8 per row and tap pair, deinterleaved in registers (a shuffle
+ * and a permute), so that no copy splits the plane into its even and odd
+ * rows and columns: that split's short strided loops took most of the
+ * time on 14x14 and 28x28 planes.  The same sum (bias, then the taps
+ * row by row, FMA by FMA) and clamp as taps2_.
+ */
+struct s2plan {
+	bool	on;
+	int64_t	oh, ow, ih, iw, pt, pl;
+	int64_t	ldp, len;	/* padded row stride; values (all rows) */
+	int64_t	r0, r1, c0, c1;	/* padded rows, columns holding X */
+};
+
+static void
+s2_plan(const struct gp_win *w, int64_t plen, struct s2plan *q)
+{
+	static int avx = -1;
+	int64_t hp, wp;
+
+	memset(q, 0, sizeof(*q));
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (avx < 0) {
+		__builtin_cpu_init();
+		avx = __builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("fma");
+	}
+#else
+	avx = 0;
+#endif
+	if (!avx || !fast3(w) || w->s[1] != 2 || w->pb[1] < 0 ||
+	    w->pb[2] < 0)
+		return;
+	q->oh = w->out[1];
+	q->ow = w->out[2];
+	q->ih = w->in[1];
+	q->iw = w->in[2];
+	q->pt = w->pb[1];
+	q->pl = w->pb[2];
+	/* 2 values an output rounded to whole vectors, and the loads' reach
+	 * (2 past them) */
+	q->ldp = 2 * ((q->ow + 7) / 8 * 8) + 2;
+	q->len = (2 * q->oh + 2) * q->ldp;
+	hp = 2 * q->oh + 1;
+	wp = 2 * q->ow + 1;
+	q->r0 = q->pt < hp ? q->pt : hp;
+	q->r1 = q->pt + q->ih < hp ? q->pt + q->ih : hp;
+	q->c0 = q->pl < wp ? q->pl : wp;
+	q->c1 = q->pl + q->iw < wp ? q->pl + q->iw : wp;
+	q->on = q->len <= plen;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* The even (odd) values of the 16 at l, h, in order. */
+#define EVEN(l, h) _mm256_castpd_ps(_mm256_permute4x64_pd(		\
+	_mm256_castps_pd(_mm256_shuffle_ps((l), (h), 0x88)), 0xd8))
+#define ODD(l, h) _mm256_castpd_ps(_mm256_permute4x64_pd(		\
+	_mm256_castps_pd(_mm256_shuffle_ps((l), (h), 0xdd)), 0xd8))
+
+__attribute__((target("avx2,fma"))) static void
+s2_plane(const float *xc, const float *wc, float bv, float *yc,
+    const struct s2plan *q, float *buf, float lo, float hi)
+{
+	__m256 wv[9], vb = _mm256_set1_ps(bv), vlo = _mm256_set1_ps(lo);
+	__m256 vhi = _mm256_set1_ps(hi);
+
+	for (int64_t r = q->r0; r < q->r1; r++)
+		memcpy(buf + r * q->ldp + q->c0, xc + (r - q->pt) * q->iw +
+		    (q->c0 - q->pl), sizeof(float) * (size_t)(q->c1 - q->c0));
+	for (int k = 0; k < 9; k++)
+		wv[k] = _mm256_set1_ps(wc[k]);
+	for (int64_t oh = 0; oh < q->oh; oh++) {
+		float *yr = yc + oh * q->ow;
+
+		for (int64_t o = 0; o < q->ow; o += 8) {
+			__m256 acc = vb;
+
+			for (int kh = 0; kh < 3; kh++) {
+				const float *t = buf + (2 * oh + kh) * q->ldp +
+				    2 * o;
+				__m256 l = _mm256_loadu_ps(t);
+				__m256 h = _mm256_loadu_ps(t + 8);
+				__m256 l2 = _mm256_loadu_ps(t + 2);
+				__m256 h2 = _mm256_loadu_ps(t + 10);
+
+				acc = _mm256_fmadd_ps(wv[3 * kh], EVEN(l, h),
+				    acc);
+				acc = _mm256_fmadd_ps(wv[3 * kh + 1], ODD(l,
+				    h), acc);
+				acc = _mm256_fmadd_ps(wv[3 * kh + 2], EVEN(l2,
+				    h2), acc);
+			}
+			/* clamp_f32: max(lo, v), min(hi, v) return v when
+			 * it is NaN (the second operand) */
+			acc = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc));
+			if (o + 8 <= q->ow || oh + 1 < q->oh) {
+				/* past the row's end: the next row's start,
+				 * written after */
+				_mm256_storeu_ps(yr + o, acc);
+			} else {
+				float t8[8];
+
+				_mm256_storeu_ps(t8, acc);
+				memcpy(yr + o, t8, sizeof(float) *
+				    (size_t)(q->ow - o));
+			}
+		}
+	}
+}
+#undef EVEN
+#undef ODD
+
+static bool
+s2_try_f32(const float *xc, const float *wc, float bv, float *yc,
+    const struct s2plan *q, float *buf, float lo, float hi)
+{
+	if (!q->on)
+		return (false);
+	s2_plane(xc, wc, bv, yc, q, buf, lo, hi);
+	return (true);
+}
+#else
+static bool
+s2_try_f32(const float *xc, const float *wc, float bv, float *yc,
+    const struct s2plan *q, float *buf, float lo, float hi)
+{
+	(void)xc, (void)wc, (void)bv, (void)yc, (void)q, (void)buf;
+	(void)lo, (void)hi;
+	return (false);
+}
+#endif
+
+static bool
+s2_try_f64(const double *xc, const double *wc, double bv, double *yc,
+    const struct s2plan *q, double *buf, double lo, double hi)
+{
+	(void)xc, (void)wc, (void)bv, (void)yc, (void)q, (void)buf;
+	(void)lo, (void)hi;
+	return (false);
 }
 
 #define DEF_DW(SFX, T)                                                        \
@@ -298,11 +450,14 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	int64_t plen = gp_conv_dw_work(w);                                    \
 	int nt = gp_par_max_threads();                                        \
 	struct pad3 p;                                                        \
+	struct s2plan q = {0};                                                \
 	/* each part's padded planes: its share of one request */            \
 	if (plen > 0) {                                                       \
 		buf = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) * (size_t)     \
 		    (plen * nt));                                             \
 		pad3_plan(w, &p);                                             \
+		if (sizeof(T) == sizeof(float))                               \
+			s2_plan(w, plen, &q);                                 \
 	}                                                                     \
 	/* the planes in nt runs, one per thread: each output plane written  \
 	 * by one thread, each run's padded planes zeroed once */            \
@@ -312,7 +467,8 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 		T *pb = plen > 0 ? buf + plen * k : NULL;                     \
 		gp_par_split(planes, 1, k, nt, &i0, &i1);                     \
 		if (plen > 0 && i0 < i1)                                      \
-			memset(pb, 0, sizeof(T) * (size_t)p.zero);            \
+			memset(pb, 0, sizeof(T) * (size_t)(q.on ? q.len :     \
+			    p.zero));                                         \
 		for (int64_t i = i0; i < i1; i++) {                           \
 			int64_t co = i % g->cout;                             \
 			const T *xc = x + ((i / g->cout) * g->cin + co /      \
@@ -320,7 +476,10 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 			const T *wc = wt + co * kvol;                         \
 			T *yc = y + i * ovol, bv = b != NULL ? b[co] : 0;     \
 			if (plen > 0) {                                       \
-				plane3_##SFX(xc, wc, bv, yc, &p, pb, lo, hi); \
+				if (!s2_try_##SFX(xc, wc, bv, yc, &q, pb, lo, \
+				    hi))                                      \
+					plane3_##SFX(xc, wc, bv, yc, &p, pb,  \
+					    lo, hi);                          \
 				continue;                                     \
 			}                                                     \
 			for (int64_t od = 0; od < w->out[0]; od++)            \

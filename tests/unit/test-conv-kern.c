@@ -107,6 +107,9 @@ list(char *buf, size_t len, const int64_t *v, int nsp)
  * One conv: X (n, cin, spatial...), cout output channels, the group, the
  * geometry, bias or not, a clamp (lo > hi: none).
  */
+/* Where one() puts a NaN in X (-1: nowhere). */
+static int64_t dw_nan_at = -1;
+
 static void
 one(enum gp_dtype dt, const char *name, int64_t n, int64_t cin,
     const int64_t *sp, int64_t cout, int64_t group, const struct geo *q,
@@ -134,6 +137,9 @@ one(enum gp_dtype dt, const char *name, int64_t n, int64_t cin,
 		ws[2 + i] = q->k[3 - q->nsp + i];
 	}
 	x = var_fn(dt, nd, xs, fx);
+	if (dw_nan_at >= 0)
+		gp_dtype_store(gp_tensor_data(&g->vars[x].value) + dw_nan_at *
+		    (int64_t)gp_dtype_size(dt), dt, NAN);
 	w = var_fn(dt, nd, ws, fw);
 	if (bias)
 		b = var_fn(dt, 1, bs, fbias);
@@ -213,6 +219,12 @@ test_depthwise(enum gp_dtype dt)
 	    true, 1, 0);
 	one(dt, "dw 3x3 s2 p1 9x70 clip", 1, 3, (int64_t[]){9, 70}, 3, 3, &q,
 	    false, -0.5, 0.5);
+	/* a NaN through the taps and the clamp: NaN in the 4 outputs that
+	 * read it (plane 1, row 3, column 7 of 9x70) */
+	dw_nan_at = 9 * 70 + 3 * 70 + 7;
+	one(dt, "dw 3x3 s2 p1 9x70 clip, a NaN", 1, 3, (int64_t[]){9, 70}, 3,
+	    3, &q, false, -0.5, 0.5);
+	dw_nan_at = -1;
 	one(dt, "dw 3x3 s2 p1 2x2 (one output)", 1, 2, (int64_t[]){2, 2}, 2, 2,
 	    &q, true, 1, 0);
 	q = g2(3, 3, 2, 1, 0, 0, 1, 1);
