@@ -23,6 +23,7 @@
 
 #include "ops/blas.h"
 #include "ops/ops.h"
+#include "ops/par.h"
 #include "ops/scratch.h"
 
 #include <cblas.h>
@@ -344,6 +345,55 @@ static const struct blas_fns blas_fns[GP_DTYPE__COUNT] = {
 #undef E
 };
 
+/* The matrix elements from which a gemv runs over the kernels' threads. */
+#define GEMV_PAR_MIN	((int64_t)1 << 18)
+
+/*
+ * A gemv (BLAS's arguments, row-major) whose matrix is large (a CNN's
+ * classifier, 1280 x 1000) over the kernels' OpenMP threads, each one
+ * slice of y (rows of a, or its columns with Trans) through a one-thread
+ * BLAS call, OpenBLAS's own threads set to 1 meanwhile (as ops/conv-pw.c
+ * does): those threads slept since the previous BLAS call, the kernels'
+ * spin from the conv before (ops/par.h), and the split is BLAS's own
+ * (each y element the same dot product).  mobilenet_v2's classifier took
+ * 0.66-0.81 of OpenBLAS's threaded call's time (medians of 100 calls,
+ * four runs each, alternated).
+ */
+static void
+gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
+    double alpha, const char *a, blasint lda, const char *x, blasint incx,
+    double beta, char *y, blasint incy)
+{
+	int64_t ny = ta == CblasNoTrans ? M : N;
+	int64_t isz = (int64_t)gp_dtype_size(dt);
+	int nt = gp_par_max_threads(), blas_nt;
+
+	if (nt < 2 || (int64_t)M * N < GEMV_PAR_MIN || ny < 16 * nt) {
+		blas_fns[dt].gemv(ta, M, N, alpha, a, lda, x, incx, beta, y,
+		    incy);
+		return;
+	}
+	blas_nt = openblas_get_num_threads();
+	openblas_set_num_threads(1);
+	GP_PAR_FOR(GP_PAR_MIN)
+	for (int k = 0; k < nt; k++) {
+		int64_t j0, j1;
+
+		gp_par_split(ny, 16, k, nt, &j0, &j1);
+		if (j0 >= j1)
+			continue;
+		if (ta == CblasNoTrans)
+			blas_fns[dt].gemv(ta, (blasint)(j1 - j0), N, alpha, a +
+			    j0 * lda * isz, lda, x, incx, beta, y + j0 * incy *
+			    isz, incy);
+		else
+			blas_fns[dt].gemv(ta, M, (blasint)(j1 - j0), alpha, a +
+			    j0 * isz, lda, x, incx, beta, y + j0 * incy * isz,
+			    incy);
+	}
+	openblas_set_num_threads(blas_nt);
+}
+
 static void
 mat_scale(const struct cx *cx, enum gp_dtype dt, const struct mat *m,
     double beta)
@@ -396,12 +446,12 @@ gemm_core(struct cx *cx, enum gp_dtype dt, double alpha, struct mat a,
 	 * once; OpenBLAS's gemm packs it first (a classifier's 1 x 1280 .
 	 * 1280 x 1000: 481 us against 97 us) */
 	if (M == 1)
-		blas_fns[dt].gemv(tb == CblasNoTrans ? CblasTrans :
-		    CblasNoTrans, (blasint)(tb == CblasNoTrans ? K : N),
+		gemv_par(dt, tb == CblasNoTrans ? CblasTrans : CblasNoTrans,
+		    (blasint)(tb == CblasNoTrans ? K : N),
 		    (blasint)(tb == CblasNoTrans ? N : K), alpha, b.p, ldb, a.p,
 		    ta == CblasNoTrans ? 1 : lda, beta, c.p, 1);
 	else if (N == 1)
-		blas_fns[dt].gemv(ta, (blasint)(ta == CblasNoTrans ? M : K),
+		gemv_par(dt, ta, (blasint)(ta == CblasNoTrans ? M : K),
 		    (blasint)(ta == CblasNoTrans ? K : M), alpha, a.p, lda, b.p,
 		    tb == CblasNoTrans ? ldb : 1, beta, c.p, ldc);
 	else
@@ -484,8 +534,8 @@ gemv_core(struct cx *cx, enum gp_dtype dt, double alpha, struct mat a,
 		N = t;
 	}
 	if (!cx->dry)
-		blas_fns[dt].gemv(ta, (blasint)M, (blasint)N, alpha, a.p, lda,
-		    px, incx, beta, py, incy);
+		gemv_par(dt, ta, (blasint)M, (blasint)N, alpha, a.p, lda, px,
+		    incx, beta, py, incy);
 }
 
 /* a (M x N) += alpha * x (M) y (N)^T. */

@@ -257,9 +257,10 @@ s2_plane(const float *xc, const float *wc, float bv, float *yc,
 			/* clamp_f32: max(lo, v), min(hi, v) return v when
 			 * it is NaN (the second operand) */
 			acc = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc));
-			if (o + 8 <= q->ow || oh + 1 < q->oh) {
-				/* past the row's end: the next row's start,
-				 * written after */
+			if (o + 8 <= q->ow || (oh * q->ow + o + 8 <= q->oh *
+			    q->ow)) {
+				/* past the row's end: the next rows' start,
+				 * written after, inside the plane */
 				_mm256_storeu_ps(yr + o, acc);
 			} else {
 				float t8[8];

@@ -8,8 +8,9 @@
  * The region begins and ends inside the kernel, on the calling thread, so
  * the profile's wall time of the apply covers every thread's share.  No
  * BLAS call is made inside a region (OpenBLAS would start its own threads
- * from each of ours), except the pointwise conv's (ops/conv-pw.c), which
- * sets OpenBLAS's thread count to 1 around its region.  Idle threads
+ * from each of ours), except the pointwise conv's (ops/conv-pw.c) and a
+ * large gemv's slices (ops/blas.c), which set OpenBLAS's thread count to
+ * 1 around their region.  Idle threads
  * spin briefly, or sleep at once on a busy machine (gp_par_init,
  * ops/par.c).
  * Without OpenMP (--disable-openmp, TSan builds) the loops are serial and

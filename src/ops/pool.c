@@ -524,8 +524,8 @@ max3s2_rows(const float *x, float *y, const struct gp_win *w, int64_t i0,
 			    0xd8));
 			__m256 m = _mm256_max_ps(e2, _mm256_max_ps(od, e));
 
-			if (o + 8 <= ow || i + 1 < i1) {
-				/* past the row's end: the next row's start,
+			if (o + 8 <= ow || i * ow + o + 8 <= i1 * ow) {
+				/* past the row's end: the next rows' start,
 				 * which this run writes after */
 				_mm256_storeu_ps(yr + o, m);
 			} else {

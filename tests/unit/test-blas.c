@@ -464,15 +464,18 @@ var_spread(enum gp_dtype dt, int64_t rows, int64_t cols, int d,
 
 /*
  * gemm of one row or one column of Z (a classifier's 1 x K . K x N): a
- * gemv on BLAS's side, with X and Y plain, stored transposed, or with
+ * gemv on BLAS's side (large: in slices over the threads), with X and Y
+ * plain, stored transposed, or with
  * their elements 2 apart (X along its row, Y down its column: the
  * vector's increment); values from a loop here.
  */
 static void
 test_gemm_vec(enum gp_dtype dt)
 {
+	/* the last two large enough (M N or N K >= 2^18) for the gemv to be
+	 * split over the kernels' threads (ops/blas.c, gemv_par) */
 	static const int64_t shapes[][3] = {{1, 5, 7}, {4, 1, 7}, {1, 1, 7},
-	    {1, 300, 40}};
+	    {1, 300, 40}, {1, 1000, 300}, {700, 1, 400}};
 
 	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
 		int64_t m = shapes[si][0], nn = shapes[si][1], k = shapes[si][2];
