@@ -177,18 +177,13 @@ struct s2plan {
 static void
 s2_plan(const struct gp_win *w, int64_t plen, struct s2plan *q)
 {
-	static int avx = -1;
+	bool avx = false;
 	int64_t hp, wp;
 
 	memset(q, 0, sizeof(*q));
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (avx < 0) {
-		__builtin_cpu_init();
-		avx = __builtin_cpu_supports("avx2") &&
-		    __builtin_cpu_supports("fma");
-	}
-#else
-	avx = 0;
+	__builtin_cpu_init();
+	avx = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
 	if (!avx || !fast3(w) || w->s[1] != 2 || w->pb[1] < 0 ||
 	    w->pb[2] < 0)
