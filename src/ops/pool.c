@@ -448,7 +448,8 @@ static bool
 max3s2_ok(const struct gp_win *w)
 {
 	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2") || w->k[0] != 1 || w->in[0] != 1 || w->out[0] != 1)
+	if (!__builtin_cpu_supports("avx2") || w->k[0] != 1 || w->in[0] != 1 ||
+	    w->out[0] != 1)
 		return (false);
 	for (int i = 1; i < GP_WIN_DIMS; i++)
 		/* every window starts inside X (or in the first pad) */
