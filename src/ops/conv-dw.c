@@ -210,11 +210,7 @@ s2_plan(const struct gp_win *w, int64_t plen, struct s2plan *q)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-/* The even (odd) values of the 16 at l, h, in order. */
-#define EVEN(l, h) _mm256_castpd_ps(_mm256_permute4x64_pd(		\
-	_mm256_castps_pd(_mm256_shuffle_ps((l), (h), 0x88)), 0xd8))
-#define ODD(l, h) _mm256_castpd_ps(_mm256_permute4x64_pd(		\
-	_mm256_castps_pd(_mm256_shuffle_ps((l), (h), 0xdd)), 0xd8))
+#include "ops/deint.h"
 
 __attribute__((target("avx2,fma"))) static void
 s2_plane(const float *xc, const float *wc, float bv, float *yc,
@@ -242,12 +238,13 @@ s2_plane(const float *xc, const float *wc, float bv, float *yc,
 				__m256 l2 = _mm256_loadu_ps(t + 2);
 				__m256 h2 = _mm256_loadu_ps(t + 10);
 
-				acc = _mm256_fmadd_ps(wv[3 * kh], EVEN(l, h),
-				    acc);
-				acc = _mm256_fmadd_ps(wv[3 * kh + 1], ODD(l,
-				    h), acc);
-				acc = _mm256_fmadd_ps(wv[3 * kh + 2], EVEN(l2,
-				    h2), acc);
+				__m256 e = gp_deint_even(l, h);
+				__m256 o1 = gp_deint_odd(l, h);
+				__m256 e2 = gp_deint_even(l2, h2);
+
+				acc = _mm256_fmadd_ps(wv[3 * kh], e, acc);
+				acc = _mm256_fmadd_ps(wv[3 * kh + 1], o1, acc);
+				acc = _mm256_fmadd_ps(wv[3 * kh + 2], e2, acc);
 			}
 			/* clamp_f32: max(lo, v), min(hi, v) return v when
 			 * it is NaN (the second operand) */
@@ -267,37 +264,15 @@ s2_plane(const float *xc, const float *wc, float bv, float *yc,
 		}
 	}
 }
-#undef EVEN
-#undef ODD
 
-static bool
-s2_try_f32(const float *xc, const float *wc, float bv, float *yc,
-    const struct s2plan *q, float *buf, float lo, float hi)
-{
-	if (!q->on)
-		return (false);
-	s2_plane(xc, wc, bv, yc, q, buf, lo, hi);
-	return (true);
-}
+/* A plane through s2_plane when s2_plan took the geometry (float32 only;
+ * q->on is false elsewhere): true if it ran. */
+#define S2_PLANE_f32(xc, wc, bv, yc, q, pb, lo, hi)			\
+	((q)->on && (s2_plane(xc, wc, bv, yc, q, pb, lo, hi), true))
 #else
-static bool
-s2_try_f32(const float *xc, const float *wc, float bv, float *yc,
-    const struct s2plan *q, float *buf, float lo, float hi)
-{
-	(void)xc, (void)wc, (void)bv, (void)yc, (void)q, (void)buf;
-	(void)lo, (void)hi;
-	return (false);
-}
+#define S2_PLANE_f32(...)	false
 #endif
-
-static bool
-s2_try_f64(const double *xc, const double *wc, double bv, double *yc,
-    const struct s2plan *q, double *buf, double lo, double hi)
-{
-	(void)xc, (void)wc, (void)bv, (void)yc, (void)q, (void)buf;
-	(void)lo, (void)hi;
-	return (false);
-}
+#define S2_PLANE_f64(...)	false
 
 #define DEF_DW(SFX, T)                                                        \
 /* yr[c0, c1) = clamp(bias + the taps of output row (od, oh)), any        \
@@ -472,8 +447,8 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 			const T *wc = wt + co * kvol;                         \
 			T *yc = y + i * ovol, bv = b != NULL ? b[co] : 0;     \
 			if (plen > 0) {                                       \
-				if (!s2_try_##SFX(xc, wc, bv, yc, &q, pb, lo, \
-				    hi))                                      \
+				if (!S2_PLANE_##SFX(xc, wc, bv, yc, &q, pb,   \
+				    lo, hi))                                  \
 					plane3_##SFX(xc, wc, bv, yc, &p, pb,  \
 					    lo, hi);                          \
 				continue;                                     \

@@ -37,6 +37,8 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GP_CONV_WINO_X86 1
 #include <immintrin.h>
+
+#include "ops/deint.h"
 #endif
 
 enum {
@@ -269,13 +271,8 @@ pad_plane(const float *x, float *xp, const struct gp_win *w,
 		for (int64_t q = 0; q < 2 * g->hw; q += 16) {
 			__m256 a = _mm256_loadu_ps(line + q);
 			__m256 b = _mm256_loadu_ps(line + q + 8);
-			/* [a0 a2 b0 b2 | a4 a6 b4 b6] -> [a0 a2 a4 a6 b0 ..] */
-			__m256 ev = _mm256_castpd_ps(_mm256_permute4x64_pd(
-			    _mm256_castps_pd(_mm256_shuffle_ps(a, b, 0x88)),
-			    0xd8));
-			__m256 od = _mm256_castpd_ps(_mm256_permute4x64_pd(
-			    _mm256_castps_pd(_mm256_shuffle_ps(a, b, 0xdd)),
-			    0xd8));
+			__m256 ev = gp_deint_even(a, b);
+			__m256 od = gp_deint_odd(a, b);
 
 			acc = _mm256_or_ps(acc, _mm256_sub_ps(a, a));
 			acc = _mm256_or_ps(acc, _mm256_sub_ps(b, b));

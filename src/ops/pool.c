@@ -434,6 +434,8 @@ DEF_MAXW(u8, uint8_t, 0)
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+
+#include "ops/deint.h"
 #define GP_POOL_X86 1
 
 /* The line's values: 2 per output (rounded to whole vectors) and the
@@ -509,15 +511,8 @@ max3s2_rows(const float *x, float *y, const struct gp_win *w, int64_t i0,
 			__m256 l = _mm256_loadu_ps(q), h = _mm256_loadu_ps(q + 8);
 			__m256 l2 = _mm256_loadu_ps(q + 2);
 			__m256 h2 = _mm256_loadu_ps(q + 10);
-			__m256 e = _mm256_castpd_ps(_mm256_permute4x64_pd(
-			    _mm256_castps_pd(_mm256_shuffle_ps(l, h, 0x88)),
-			    0xd8));
-			__m256 od = _mm256_castpd_ps(_mm256_permute4x64_pd(
-			    _mm256_castps_pd(_mm256_shuffle_ps(l, h, 0xdd)),
-			    0xd8));
-			__m256 e2 = _mm256_castpd_ps(_mm256_permute4x64_pd(
-			    _mm256_castps_pd(_mm256_shuffle_ps(l2, h2, 0x88)),
-			    0xd8));
+			__m256 e = gp_deint_even(l, h), od = gp_deint_odd(l, h);
+			__m256 e2 = gp_deint_even(l2, h2);
 			__m256 m = _mm256_max_ps(e2, _mm256_max_ps(od, e));
 
 			if (o + 8 <= ow || i * ow + o + 8 <= i1 * ow) {

@@ -632,8 +632,6 @@ conv_winograd(struct cnn *s, int x)
 	 * now, once, rather than every call; then fewer tiles pay */
 	fix = c->n_in == 3 && fixed(s, c->in[1]) && gp_conv_wino_ok(&win, cg,
 	    og, true);
-	if (!fix && !gp_conv_wino_ok(&win, cg, og, false))
-		return (false);
 	nin = c->n_in;
 	for (int i = 0; i < c->n_in; i++)
 		in[i] = c->in[i];
