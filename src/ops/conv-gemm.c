@@ -374,6 +374,42 @@ struct tile {
 	float		 lo, hi;
 };
 
+/* Lanes [0, cnt) of p (cnt 1 to 8), zeros above: the lanes past cnt are
+ * not read (a masked load, which does not fault there). */
+__attribute__((target("avx2,fma"))) static inline __m256
+get_part(const float *p, int cnt)
+{
+	if (cnt == 8)
+		return (_mm256_loadu_ps(p));
+	return (_mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(cnt),
+	    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
+}
+
+/* Lanes [0, cnt) of v to p (cnt 1 to 8), in pieces of 4, 2 and 1 (masked
+ * stores are microcoded and slow on AMD's cores); p[cnt..] untouched. */
+__attribute__((target("avx2,fma"))) static inline void
+put_part(float *p, __m256 v, int cnt)
+{
+	__m128 x = _mm256_castps256_ps128(v);
+
+	if (cnt == 8) {
+		_mm256_storeu_ps(p, v);
+		return;
+	}
+	if (cnt & 4) {
+		_mm_storeu_ps(p, x);
+		x = _mm256_extractf128_ps(v, 1);
+		p += 4;
+	}
+	if (cnt & 2) {
+		_mm_storel_pi((__m64 *)(void *)p, x);
+		x = _mm_movehl_ps(x, x);
+		p += 2;
+	}
+	if (cnt & 1)
+		_mm_store_ss(p, x);
+}
+
 /* One k step of the 6 x 16 tile (B's two vectors b0, b1) and of its left
  * half (b0). */
 #define ROW2(i)								\
@@ -404,6 +440,8 @@ kernel(const struct tile *t)
 	__m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
 	__m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
 	__m256 acc[MR][2], av;
+	__m256 l = _mm256_set1_ps(t->lo), h = _mm256_set1_ps(t->hi);
+	int n0 = t->nr < 8 ? t->nr : 8, n1 = t->nr - n0;
 
 	int64_t kc = t->kc;
 
@@ -451,64 +489,33 @@ kernel(const struct tile *t)
 	acc[0][0] = c00; acc[0][1] = c01; acc[1][0] = c10; acc[1][1] = c11;
 	acc[2][0] = c20; acc[2][1] = c21; acc[3][0] = c30; acc[3][1] = c31;
 	acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
-	{
-		/* a partial tile (nr < NR): its first 8 columns as a vector
-		 * when nr >= 8 (a 56-column row's last tile), the rest one by
-		 * one; the columns past nr are neither read nor written (no
-		 * masked stores: microcoded and slow on AMD's cores) */
-		__m256 l = _mm256_set1_ps(t->lo), h = _mm256_set1_ps(t->hi);
-		int j0 = t->nr < NR && t->nr >= 8 ? 8 : t->nr < NR ? 0 : NR;
-		float tv[8];
+	/* the tile's rows: + the partial sums of the earlier blocks of k,
+	 * + bias and the clamp on the last; the columns past nr (a partial
+	 * tile) are neither read nor written */
+	for (int i = 0; i < t->mr; i++) {
+		float *cr = t->c + i * t->ldc;
+		__m256 v0 = acc[i][0], v1 = acc[i][1];
 
-		for (int i = 0; i < t->mr; i++) {
-			float *cr = t->c + i * t->ldc;
-			__m256 v0 = acc[i][0], v1 = acc[i][1];
-			float bi = t->last && t->bias != NULL ? t->bias[i] : 0;
-
-			if (j0 > 0) {
-				if (!t->first) {
-					v0 = _mm256_add_ps(v0,
-					    _mm256_loadu_ps(cr));
-					if (j0 == NR)
-						v1 = _mm256_add_ps(v1,
-						    _mm256_loadu_ps(cr + 8));
-				}
-				if (t->last && t->bias != NULL) {
-					__m256 bv = _mm256_set1_ps(bi);
-
-					v0 = _mm256_add_ps(v0, bv);
-					v1 = _mm256_add_ps(v1, bv);
-				}
-				if (t->last && t->act) {
-					/* max(lo, v) and min(hi, v) return
-					 * v when it is NaN (the second
-					 * operand): NaN stays */
-					v0 = _mm256_min_ps(h, _mm256_max_ps(l,
-					    v0));
-					v1 = _mm256_min_ps(h, _mm256_max_ps(l,
-					    v1));
-				}
-				_mm256_storeu_ps(cr, v0);
-				if (j0 == NR) {
-					_mm256_storeu_ps(cr + 8, v1);
-					continue;
-				}
-				v0 = acc[i][1];
-			}
-			_mm256_storeu_ps(tv, v0);
-			for (int j = j0; j < t->nr; j++) {
-				float v = tv[j - j0];
-
-				if (!t->first)
-					v += cr[j];
-				if (t->last && t->bias != NULL)
-					v += bi;
-				if (t->last && t->act)
-					v = v < t->lo ? t->lo : v > t->hi ?
-					    t->hi : v;
-				cr[j] = v;
-			}
+		if (!t->first) {
+			v0 = _mm256_add_ps(v0, get_part(cr, n0));
+			if (n1 > 0)
+				v1 = _mm256_add_ps(v1, get_part(cr + 8, n1));
 		}
+		if (t->last && t->bias != NULL) {
+			__m256 bv = _mm256_set1_ps(t->bias[i]);
+
+			v0 = _mm256_add_ps(v0, bv);
+			v1 = _mm256_add_ps(v1, bv);
+		}
+		if (t->last && t->act) {
+			/* max(lo, v) and min(hi, v) return v when it is NaN
+			 * (the second operand): NaN stays */
+			v0 = _mm256_min_ps(h, _mm256_max_ps(l, v0));
+			v1 = _mm256_min_ps(h, _mm256_max_ps(l, v1));
+		}
+		put_part(cr, v0, n0);
+		if (n1 > 0)
+			put_part(cr + 8, v1, n1);
 	}
 }
 
