@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include "ops/ops.h"
+#include "ops/par.h"
 #include "ops/scratch.h"
 
 #include <stdbool.h>
@@ -522,6 +523,57 @@ struct join_priv {
 	int	axis;
 };
 
+/* The bytes of one piece of a parallel join: large enough that a
+ * thread's share is a few long memcpys, small enough to spread one large
+ * input over the threads. */
+#define JOIN_PIECE	((int64_t)64 << 10)
+/* The most inputs join_flat takes (more: the strided copy). */
+#define JOIN_FLAT_MAX	16
+
+/* All operands contiguous, of one dtype: each input is outer runs of
+ * its bytes per outer index, copied into the output's rows, cut into
+ * pieces of at most JOIN_PIECE bytes which the threads share (one
+ * thread's memcpy leaves much of the memory bandwidth unused: the 3 MB
+ * joins of SqueezeNet's fire modules take about half the time on two). */
+static void
+join_flat(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *o, int axis)
+{
+	int64_t outer = 1, inner = (int64_t)gp_dtype_size(o->dtype), row;
+	int64_t pieces[JOIN_FLAT_MAX + 1], at[JOIN_FLAT_MAX + 1], total;
+	char *dst = gp_tensor_data(o);
+
+	for (int d = 0; d < axis; d++)
+		outer *= o->shape[d];
+	for (int d = axis + 1; d < o->ndim; d++)
+		inner *= o->shape[d];
+	row = o->shape[axis] * inner;
+	pieces[0] = at[0] = 0;
+	for (int k = 0; k < n->n_in; k++) {
+		int64_t b = in[k]->shape[axis] * inner;
+
+		at[k + 1] = at[k] + b;
+		pieces[k + 1] = pieces[k] + outer * ((b + JOIN_PIECE - 1) /
+		    JOIN_PIECE);
+	}
+	total = pieces[n->n_in];
+	GP_PAR_FOR(outer * row / 16)
+	for (int64_t j = 0; j < total; j++) {
+		int k = 0;
+		int64_t b, per, i, off, len;
+
+		while (pieces[k + 1] <= j)
+			k++;
+		b = at[k + 1] - at[k];
+		per = (b + JOIN_PIECE - 1) / JOIN_PIECE;
+		i = (j - pieces[k]) / per;
+		off = (j - pieces[k]) % per * JOIN_PIECE;
+		len = b - off < JOIN_PIECE ? b - off : JOIN_PIECE;
+		memcpy(dst + i * row + at[k] + off, (const char *)
+		    gp_tensor_data(in[k]) + i * b + off, (size_t)len);
+	}
+}
+
 static void
 k_join(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -529,7 +581,15 @@ k_join(const struct gp_node *n, struct gp_tensor *const *in,
 	const struct join_priv *jp = n->priv;
 	struct gp_tensor *o = out[0];
 	int64_t at = 0;
+	bool flat = n->n_in <= JOIN_FLAT_MAX && gp_tensor_is_contiguous(o);
 
+	for (int k = 0; flat && k < n->n_in; k++)
+		flat = in[k]->dtype == o->dtype &&
+		    gp_tensor_is_contiguous(in[k]);
+	if (flat) {
+		join_flat(n, in, o, jp->axis);
+		return;
+	}
 	for (int k = 0; k < n->n_in; k++) {
 		struct gp_tensor h = *o;	/* borrowed header: no ref */
 

@@ -261,6 +261,53 @@ fa4(int i)
 	return (fa(i) * 4);
 }
 
+/* Element i of the large join's inputs: distinct, exact in float32. */
+static double
+big_a(int i)
+{
+	return (i % 4093 + 0.5);
+}
+
+static double
+big_b(int i)
+{
+	return (-(i % 3001) - 0.25);
+}
+
+/*
+ * A join of inputs of several times the parallel join's piece (64 KB),
+ * two rows of them (outer 2), on axis 1, with an input of one row between
+ * them: its pieces spread over the threads (ops/shape.c, join_flat).  The
+ * expected values come from the index arithmetic of numpy's concatenate.
+ */
+static void
+test_join_large(enum gp_dtype dt)
+{
+	int64_t sa[3] = {2, 3000, 7}, sb[3] = {2, 5000, 7}, s1[3] = {2, 1, 7};
+	int in[3] = {var_fn(dt, 3, sa, big_a), var_fn(dt, 3, s1, fa),
+	    var_fn(dt, 3, sb, big_b)};
+	int64_t rows = 3000 + 1 + 5000;
+	double *want = malloc(sizeof(double) * (size_t)(2 * rows * 7));
+
+	for (int64_t i = 0; i < 2; i++)
+		for (int64_t j = 0; j < rows; j++)
+			for (int64_t l = 0; l < 7; l++) {
+				double v;
+
+				if (j < 3000)
+					v = big_a((int)((i * 3000 + j) * 7 + l));
+				else if (j == 3000)
+					v = fa((int)(i * 7 + l));
+				else
+					v = big_b((int)((i * 5000 + j - 3001) *
+					    7 + l));
+				want[(i * rows + j) * 7 + l] = v;
+			}
+	shp("join", "{\"axis\": 1}", 3, in, dt, "(2, 8001, 7)", want, COPY,
+	    "join of inputs of several 64 KB pieces on axis 1");
+	free(want);
+}
+
 static void
 test_join(enum gp_dtype dt)
 {
@@ -580,6 +627,8 @@ main(void)
 	test_alloc(GP_FLOAT64);
 	test_join(GP_FLOAT32);
 	test_join(GP_FLOAT64);
+	test_join_large(GP_FLOAT32);
+	test_join_large(GP_FLOAT64);
 	test_subtensor(GP_FLOAT32);
 	test_subtensor(GP_FLOAT64);
 	test_incsubtensor(GP_FLOAT32);
