@@ -842,13 +842,13 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .m = 7, .in = {13, 11}, .k = {3, 3}, .s = {2, 1},
 		    .d = {1, 2}, .pb = {1, 0}, .pe = {2, 1}, .lo = 0,
 		    .hi = INFINITY, .bias = true},
-		{.what = "depth 360 (two blocks), 24 columns (a last sliver "
+		{.what = "depth 720 (two blocks), 24 columns (a last sliver "
 		    "of 8), 26 rows shared by the threads", .nsp = 2,
-		    .group = 1, .n = 1, .c = 40, .m = 26, .in = {6, 4}, .k = {3, 3}, .s = {1, 1},
+		    .group = 1, .n = 1, .c = 80, .m = 26, .in = {6, 4}, .k = {3, 3}, .s = {1, 1},
 		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = 1, .hi = 0,
 		    .bias = true},
-		{.what = "depth 1200 (five blocks), 25 columns, 13 rows",
-		    .nsp = 2, .group = 1, .n = 1, .c = 48, .m = 13,
+		{.what = "depth 3200 (five blocks), 25 columns, 13 rows",
+		    .nsp = 2, .group = 1, .n = 1, .c = 128, .m = 13,
 		    .in = {5, 5}, .k = {5, 5}, .s = {1, 1}, .d = {1, 1},
 		    .pb = {2, 2}, .pe = {2, 2}, .lo = 1, .hi = 0},
 		{.what = "7x7 stride 2 over 70x70 (1225 columns, chunks "
@@ -885,8 +885,8 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .m = 8, .in = {15, 36}, .k = {3, 3}, .s = {1, 1},
 		    .d = {2, 1}, .pb = {2, 1}, .pe = {2, 1}, .lo = 1,
 		    .hi = 0, .bias = true},
-		{.what = "direct: depth 360 (two blocks), 13 rows, 16x20, "
-		    "clip [-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 40,
+		{.what = "direct: depth 720 (two blocks), 13 rows, 16x20, "
+		    "clip [-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 80,
 		    .m = 13, .in = {16, 20}, .k = {3, 3}, .s = {1, 1},
 		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = -1,
 		    .hi = 1, .bias = true},
@@ -913,9 +913,9 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .n = 1, .c = 8, .m = 6, .in = {21, 21}, .k = {1, 1},
 		    .s = {1, 1}, .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0},
 		    .lo = 1, .hi = 0, .bias = true},
-		{.what = "pointwise direct: depth 300 (two blocks), 15x18 "
+		{.what = "pointwise direct: depth 700 (two blocks), 15x18 "
 		    "(a masked last tile of 14), 26 rows", .nsp = 2,
-		    .group = 1, .n = 1, .c = 300, .m = 26, .in = {15, 18},
+		    .group = 1, .n = 1, .c = 700, .m = 26, .in = {15, 18},
 		    .k = {1, 1}, .s = {1, 1}, .d = {1, 1}, .pb = {0, 0},
 		    .pe = {0, 0}, .lo = 1, .hi = 0, .bias = true},
 		{.what = "pointwise direct: a NaN in X, 1-D length 1000, "
@@ -937,8 +937,8 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .in = {22, 18}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
 		    .pb = {0, 2}, .pe = {2, 0}, .lo = 1, .hi = 0,
 		    .bias = true, .wino = true, .taken = true},
-		{.what = "winograd: depth 300 (two blocks of k), 20x20, clip "
-		    "[-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 300,
+		{.what = "winograd: depth 700 (two blocks of k), 20x20, clip "
+		    "[-1, 1]", .nsp = 2, .group = 1, .n = 1, .c = 700,
 		    .m = 7, .in = {20, 20}, .k = {3, 3}, .s = {1, 1},
 		    .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .lo = -1,
 		    .hi = 1, .bias = true, .wino = true, .taken = true},
