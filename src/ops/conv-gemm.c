@@ -18,6 +18,9 @@
  * col is, along an output row, a run of the input zero-padded once per
  * call (a pointwise conv: of x itself), at an offset from a table; no
  * packing, which cost about a fifth of the time at 64 output channels.
+ * So with strides 2 and a large kernel (7x7), the padded copy then split
+ * into its even and odd columns, so that the taps of consecutive outputs
+ * are consecutive again.
  *
  * Against im2col + cblas_sgemm: no k x n matrix written to memory and
  * read back (7 MB for a 3x3 conv of 64 channels at 56x56), no packing of
@@ -112,6 +115,14 @@ vol3(const int64_t *v)
 	return (v[0] * v[1] * v[2]);
 }
 
+/* The direct path's padded rows, cut into their stride's phases (stride
+ * 2: the even columns, then the odd): the values of a row of one phase. */
+static int64_t
+phase_len(const struct gp_win *w)
+{
+	return ((w->in[2] + w->pb[2] + w->pe[2] + w->s[2] - 1) / w->s[2]);
+}
+
 /* A pointwise conv (1x1, strides 1, no pads): row c of col is x's plane
  * c as it lies, the output's rows one run of columns. */
 static bool
@@ -126,7 +137,8 @@ flat(const struct gp_win *w)
 
 /* Read B where it lies (the direct path) rather than pack it: a
  * pointwise conv, or a 1-D or 2-D conv of strides 1 (any kernel, pads and
- * dilation), when not in rows mode, and when its tiles (which follow the
+ * dilation) or 2 (a kernel of 16 taps or more), when not in rows mode,
+ * and when its tiles (which follow the
  * output rows: 16 columns, then 8 or 16 for the rest of the row) waste
  * less than packing would cost: packing costs about as much as 8 rows of
  * w's multiply per packed value (measured: 20% of the time at m = 64), so
@@ -144,8 +156,13 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 		return (true);
 	if (w->k[0] != 1 || w->in[0] != 1 || w->pb[0] != 0 || w->pe[0] != 0)
 		return (false);
+	/* stride 2 where each input value is read by 4 taps or more (7x7:
+	 * 0.86-0.94 of the packed path's time; 3x3: 1.0-1.07) */
+	if (w->s[1] != w->s[2] || w->s[1] > 2 || (w->s[1] == 2 &&
+	    w->k[1] * w->k[2] < 16))
+		return (false);
 	for (int i = 1; i < GP_WIN_DIMS; i++)
-		if (w->s[i] != 1 || w->pb[i] < 0 || w->pe[i] < 0)
+		if (w->pb[i] < 0 || w->pe[i] < 0)
 			return (false);
 	return ((span - ow) * m <= 8 * span);
 }
@@ -179,9 +196,9 @@ gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg, int64_t m)
 		    ALIGN * ALIGN + ALIGN;
 
 		if (!flat(win))
-			bytes += (size_t)(cg * (win->in[1] + win->pb[1] +
-			    win->pe[1]) * (win->in[2] + win->pb[2] +
-			    win->pe[2]) + NR) * sizeof(float);
+			bytes += (size_t)(win->s[2] * cg * (win->in[1] +
+			    win->pb[1] + win->pe[1]) * phase_len(win) + NR) *
+			    sizeof(float);
 		return (bytes);
 	}
 	if (rows_mode(k, n, m))
@@ -593,22 +610,10 @@ scratch(size_t bytes)
 	    ALIGN));
 }
 
-/*
- * The direct path (strides 1): B is not packed.  Row (c, kh, kw) of col,
- * for the outputs (oh, ow .. ow + 15) of one output row, is the run of 16
- * values of the zero-padded input xp (planes of hp x wp) at c * hp * wp +
- * (oh + kh * dh) * wp + ow + kw * dw: the kernel reads it there, through a
- * table of the rows' offsets (c * hp * wp + kh * dh * wp + kw * dw).  The
- * tiles follow the output rows (16 columns, then what is left of the
- * row: a narrower tile, its columns masked); a pointwise conv reads x
- * itself, its output rows one run (the last tile masked, since its loads
- * would pass the end of x).  The threads take items of a few output rows
- * (or 128 columns) times a group of row tiles of w; in an item, each row
- * tile of a block of k (in L1) runs over all of the item's columns.
- */
 /* The direct path's operands: w (m x k), B's rows at xp + off[k] (the
- * padded planes, rows of wp values; a pointwise conv: x, one row of n),
- * y (m x n, output rows of len values). */
+ * padded planes; output row l reads from xp + l wp: wp, the padded rows'
+ * values times the stride; a pointwise conv: x, one row of n), y (m x n,
+ * output rows of len values). */
 struct dpath {
 	const float	*w, *xp;
 	float		*y;
@@ -656,39 +661,62 @@ direct_item(const struct dpath *d, int64_t r0, int64_t r1, int64_t l0,
 	}
 }
 
-/* Plane c of x (in[1] x in[2]) into xp (hp x wp) inside the pads' zeros. */
+/* Plane c of x (in[1] x in[2]) into xp inside the pads' zeros: hp padded
+ * rows, each cut into the stride s's phases (column j of phase f is padded
+ * column j s + f), a phase's rows of wq values, its planes pst values
+ * apart (s 1: one phase, rows of wq = the padded width). */
 static void
 pad_plane(const float *x, float *xp, const struct gp_win *win, int64_t hp,
-    int64_t wp)
+    int64_t wq, int64_t pst)
 {
-	for (int64_t r = 0; r < hp; r++) {
-		float *d = xp + r * wp;
-		int64_t ih = r - win->pb[1];
+	int64_t s = win->s[2], iw = win->in[2], pl = win->pb[2];
 
-		if (ih < 0 || ih >= win->in[1]) {
-			memset(d, 0, sizeof(float) * (size_t)wp);
+	for (int64_t r = 0; r < hp; r++) {
+		float *d = xp + r * wq;
+		const float *xr = x + (r - win->pb[1]) * iw;
+
+		if (r < win->pb[1] || r - win->pb[1] >= win->in[1]) {
+			for (int64_t f = 0; f < s; f++)
+				memset(d + f * pst, 0, sizeof(float) *
+				    (size_t)wq);
 			continue;
 		}
-		memset(d, 0, sizeof(float) * (size_t)win->pb[2]);
-		memcpy(d + win->pb[2], x + ih * win->in[2], sizeof(float) *
-		    (size_t)win->in[2]);
-		memset(d + win->pb[2] + win->in[2], 0, sizeof(float) *
-		    (size_t)win->pe[2]);
+		if (s == 1) {
+			memset(d, 0, sizeof(float) * (size_t)pl);
+			memcpy(d + pl, xr, sizeof(float) * (size_t)iw);
+			memset(d + pl + iw, 0, sizeof(float) *
+			    (size_t)(wq - pl - iw));
+			continue;
+		}
+		for (int64_t f = 0; f < s; f++) {
+			float *df = d + f * pst;
+
+			for (int64_t j = 0; j < wq; j++) {
+				int64_t c = j * s + f - pl;
+
+				df[j] = c >= 0 && c < iw ? xr[c] : 0;
+			}
+		}
 	}
 }
 
 /*
- * The direct path (strides 1): B is not packed.  Row (c, kh, kw) of col,
- * for the outputs (oh, ow .. ow + 15) of one output row, is the run of 16
- * values of the zero-padded input xp (planes of hp x wp) at c * hp * wp +
- * (oh + kh * dh) * wp + ow + kw * dw: the kernel reads it there, through a
- * table of the rows' offsets (c * hp * wp + kh * dh * wp + kw * dw).  The
- * tiles follow the output rows (16 columns, then what is left of the
- * row: a narrower tile, its columns masked); a pointwise conv reads x
- * itself, its output rows one run (the last tile masked, since its loads
- * would pass the end of x).  The threads take items of a few output rows
- * (or 128 columns) times a group of row tiles of w, in the same parallel
- * region as the padding.
+ * The direct path (strides 1, or 2): B is not packed.  Row (c, kh, kw) of
+ * col, for the outputs (oh, ow .. ow + 15) of one output row, is a run of
+ * 16 values of the zero-padded input xp: with stride 1 (planes of hp x
+ * wp) at c hp wp + (oh + kh dh) wp + ow + kw dw; with stride 2 the padded
+ * rows are cut into their even and odd columns (phases of wq = wp / 2
+ * values, all the channels' planes of the even phase, then of the odd),
+ * and the run is in phase (kw dw) % 2, row 2 oh + kh dh, from ow + kw dw
+ * / 2.  The kernel reads it there, through a table of the rows' offsets
+ * (the part not depending on the output).  The tiles follow the output
+ * rows (16 columns, then what is left of the row: a narrower tile, its
+ * columns masked); a pointwise conv reads x itself, its output rows one
+ * run (the last tile masked, since its loads would pass the end of x).
+ * The threads take items of a few output rows (or 128 columns) times a
+ * group of row tiles of w, in the same parallel region as the padding; in
+ * an item, each row tile of a block of k (in L1) runs over all of the
+ * item's columns.
  */
 static void
 conv_direct(const float *x, const float *w, float *y,
@@ -698,7 +726,7 @@ conv_direct(const float *x, const float *w, float *y,
 	int64_t k = cg * vol3(win->k), n = vol3(win->out);
 	int64_t st = (m + MR - 1) / MR;
 	int64_t hp = win->in[1] + win->pb[1] + win->pe[1];
-	int64_t wp = win->in[2] + win->pb[2] + win->pe[2];
+	int64_t wq = phase_len(win), s = win->s[2], plane;
 	int64_t oh = win->out[1], ow = win->out[2];
 	int64_t *off = (int64_t *)(void *)all;
 	float *xp = (float *)(void *)((char *)all + (k * (int64_t)sizeof(
@@ -711,21 +739,27 @@ conv_direct(const float *x, const float *w, float *y,
 	if (d.fl) {
 		/* one run of n columns, in chunks of CS slivers */
 		hp = 1;
-		wp = n;
+		wq = n;
 		lines = 1;
 		d.len = n;
 		per = 1;
 		nck = (n + CS * NR - 1) / (CS * NR);
 	} else {
-		memset(xp + cg * hp * wp, 0, sizeof(float) * NR);
+		memset(xp + s * cg * hp * wq, 0, sizeof(float) * NR);
 		/* about CS * NR columns per item */
 		per = CS * NR / ow > 0 ? CS * NR / ow : 1;
 		nck = (oh + per - 1) / per;
 	}
+	plane = hp * wq;
 	d.xp = d.fl ? x : xp;
-	d.wp = wp;
+	/* output row l reads from padded row l s */
+	d.wp = s * wq;
 	for (int64_t r = 0, c = 0, kh = 0, kw = 0; r < k; r++) {
-		off[r] = c * hp * wp + kh * win->d[1] * wp + kw * win->d[2];
+		int64_t col = kw * win->d[2];
+
+		/* padded column ow s + col: phase col % s, ow + col / s */
+		off[r] = (col % s * cg + c) * plane + kh * win->d[1] * wq +
+		    col / s;
 		if (++kw == win->k[2]) {
 			kw = 0;
 			if (++kh == win->k[1]) {
@@ -744,7 +778,7 @@ conv_direct(const float *x, const float *w, float *y,
 			IN_FOR
 			for (int64_t c = 0; c < cg; c++)
 				pad_plane(x + c * win->in[1] * win->in[2],
-				    xp + c * hp * wp, win, hp, wp);
+				    xp + c * plane, win, hp, wq, cg * plane);
 		}
 		IN_FOR_DYNAMIC
 		for (int64_t it = 0; it < items; it++) {

@@ -3,7 +3,8 @@
  * operand is packed straight from the input (implicit im2col), with the
  * bias and a clamp applied while the output tile is in registers
  * (ops/conv-gemm.c); with strides 1 the input is read where it lies
- * (zero-padded once) rather than packed.  conv.c uses it for the float32
+ * (zero-padded once; strides 2 with a large kernel: split into even and
+ * odd columns) rather than packed.  conv.c uses it for the float32
  * convs that go through a gemm (not depthwise; pointwise where the direct
  * path takes them) when the CPU has AVX2 and FMA.
  */
@@ -42,10 +43,11 @@ void	gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
 	    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn);
 
 /* Does the conv of geometry win, cg input and m output channels per
- * group take gp_conv_gemm_f32's direct path (strides 1, the input read
- * where it lies, no packing; not a conv of few output pixels)?  conv.c
- * sends a pointwise conv to gp_conv_gemm_f32 only then (otherwise to
- * ops/conv-pw.c, faster on few pixels). */
+ * group take gp_conv_gemm_f32's direct path (strides 1, or 2 with a
+ * large kernel: the input read where it lies, no packing; not a conv of
+ * few output pixels)?  conv.c sends a pointwise conv to
+ * gp_conv_gemm_f32 only then (otherwise to ops/conv-pw.c, faster on few
+ * pixels). */
 bool	gp_conv_gemm_direct(const struct gp_win *win, int64_t cg, int64_t m);
 
 /* The bytes of scratch (slot GP_SCRATCH_COL) gp_conv_gemm_f32 asks for

@@ -898,6 +898,16 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .nsp = 1, .group = 1, .n = 2, .c = 3, .m = 5,
 		    .in = {300}, .k = {5}, .s = {1}, .d = {2}, .pb = {3},
 		    .pe = {1}, .lo = 1, .hi = 0},
+		{.what = "direct, stride 2: 7x7, pads [3, 2; 1, 3], 31x29 "
+		    "(phases of 18 and 17 values), 2 images, relu", .nsp = 2,
+		    .group = 1, .n = 2, .c = 3, .m = 10, .in = {31, 29},
+		    .k = {7, 7}, .s = {2, 2}, .d = {1, 1}, .pb = {3, 2},
+		    .pe = {1, 3}, .lo = 0, .hi = INFINITY, .bias = true},
+		{.what = "direct, stride 2: 5x5, dilations 2, pads 4, 40x37, "
+		    "30 rows, clip [-1, 1]", .nsp = 2, .group = 1, .n = 1,
+		    .c = 4, .m = 30, .in = {40, 37}, .k = {5, 5},
+		    .s = {2, 2}, .d = {2, 2}, .pb = {4, 4}, .pe = {4, 4},
+		    .lo = -1, .hi = 1, .bias = true},
 		{.what = "direct: a NaN in X, 3x3 pads 1 on 16x24, relu",
 		    .nsp = 2, .group = 1, .n = 1, .c = 2, .m = 6,
 		    .in = {16, 24}, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
