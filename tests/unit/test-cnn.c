@@ -923,7 +923,7 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .n = 1, .c = 8, .m = 6, .in = {21, 21}, .k = {1, 1},
 		    .s = {1, 1}, .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0},
 		    .lo = 1, .hi = 0, .bias = true},
-		{.what = "pointwise direct: depth 700 (two blocks), 15x18 "
+		{.what = "pointwise direct: depth 700 (three blocks), 15x18 "
 		    "(a masked last tile of 14), 26 rows", .nsp = 2,
 		    .group = 1, .n = 1, .c = 700, .m = 26, .in = {15, 18},
 		    .k = {1, 1}, .s = {1, 1}, .d = {1, 1}, .pb = {0, 0},
