@@ -18,9 +18,9 @@
  * col is, along an output row, a run of the input zero-padded once per
  * call (a pointwise conv: of x itself), at an offset from a table; no
  * packing, which cost about a fifth of the time at 64 output channels.
- * So with strides 2 and a large kernel (7x7), the padded copy then split
- * into its even and odd columns, so that the taps of consecutive outputs
- * are consecutive again.
+ * With strides 2 and a large kernel (7x7) too: the padded copy is then
+ * split into its even and odd columns, so that the taps of consecutive
+ * outputs are consecutive again.
  *
  * Against im2col + cblas_sgemm: no k x n matrix written to memory and
  * read back (7 MB for a 3x3 conv of 64 channels at 56x56), no packing of
@@ -143,12 +143,12 @@ flat(const struct gp_win *w)
 /* Read B where it lies (the direct path) rather than pack it: a
  * pointwise conv, or a 1-D or 2-D conv of strides 1 (any kernel, pads and
  * dilation) or 2 (a kernel of 16 taps or more), when not in rows mode,
- * and when its tiles (which follow the
- * output rows: 16 columns, then 8 or 16 for the rest of the row) waste
- * less than packing would cost: packing costs about as much as 8 rows of
- * w's multiply per packed value (measured: 20% of the time at m = 64), so
- * the direct path is taken when at most 8 / m of its columns are waste
- * (56 or 55 columns: 0 or 2%; 28 at m = 128: 12.5%, packed). */
+ * and when its tiles (which follow the output rows: 16 columns, then 8 or
+ * 16 for the rest of the row) waste less than packing would cost:
+ * packing costs about as much as 8 rows of w's multiply per packed value
+ * (measured: 20% of the time at m = 64), so the direct path is taken when
+ * at most 8 / m of its columns are waste (56 or 55 columns: 0 or 2%; 28
+ * at m = 128: 12.5%, packed). */
 static bool
 direct(const struct gp_win *w, int64_t k, int64_t m)
 {
