@@ -211,6 +211,7 @@ s2_plan(const struct gp_win *w, int64_t plen, struct s2plan *q)
 #include <immintrin.h>
 
 #include "ops/deint.h"
+#include "ops/lanes.h"
 
 __attribute__((target("avx2,fma"))) static void
 s2_plane(const float *xc, const float *wc, float bv, float *yc,
@@ -254,13 +255,8 @@ s2_plane(const float *xc, const float *wc, float bv, float *yc,
 				/* past the row's end: the next rows' start,
 				 * written after, inside the plane */
 				_mm256_storeu_ps(yr + o, acc);
-			} else {
-				float t8[8];
-
-				_mm256_storeu_ps(t8, acc);
-				memcpy(yr + o, t8, sizeof(float) *
-				    (size_t)(q->ow - o));
-			}
+			} else
+				gp_lanes_store(yr + o, acc, (int)(q->ow - o));
 		}
 	}
 }

@@ -43,6 +43,8 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GP_CONV_GEMM_X86 1
 #include <immintrin.h>
+
+#include "ops/lanes.h"
 #endif
 
 enum {
@@ -400,42 +402,6 @@ struct tile {
 	float		 lo, hi;
 };
 
-/* Lanes [0, cnt) of p (cnt 1 to 8), zeros above: the lanes past cnt are
- * not read (a masked load, which does not fault there). */
-__attribute__((target("avx2,fma"))) static inline __m256
-get_part(const float *p, int cnt)
-{
-	if (cnt == 8)
-		return (_mm256_loadu_ps(p));
-	return (_mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(cnt),
-	    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
-}
-
-/* Lanes [0, cnt) of v to p (cnt 1 to 8), in pieces of 4, 2 and 1 (masked
- * stores are microcoded and slow on AMD's cores); p[cnt..] untouched. */
-__attribute__((target("avx2,fma"))) static inline void
-put_part(float *p, __m256 v, int cnt)
-{
-	__m128 x = _mm256_castps256_ps128(v);
-
-	if (cnt == 8) {
-		_mm256_storeu_ps(p, v);
-		return;
-	}
-	if (cnt & 4) {
-		_mm_storeu_ps(p, x);
-		x = _mm256_extractf128_ps(v, 1);
-		p += 4;
-	}
-	if (cnt & 2) {
-		_mm_storel_pi((__m64 *)(void *)p, x);
-		x = _mm_movehl_ps(x, x);
-		p += 2;
-	}
-	if (cnt & 1)
-		_mm_store_ss(p, x);
-}
-
 /* One k step of the 6 x 16 tile (B's two vectors b0, b1) and of its left
  * half (b0). */
 #define ROW2(i)								\
@@ -523,9 +489,10 @@ kernel(const struct tile *t)
 		__m256 v0 = acc[i][0], v1 = acc[i][1];
 
 		if (!t->first) {
-			v0 = _mm256_add_ps(v0, get_part(cr, n0));
+			v0 = _mm256_add_ps(v0, gp_lanes_load(cr, n0));
 			if (n1 > 0)
-				v1 = _mm256_add_ps(v1, get_part(cr + 8, n1));
+				v1 = _mm256_add_ps(v1, gp_lanes_load(cr + 8,
+				    n1));
 		}
 		if (t->last && t->bias != NULL) {
 			__m256 bv = _mm256_set1_ps(t->bias[i]);
@@ -539,9 +506,9 @@ kernel(const struct tile *t)
 			v0 = _mm256_min_ps(h, _mm256_max_ps(l, v0));
 			v1 = _mm256_min_ps(h, _mm256_max_ps(l, v1));
 		}
-		put_part(cr, v0, n0);
+		gp_lanes_store(cr, v0, n0);
 		if (n1 > 0)
-			put_part(cr + 8, v1, n1);
+			gp_lanes_store(cr + 8, v1, n1);
 	}
 }
 

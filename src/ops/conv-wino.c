@@ -39,6 +39,7 @@
 #include <immintrin.h>
 
 #include "ops/deint.h"
+#include "ops/lanes.h"
 #endif
 
 enum {
@@ -437,16 +438,9 @@ otrans(const float *mm, float *y, const float *bias, const struct wgeo *g,
 				hi8 = _mm256_unpackhi_ps(a, b);
 				a = _mm256_permute2f128_ps(lo8, hi8, 0x20);
 				b = _mm256_permute2f128_ps(lo8, hi8, 0x31);
-				if (cols == 16) {
-					_mm256_storeu_ps(d, a);
-					_mm256_storeu_ps(d + 8, b);
-				} else {
-					float t[16];
-
-					_mm256_storeu_ps(t, a);
-					_mm256_storeu_ps(t + 8, b);
-					memcpy(d, t, sizeof(float) * (size_t)cols);
-				}
+				gp_lanes_store(d, a, cols < 8 ? (int)cols : 8);
+				if (cols > 8)
+					gp_lanes_store(d + 8, b, (int)cols - 8);
 			}
 		}
 	}

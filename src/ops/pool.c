@@ -436,6 +436,7 @@ DEF_MAXW(u8, uint8_t, 0)
 #include <immintrin.h>
 
 #include "ops/deint.h"
+#include "ops/lanes.h"
 #define GP_POOL_X86 1
 
 /* The line's values: 2 per output (rounded to whole vectors) and the
@@ -519,13 +520,8 @@ max3s2_rows(const float *x, float *y, const struct gp_win *w, int64_t i0,
 				/* past the row's end: the next rows' start,
 				 * which this run writes after */
 				_mm256_storeu_ps(yr + o, m);
-			} else {
-				float t[8];
-
-				_mm256_storeu_ps(t, m);
-				memcpy(yr + o, t, sizeof(float) * (size_t)(ow -
-				    o));
-			}
+			} else
+				gp_lanes_store(yr + o, m, (int)(ow - o));
 		}
 	}
 	return (!nan && _mm256_movemask_ps(bad) == 0);
