@@ -78,6 +78,40 @@ class Transformer(torch.nn.Module):
         return self.enc(x)
 
 
+class Fire(torch.nn.Module):
+    """SqueezeNet's fire module: a 1x1 squeeze conv, then a 1x1 and a 3x3
+    (pad 1) expand conv side by side, each with ReLU, their outputs
+    concatenated on the channels."""
+
+    def __init__(self, cin, squeeze, e1, e3):
+        super().__init__()
+        self.squeeze = torch.nn.Conv2d(cin, squeeze, 1)
+        self.e1 = torch.nn.Conv2d(squeeze, e1, 1)
+        self.e3 = torch.nn.Conv2d(squeeze, e3, 3, padding=1)
+
+    def forward(self, x):
+        s = torch.relu(self.squeeze(x))
+        return torch.cat([torch.relu(self.e1(s)), torch.relu(self.e3(s))], 1)
+
+
+class FireNet(torch.nn.Module):
+    """Conv 3->16 3x3 stride 2 pad 1 + ReLU, two fire modules (16 -> 8 ->
+    16 + 16, 32 -> 8 -> 24 + 24: Concat of two convs each), the second's
+    Concat a graph output itself and, through GlobalAveragePool and
+    Flatten, the other one."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 16, 3, stride=2, padding=1)
+        self.fire1 = Fire(16, 8, 16, 16)
+        self.fire2 = Fire(32, 8, 24, 24)
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+
+    def forward(self, x):
+        f = self.fire2(self.fire1(torch.relu(self.conv(x))))
+        return f, torch.flatten(self.pool(f), 1)
+
+
 # name: (module, model seed, input name, input shape, input seed, input
 # distribution, output names)
 MODELS = {
@@ -85,6 +119,8 @@ MODELS = {
     "cnn": (CNN, 2011, "image", (2, 1, 28, 28), 2012, "normal", ["logits"]),
     "transformer": (Transformer, 2021, "x", (2, 8, 32), 2022, "normal",
                     ["y"]),
+    "fire": (FireNet, 2031, "image", (1, 3, 32, 32), 2032, "normal",
+             ["features", "pooled"]),
 }
 
 # Models run (and exported) with autograd on: in eval mode under no_grad,

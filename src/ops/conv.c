@@ -62,10 +62,16 @@ struct conv_priv {
 					 * made once by the rewrite */
 	bool		act;		/* clamp the output to [lo, hi] */
 	double		lo, hi;
+	int		nc;		/* inputs X, W[, B[, U]] */
+	bool		into;		/* param into: the output is input D
+					 * (after them) with channels [off,
+					 * off + M) the conv's */
+	int64_t		off;
 };
 
 static const char *const p_conv[] = {"kernel_shape", "strides", "dilations",
-	"pads", "auto_pad", "group", "act_min", "act_max", "winograd", NULL};
+	"pads", "auto_pad", "group", "act_min", "act_max", "winograd", "into",
+	NULL};
 static const char *const p_convt[] = {"kernel_shape", "strides",
 	"dilations", "pads", "auto_pad", "group", "output_padding",
 	"output_shape", NULL};
@@ -321,21 +327,32 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	struct gp_scratch_tmp tt[4];
 	struct gp_tensor *o = out[0];
 	bool tr = n->op->name[4] == '_';
-	int64_t nb = o->shape[0], cin = in[0]->shape[1], cout = o->shape[1];
+	int64_t nb = o->shape[0], cin = in[0]->shape[1];
+	int64_t cout = p->group * p->og;
+	char *y = gp_tensor_data(o);
 
 	if (gp_tensor_numel(o) == 0)
 		return;
-	contiguous(t, tt, in, n->n_in);
+	if (p->into) {
+		/* into D's channels [off, off + M): D itself when the VM
+		 * passes it in place (destroy), else a copy of it first */
+		if (n->destroy[0] != p->nc)
+			gp_tensor_copy_into(o, in[p->nc]);
+		y += p->off * vol(p->w.out) * (int64_t)gp_dtype_size(o->dtype);
+		if (cout == 0 || vol(p->w.out) == 0)
+			return;
+	}
+	contiguous(t, tt, in, p->nc);
 #define ARGS(T) (const T *)gp_tensor_data(t[0]),                              \
 	    (const T *)gp_tensor_data(t[1]),                                  \
-	    n->n_in > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,             \
-	    (T *)gp_tensor_data(o), nb, cin, cout, p
+	    p->nc > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,               \
+	    (T *)(void *)y, nb, cin, cout, p
 	if (p->packed)
 		conv_packed((const float *)gp_tensor_data(t[0]),
 		    (const float *)gp_tensor_data(t[1]), p->wino_u ?
-		    (const float *)gp_tensor_data(t[3]) : NULL, n->n_in > 2 ?
+		    (const float *)gp_tensor_data(t[3]) : NULL, p->nc > 2 ?
 		    (const float *)gp_tensor_data(t[2]) : NULL,
-		    (float *)gp_tensor_data(o), nb, cin, cout, p);
+		    (float *)(void *)y, nb, cin, cout, p);
 	else if (o->dtype == GP_FLOAT32)
 		(tr ? convt_f32 : conv_f32)(ARGS(float));
 	else
@@ -348,7 +365,7 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
  */
 
 static int
-check_inputs(struct gp_graph *g, struct gp_node *n, const char *op,
+check_inputs(struct gp_graph *g, struct gp_node *n, const char *op, int nc,
     struct gp_err *err)
 {
 	const struct gp_type *x = gp_graph_in_type(g, n, 0);
@@ -361,7 +378,7 @@ check_inputs(struct gp_graph *g, struct gp_node *n, const char *op,
 	if (x->dtype != GP_FLOAT32 && x->dtype != GP_FLOAT64)
 		return (gp_err_set(err, "%s: X must be float32 or float64, got "
 		    "%s", op, gp_dtype_name(x->dtype)));
-	for (int k = 1; k < n->n_in; k++) {
+	for (int k = 1; k < nc; k++) {
 		const struct gp_type *t = gp_graph_in_type(g, n, k);
 
 		if (t->dtype != x->dtype)
@@ -409,13 +426,13 @@ err_shape(struct gp_err *err, const char *head, const struct gp_type *t,
 }
 
 static int
-check_bias(struct gp_graph *g, struct gp_node *n, const char *op,
+check_bias(struct gp_graph *g, struct gp_node *n, const char *op, int nc,
     int64_t cout, struct gp_err *err)
 {
 	const struct gp_type *b;
 	char head[64];
 
-	if (n->n_in < 3)
+	if (nc < 3)
 		return (0);
 	b = gp_graph_in_type(g, n, 2);
 	snprintf(head, sizeof(head), "%s: B of shape ", op);
@@ -463,6 +480,44 @@ check_blas(const char *op, const struct conv_priv *p, int64_t m, int64_t nn,
 	return (0);
 }
 
+/* Input D of a conv with param into (the last input): X's dtype, a batch
+ * of 1, the output's spatial size, room for the M channels at off; the
+ * output takes D's shape (shape: the conv's own, replaced). */
+static int
+check_into(struct gp_graph *g, struct gp_node *n, const struct conv_priv *p,
+    int64_t *shape, struct gp_err *err)
+{
+	const struct gp_type *x = gp_graph_in_type(g, n, 0);
+	const struct gp_type *d = gp_graph_in_type(g, n, p->nc);
+	bool same = d->ndim == x->ndim && d->shape[0] == shape[0];
+
+	if (d->dtype != x->dtype)
+		return (gp_err_set(err, "conv: D is %s but X is %s: expected "
+		    "one float dtype", gp_dtype_name(d->dtype),
+		    gp_dtype_name(x->dtype)));
+	if (shape[0] != 1)
+		return (gp_err_set(err, "conv: into writes into D's channels, "
+		    "for a batch of 1: X has %lld images",
+		    (long long)shape[0]));
+	for (int i = 2; same && i < x->ndim; i++)
+		same = d->shape[i] == shape[i];
+	if (!same || p->off > d->shape[1] - shape[1]) {
+		struct gp_buf a = {0};
+		char head[128];
+
+		gp_shape_format(&a, x->ndim, shape);
+		snprintf(head, sizeof(head), "conv: into %lld: the output of "
+		    "shape %s does not fit in D of shape ", (long long)p->off,
+		    gp_buf_str(&a));
+		gp_buf_free(&a);
+		return (err_shape(err, head, d, ": expected D (1, C, ...) "
+		    "with the output's spatial size and C >= into + %lld",
+		    (long long)shape[1]));
+	}
+	memcpy(shape, d->shape, sizeof(int64_t) * (size_t)d->ndim);
+	return (0);
+}
+
 static int
 prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 {
@@ -473,7 +528,20 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	int nsp;
 
 	n->priv = p;
-	if (check_inputs(g, n, "conv", err) < 0)
+	if (gp_op_param_int(n->params, "into", -1, &p->off, err) < 0)
+		return (-1);
+	p->into = json_object_get(n->params, "into") != NULL;
+	p->nc = n->n_in - (p->into ? 1 : 0);
+	if (p->into && p->off < 0)
+		return (gp_err_set(err, "conv: into is %lld: expected a channel "
+		    "offset, 0 or more", (long long)p->off));
+	if (p->nc < 2)
+		return (gp_err_set(err, "conv: into needs input D after X and "
+		    "W: expected 3 to 5 inputs"));
+	if (p->nc > 4)
+		return (gp_err_set(err, "conv: 5 inputs without param into: "
+		    "expected X, W, B and U at most"));
+	if (check_inputs(g, n, "conv", p->nc, err) < 0)
 		return (-1);
 	nsp = x->ndim - 2;
 	cin = x->shape[1];
@@ -504,7 +572,7 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		    "1, %lld, times group %lld)", (long long)(w->shape[1] *
 		    p->group), (long long)w->shape[1], (long long)p->group));
 	}
-	if (check_bias(g, n, "conv", cout, err) < 0)
+	if (check_bias(g, n, "conv", p->nc, cout, err) < 0)
 		return (-1);
 	if (gp_op_param_double(n->params, "act_min", -INFINITY, &p->lo,
 	    err) < 0 || gp_op_param_double(n->params, "act_max", INFINITY,
@@ -530,7 +598,7 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	    (!p->pointwise || gp_conv_gemm_direct(&p->w, p->cg, p->og));
 	if (gp_op_param_bool(n->params, "winograd", false, &p->wino, err) < 0)
 		return (-1);
-	if (n->n_in > 3 && check_wino_u(g, n, p, err) < 0)
+	if (p->nc > 3 && check_wino_u(g, n, p, err) < 0)
 		return (-1);
 	/* a request: taken where F(2x2, 3x3) applies and pays */
 	p->wino = p->wino && p->packed && gp_conv_wino_ok(&p->w, p->cg, p->og,
@@ -542,6 +610,8 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	shape[1] = cout;
 	for (int i = 0; i < nsp; i++)
 		shape[2 + i] = p->w.out[GP_WIN_DIMS - nsp + i];
+	if (p->into && check_into(g, n, p, shape, err) < 0)
+		return (-1);
 	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
 	n->kernel = k_conv;
 	n->impl = p->direct || p->packed ? GP_IMPL_C : GP_IMPL_BLAS;
@@ -562,7 +632,8 @@ prep_convt(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	struct gp_win *wi = &p->w;
 
 	n->priv = p;
-	if (check_inputs(g, n, "conv_transpose", err) < 0)
+	p->nc = n->n_in;
+	if (check_inputs(g, n, "conv_transpose", p->nc, err) < 0)
 		return (-1);
 	nsp = x->ndim - 2;
 	off = GP_WIN_DIMS - nsp;
@@ -589,7 +660,7 @@ prep_convt(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		    "0)", (long long)w->shape[0]));
 	}
 	cout = w->shape[1] * p->group;
-	if (check_bias(g, n, "conv_transpose", cout, err) < 0)
+	if (check_bias(g, n, "conv_transpose", p->nc, cout, err) < 0)
 		return (-1);
 	if (gp_win_parse(n->params, "conv_transpose", nsp, w->shape + 2,
 	    false, wi, err) < 0)
@@ -677,7 +748,7 @@ flops_conv(const struct gp_graph *g, const struct gp_node *n)
 	if (tr)
 		return (2.0 * (double)x->shape[0] * (double)x->shape[1] *
 		    (double)vol(p->w.out) * (double)p->og * (double)p->kvol);
-	return (2.0 * (double)y->shape[0] * (double)y->shape[1] *
+	return (2.0 * (double)y->shape[0] * (double)(p->group * p->og) *
 	    (double)vol(p->w.out) * (double)p->cg * (double)p->kvol);
 }
 
@@ -697,7 +768,7 @@ work_conv(const struct gp_graph *g, const struct gp_node *n,
 
 	if (p == NULL || gp_type_nbytes(y) == 0)
 		return (0);
-	for (int k = 0; k < n->n_in; k++)
+	for (int k = 0; k < p->nc; k++)
 		copies += gp_scratch_as_bytes(in[k], in[k]->dtype);
 	if (n->op->name[4] == '_')
 		return (copies + isz * (uint64_t)(p->og * p->kvol *
@@ -730,6 +801,8 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 			gp_buf_printf(b, ", clip=[%g, %g]", p->lo, p->hi);
 		if (p->wino)
 			gp_buf_puts(b, ", winograd");
+		if (p->into)
+			gp_buf_printf(b, ", into=%lld", (long long)p->off);
 	}
 	gp_buf_puts(b, "}");
 }
@@ -737,13 +810,15 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 static const struct gp_op op_conv = {
 	.name = "conv",
 	.cls = "Conv",
-	.doc = "conv(X, W[, B[, U]]; kernel_shape, strides, dilations, pads, "
-	    "auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, ...), "
-	    "W (M, C/group, k...), B (M); act_min, act_max clamp the output "
-	    "(a fused Relu or Clip); winograd: Winograd's F(2x2, 3x3), U "
-	    "W's transform (group, 16, M/group, C/group) made once; float32 "
-	    "or float64; never in place",
-	.min_in = 2, .max_in = 4, .n_out = 1,
+	.doc = "conv(X, W[, B[, U]][, D]; kernel_shape, strides, dilations, "
+	    "pads, auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, "
+	    "...), W (M, C/group, k...), B (M); act_min, act_max clamp the "
+	    "output (a fused Relu or Clip); winograd: Winograd's F(2x2, 3x3), "
+	    "U W's transform (group, 16, M/group, C/group) made once; into: "
+	    "the output is D (1, C, ...) with channels [into, into + M) the "
+	    "conv's, D overwritten in place when the rewrite join_into made "
+	    "it; float32 or float64",
+	.min_in = 2, .max_in = 5, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.params = p_conv,
 	.prepare = prep_conv,

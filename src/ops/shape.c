@@ -1,8 +1,10 @@
 /*
  * ops/shape.c: the shape family: dimshuffle and transpose (views), reshape
  * and flatten (views where strides can address the result, copies
- * otherwise), alloc,
- * zeros_like and ones_like (filled outputs), join (numpy's concatenate),
+ * otherwise), alloc, zeros_like and ones_like (filled outputs),
+ * alloc_empty (an output left as the allocator gives it: the rewrite
+ * join_into's, whose convs write every element), join (numpy's
+ * concatenate),
  * subtensor (numpy basic indexing: integers and slices, a view), and
  * inc_subtensor / set_subtensor (a copy of x with the indexed region
  * incremented by, or set to, y broadcast).  Every kernel takes any dtype
@@ -450,12 +452,12 @@ k_alloc(const struct gp_node *n, struct gp_tensor *const *in,
 	gp_tensor_copy_into(out[0], in[0]);
 }
 
+/* Param shape: a list of at most GP_MAX_DIMS sizes, into shape; their
+ * count, or -1. */
 static int
-prep_alloc(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+param_shape(const struct gp_node *n, int64_t *shape, struct gp_err *err)
 {
-	const struct gp_type *t = gp_graph_in_type(g, n, 0);
 	json_t *v = json_object_get(n->params, "shape"), *e;
-	int64_t shape[GP_MAX_DIMS];
 	int nd = 0;
 	size_t i;
 
@@ -471,6 +473,18 @@ prep_alloc(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 			    "be a size (an integer >= 0)", i));
 		shape[nd++] = json_integer_value(e);
 	}
+	return (nd);
+}
+
+static int
+prep_alloc(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	const struct gp_type *t = gp_graph_in_type(g, n, 0);
+	int64_t shape[GP_MAX_DIMS];
+	int nd = param_shape(n, shape, err);
+
+	if (nd < 0)
+		return (-1);
 	if (t->ndim > nd)
 		goto bad;
 	for (int d = 0; d < t->ndim; d++) {
@@ -485,6 +499,31 @@ prep_alloc(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 bad:
 	return (err_shape(err, "alloc: a value of shape ", t->ndim, t->shape,
 	    " does not broadcast to ", nd, shape, ""));
+}
+
+static void
+k_alloc_empty(const struct gp_node *n, struct gp_tensor *const *in,
+    struct gp_tensor *const *out)
+{
+	(void)n, (void)in, (void)out;
+}
+
+static int
+prep_alloc_empty(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
+{
+	json_t *d = json_object_get(n->params, "dtype");
+	int64_t shape[GP_MAX_DIMS];
+	enum gp_dtype dt;
+	int nd;
+
+	if (!json_is_string(d) || !gp_dtype_parse(json_string_value(d), &dt))
+		return (gp_err_set(err, "alloc_empty: param 'dtype' must be one "
+		    "of %s", gp_dtype_names()));
+	if ((nd = param_shape(n, shape, err)) < 0)
+		return (-1);
+	gp_ops_set_out(g, n, 0, dt, nd, shape);
+	n->kernel = k_alloc_empty;
+	return (0);
 }
 
 static void
@@ -1105,6 +1144,7 @@ fmt_take(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 static const char *const p_pattern[] = {"pattern", NULL};
 static const char *const p_axes[] = {"axes", NULL};
 static const char *const p_shape[] = {"shape", NULL};
+static const char *const p_shape_dtype[] = {"shape", "dtype", NULL};
 static const char *const p_ndim[] = {"ndim", NULL};
 static const char *const p_axis[] = {"axis", NULL};
 static const char *const p_idx[] = {"idx", NULL};
@@ -1173,6 +1213,21 @@ static const struct gp_op op_alloc = {
 	.min_in = 1, .max_in = 1, .n_out = 1,
 	.params = p_shape,
 	.prepare = prep_alloc,
+	.format = fmt_cls,
+};
+
+/* Never folded or merged (GP_OPF_NONDET): each is the storage of one
+ * chain of convs writing into it. */
+static const struct gp_op op_alloc_empty = {
+	.name = "alloc_empty",
+	.cls = "AllocEmpty",
+	.doc = "alloc_empty(; shape, dtype): a new tensor whose elements are "
+	    "left as the allocator gives them (the rewrite join_into's, for "
+	    "convs that write all of it)",
+	.min_in = 0, .max_in = 0, .n_out = 1,
+	.flags = GP_OPF_NONDET,
+	.params = p_shape_dtype,
+	.prepare = prep_alloc_empty,
 	.format = fmt_cls,
 };
 
@@ -1262,6 +1317,7 @@ static const struct gp_op op_take = {
 
 const struct gp_op *const gp_ops_shape[] = {
 	&op_alloc,
+	&op_alloc_empty,
 	&op_dimshuffle,
 	&op_flatten,
 	&op_inc_subtensor,

@@ -15,6 +15,11 @@
  *   conv_winograd    a float32 3x3 conv of strides and dilations 1 with
  *                    enough channels and output pixels (ops/conv-wino.h)
  *                    -> the same conv computed as Winograd's F(2x2, 3x3)
+ *   join_into        join(conv_1, ..., conv_k) on the channels of a batch
+ *                    of 1 -> the convs writing their channels of one
+ *                    alloc_empty in turn, in place (conv's param into):
+ *                    no copy (SqueezeNet's fire modules); the inplace
+ *                    phase's, as it overwrites its inputs
  *
  * Each fires only when the applies it swallows are read by nothing else
  * (no other reader, no function output or update), and the replacement
@@ -28,6 +33,7 @@
  * changes the arithmetic: its sums differ from the direct conv's by
  * rounding (a few ulps of the sum of the products' magnitudes); an input
  * or a weight that is not finite sends that call to the direct conv.
+ * join_into computes what the join copied, element for element.
  */
 #include "config.h"
 
@@ -653,7 +659,79 @@ conv_winograd(struct cnn *s, int x)
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 
-#define CNN(fn, ops_, doc_)						\
+/*
+ * join_into
+ */
+
+/* The conv producing v for join_into: read by nothing but the join, not
+ * already writing into a tensor; or NULL. */
+static const struct gp_node *
+join_conv(const struct cnn *s, int v)
+{
+	const struct gp_node *c = gp_rw_producer_is(s->w.g, v, "conv");
+
+	if (c == NULL || !used_once(s, v) || c->destroy[0] >= 0 ||
+	    json_object_get(c->params, "into") != NULL)
+		return (NULL);
+	return (c);
+}
+
+static bool
+join_into(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *j = &g->nodes[x];
+	const struct gp_type *z = &g->vars[j->out[0]].type;
+	int64_t axis, off = 0;
+	int in[5], nj = j->n_in, cur;
+	int *src;
+	struct gp_err err;
+	json_t *p;
+
+	if (!gp_rw_is(j, "join") || nj < 2 || z->ndim < 3 || z->shape[0] != 1 ||
+	    !is_float(g, j->out[0]) || gp_op_param_int(j->params, "axis", 0,
+	    &axis, &err) < 0 || (axis != 1 && axis != 1 - z->ndim))
+		return (false);
+	for (int k = 0; k < nj; k++)
+		if (join_conv(s, j->in[k]) == NULL)
+			return (false);
+	s->w.ctx->tried++;
+	src = gp_xmalloc(sizeof(int) * (size_t)nj);
+	memcpy(src, j->in, sizeof(int) * (size_t)nj);
+	p = json_object();
+	json_object_set_new(p, "shape", json_array());
+	for (int d = 0; d < z->ndim; d++)
+		json_array_append_new(json_object_get(p, "shape"),
+		    json_integer(z->shape[d]));
+	json_object_set_new(p, "dtype", json_string(gp_dtype_name(z->dtype)));
+	cur = gp_rw_apply(g, "alloc_empty", p, 0, NULL);
+	for (int k = 0; k < nj && cur >= 0; k++) {
+		const struct gp_node *c = &g->nodes[g->vars[src[k]].producer];
+		struct gp_node *n;
+		int m = c->n_in;
+
+		memcpy(in, c->in, sizeof(int) * (size_t)m);
+		in[m] = cur;
+		p = json_deep_copy(c->params);
+		json_object_set_new(p, "into", json_integer(off));
+		off += g->vars[src[k]].type.shape[1];
+		cur = gp_rw_apply(g, "conv", p, m + 1, in);
+		if (cur < 0)
+			break;
+		/* the producer again: gp_rw_apply may move the nodes */
+		c = &g->nodes[g->vars[src[k]].producer];
+		n = &g->nodes[g->vars[cur].producer];
+		n->name = c->name ? gp_xstrdup(c->name) : NULL;
+		n->family = c->family ? gp_xstrdup(c->family) : NULL;
+		n->label = c->label ? gp_xstrdup(c->label) : NULL;
+		/* D is the alloc_empty or the conv before, read only here */
+		n->destroy[0] = (int8_t)m;
+	}
+	free(src);
+	return (cur >= 0 && gp_rw_replace_out(&s->w, x, cur));
+}
+
+#define CNN(fn, ops_, phase_, tags_, doc_)				\
 	static int							\
 	run_##fn(struct gp_rewrite_ctx *c, struct gp_err *err)		\
 	{								\
@@ -674,24 +752,31 @@ conv_winograd(struct cnn *s, int x)
 	}								\
 	static const struct gp_rewriter rw_##fn = {			\
 		.name = #fn,						\
-		.tags = "fast_run:specialize:cnn",			\
-		.phase = GP_PHASE_SPECIALIZE,				\
+		.tags = tags_,						\
+		.phase = phase_,					\
 		.doc = doc_,						\
 		.run = run_##fn,					\
 	};
 
-CNN(bn_fold, "batch_norm", "batch_norm(conv(X, W, B), ...) -> conv(X, W', "
-    "B') with the folded weights computed once (fixed weights and "
-    "statistics)")
-CNN(conv_bias, "conv", "conv(X, W) + b, b per output channel -> "
-    "conv(X, W, b)")
-CNN(conv_act, "conv", "maximum(conv, lo), minimum(conv, hi), clip(conv, "
-    "lo, hi) (Relu, Relu6) -> conv with act_min, act_max")
-CNN(layer_norm_fuse, "mean", "(x - mean(x)) / sqrt(mean((x - mean(x))^2) + "
-    "eps) * gamma + beta over trailing axes -> layer_norm")
-CNN(conv_winograd, "conv", "float32 conv 3x3, strides and dilations 1, "
-    "enough channels and pixels -> Winograd F(2x2, 3x3): 2.25x fewer "
-    "multiplies, sums rounded differently")
+#define SPEC	GP_PHASE_SPECIALIZE
+#define SPEC_TAGS	"fast_run:specialize:cnn"
+
+CNN(bn_fold, "batch_norm", SPEC, SPEC_TAGS, "batch_norm(conv(X, W, B), "
+    "...) -> conv(X, W', B') with the folded weights computed once (fixed "
+    "weights and statistics)")
+CNN(conv_bias, "conv", SPEC, SPEC_TAGS, "conv(X, W) + b, b per output "
+    "channel -> conv(X, W, b)")
+CNN(conv_act, "conv", SPEC, SPEC_TAGS, "maximum(conv, lo), minimum(conv, "
+    "hi), clip(conv, lo, hi) (Relu, Relu6) -> conv with act_min, act_max")
+CNN(layer_norm_fuse, "mean", SPEC, SPEC_TAGS, "(x - mean(x)) / sqrt(mean("
+    "(x - mean(x))^2) + eps) * gamma + beta over trailing axes -> "
+    "layer_norm")
+CNN(conv_winograd, "conv", SPEC, SPEC_TAGS, "float32 conv 3x3, strides "
+    "and dilations 1, enough channels and pixels -> Winograd F(2x2, 3x3): "
+    "2.25x fewer multiplies, sums rounded differently")
+CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
+    "join(conv, ..., conv) on the channels of one image -> the convs "
+    "writing their channels of one alloc_empty in place: no copy")
 
 const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_bn_fold,
@@ -699,5 +784,6 @@ const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_conv_act,
 	&rw_layer_norm_fuse,
 	&rw_conv_winograd,
+	&rw_join_into,
 	NULL,
 };

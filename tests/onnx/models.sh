@@ -1,7 +1,7 @@
 #!/bin/sh
 # models.sh: the ONNX models torch exported into data/models/ (the MLP
-# classifier, the small CNN and the one-layer transformer encoder;
-# data/models/README.md), against the
+# classifier, the small CNN, the one-layer transformer encoder and the
+# two fire modules; data/models/README.md), against the
 # outputs torch computed for them (test_data_set_0/output_K.pb).
 #
 # For each model: `gptop --check` reads it, with the inputs, outputs and
@@ -14,7 +14,7 @@
 # line (dtype, shape, sum, min, max, first values) must match the one
 # tests/onnx/tensor-stats computes from output_K.pb: shape exactly, sum
 # within 1e-4 of the sum of |x|, the others within 1e-4 of max |x| (+1e-6).
-# gptop supports every op of the three models (the CNN's Conv and MaxPool
+# gptop supports every op of the four models (the CNN's Conv and MaxPool
 # since their mapping landed, the transformer's batched MatMul since
 # ops/matmul.c), so a model it refuses to run is a failure,
 # not a skip: the runs always compare.  The comparison itself is
@@ -94,6 +94,7 @@ fake_line() {
 # model  op-types-line
 for spec in "mlp|Gemm 2, Relu 1, Softmax 1" \
     "cnn|Conv 2, MaxPool 2, Relu 2, Flatten 1, Gemm 1" \
+    "fire|Conv 7, Relu 7, Concat 2, Flatten 1, GlobalAveragePool 1" \
     "transformer|Constant 17, Add 10, Transpose 6, MatMul 5, Mul 5, Reshape 5, Div 4, ReduceMean 4, Identity 3, Slice 3, Pow 2, Sqrt 2, Sub 2, Gather 1, Gemm 1, Relu 1, Shape 1, Softmax 1"; do
 	m=${spec%%|*} ops=${spec#*|}
 	d=$models/$m
@@ -168,6 +169,23 @@ for spec in "mlp|Gemm 2, Relu 1, Softmax 1" \
 		[ -n "$got" ] || sed 's/^/# /' "$tmp/out"
 	done
 done
+
+# the fire modules' joins: the rewrite join_into has the convs write their
+# channels of one tensor in place (no Concat apply left), and the outputs
+# are those of the joins it replaces, to the last printed digit
+d=$models/fire
+args="--input image=$d/test_data_set_0/input_0.pb"
+# shellcheck disable=SC2086 # $args is a list of options
+"$GPTOP" --batch -n 1 $args "$d/model.onnx" >"$tmp/on" 2>&1 &&
+    "$GPTOP" --batch -n 1 --flags optimizer_excluding=join_into $args \
+    "$d/model.onnx" >"$tmp/off" 2>&1
+ok $? "fire: gptop runs it with and without join_into"
+! grep -q "Concat" "$tmp/on" && grep -q "Concat{axis=1}" "$tmp/off" &&
+    [ "$(grep -c 'AllocEmpty()' "$tmp/on")" -ge 2 ]
+ok $? "fire: join_into leaves no Concat apply (two alloc_empty instead)"
+[ "$(grep '^  output ' "$tmp/on")" = "$(grep '^  output ' "$tmp/off")" ] &&
+    [ "$(grep -c '^  output ' "$tmp/on")" -eq 2 ]
+ok $? "fire: the same outputs with and without join_into"
 
 # the committed probabilities are probabilities: each of the 8 rows sums to 1
 p=$("$stats" "$models/mlp/test_data_set_0/output_1.pb")

@@ -7,7 +7,9 @@
  * contiguous, Op names, flop counts, NaN through the max pools, the
  * prepare errors, max_pool's Indices output and int8 X (by hand), and
  * shapes large enough for the kernels' parallel loops against plain loops
- * written here.
+ * written here.  conv's param into (the output is input D with the conv's
+ * channels written into it): against the plain conv and D, copied and in
+ * place, and its errors; alloc_empty's type and errors.
  */
 #include "config.h"
 
@@ -1061,6 +1063,136 @@ test_gemm_shapes(enum gp_dtype dt)
 	}
 }
 
+/* Element i of a fixed pattern unlike fa's: D's values. */
+static double
+fd(int i)
+{
+	return ((i % 13) - 6.5);
+}
+
+/*
+ * conv with param into: the output is D (1, 21, 9, 9) with channels [3,
+ * 19) the conv's (3x3, pads 1, bias, relu: 16 output channels), element
+ * for element the plain conv's; the other channels D's.  First through
+ * the copy (no destroy: D unchanged), then in place (destroy[0] = 3, the
+ * output a view of D, as the VM passes it): D itself changed.
+ */
+static void
+test_into(enum gp_dtype dt)
+{
+	int64_t xs[4] = {1, 8, 9, 9}, ws[4] = {16, 8, 3, 3}, bs[1] = {16};
+	int64_t ds[4] = {1, 21, 9, 9}, plane = 81;
+	const char *prm = "{\"pads\": [1, 1, 1, 1], \"act_min\": 0}";
+	const char *prm_in = "{\"pads\": [1, 1, 1, 1], \"act_min\": 0, "
+	    "\"into\": 3}";
+	int x = var_fn(dt, 4, xs, fa), w = var_fn(dt, 4, ws, fa);
+	int b = var_fn(dt, 1, bs, fd), d = var_fn(dt, 4, ds, fd);
+	int in[4] = {x, w, b, d};
+	int pl = node_ok("conv", prm, 3, in), ni = node_ok("conv", prm_in, 4,
+	    in);
+	struct gp_tensor y = {0}, o = {0}, *ins[4], *outs[1] = {&o};
+	const struct gp_tensor *dv = &g->vars[d].value;
+	bool same = true, kept = true;
+
+	if (pl < 0 || ni < 0)
+		return;
+	ok(g->vars[g->nodes[ni].out[0]].type.shape[1] == 21,
+	    "%s conv into: the output has D's shape", gp_dtype_name(dt));
+	format_is(ni, "Conv{3x3, pads=[1, 1, 1, 1], relu, into=3}");
+	ok(gp_node_flops(g, &g->nodes[ni]) == gp_node_flops(g,
+	    &g->nodes[pl]), "%s conv into: the plain conv's flops",
+	    gp_dtype_name(dt));
+	run(pl, &y);
+	run(ni, &o);
+	for (int64_t c = 0; c < 21; c++)
+		for (int64_t i = 0; i < plane; i++) {
+			double got = gp_tensor_get(&o, c * plane + i);
+
+			if (c >= 3 && c < 19)
+				same = same && got == gp_tensor_get(&y,
+				    (c - 3) * plane + i);
+			else
+				same = same && got == gp_tensor_get(dv,
+				    c * plane + i);
+			kept = kept && gp_tensor_get(dv, c * plane + i) ==
+			    fd((int)(c * plane + i));
+		}
+	ok(same && kept, "%s conv into 3, copied: channels 3-18 the conv's, "
+	    "the others D's; D unchanged", gp_dtype_name(dt));
+	gp_tensor_release(&o);
+	/* in place: the output arrives as D */
+	for (int k = 0; k < 4; k++)
+		ins[k] = &g->vars[in[k]].value;
+	g->nodes[ni].destroy[0] = 3;
+	gp_tensor_view(&o, dv);
+	g->nodes[ni].kernel(&g->nodes[ni], ins, outs);
+	same = true;
+	for (int64_t c = 0; c < 21; c++)
+		for (int64_t i = 0; i < plane; i++)
+			same = same && gp_tensor_get(dv, c * plane + i) ==
+			    (c >= 3 && c < 19 ? gp_tensor_get(&y, (c - 3) *
+			    plane + i) : fd((int)(c * plane + i)));
+	ok(same, "%s conv into 3, in place: D's channels 3-18 the conv's, "
+	    "the others kept", gp_dtype_name(dt));
+	g->nodes[ni].destroy[0] = -1;
+	gp_tensor_release(&o);
+	gp_tensor_release(&y);
+}
+
+static void
+test_into_errors(void)
+{
+	int64_t xs[4] = {1, 4, 5, 5}, ws[4] = {6, 4, 3, 3}, ds[4] = {1, 8, 3,
+	    3}, d2s[4] = {1, 8, 4, 3}, x2s[4] = {2, 4, 5, 5}, d3s[4] = {2, 8,
+	    3, 3};
+	int x = var_fn(GP_FLOAT32, 4, xs, fa), w = var_fn(GP_FLOAT32, 4, ws,
+	    fa), d = var_fn(GP_FLOAT32, 4, ds, fa), d2 = var_fn(GP_FLOAT32, 4,
+	    d2s, fa), d64 = var_fn(GP_FLOAT64, 4, ds, fa), x2 = var_fn(
+	    GP_FLOAT32, 4, x2s, fa), w2 = var_fn(GP_FLOAT32, 4, ws, fa),
+	    d3 = var_fn(GP_FLOAT32, 4, d3s, fa);
+	int in[5] = {x, w, d, d, d};
+	struct gp_err err = {{0}};
+	int ni;
+
+	ni = node("conv", "{\"into\": 2}", 3, in, &err);
+	ok(ni >= 0 && g->vars[g->nodes[ni].out[0]].type.shape[1] == 8,
+	    "conv into 2: 6 channels of 8 fit");
+	expect_err("conv", "{\"into\": 3}", 3, in, "into 3: the output of "
+	    "shape (1, 6, 3, 3) does not fit in D of shape (1, 8, 3, 3)",
+	    "C >= into + 6", "conv into: channels past D's");
+	expect_err("conv", "{\"into\": -1}", 3, in, "into is -1: expected "
+	    "a channel offset", NULL, "conv into: a negative offset");
+	in[2] = d2;
+	expect_err("conv", "{\"into\": 0}", 3, in, "does not fit in D of "
+	    "shape (1, 8, 4, 3)", NULL, "conv into: D of another spatial "
+	    "size");
+	in[2] = d64;
+	expect_err("conv", "{\"into\": 0}", 3, in, "D is float64 but X is "
+	    "float32", NULL, "conv into: D of another dtype");
+	in[0] = x2;
+	in[1] = w2;
+	in[2] = d3;
+	expect_err("conv", "{\"into\": 0}", 3, in, "for a batch of 1: X "
+	    "has 2 images", NULL, "conv into: a batch of 2");
+	in[0] = x;
+	in[1] = w;
+	expect_err("conv", "{\"into\": 0}", 2, in, "into needs input D "
+	    "after X and W", NULL, "conv into: no D");
+	expect_err("conv", NULL, 5, in, "5 inputs without param into", NULL,
+	    "conv: 5 inputs without into");
+	ni = node("alloc_empty", "{\"shape\": [1, 8, 3, 3], \"dtype\": "
+	    "\"float32\"}", 0, NULL, &err);
+	ok(ni >= 0 && g->vars[g->nodes[ni].out[0]].type.dtype == GP_FLOAT32 &&
+	    g->vars[g->nodes[ni].out[0]].type.ndim == 4 &&
+	    g->vars[g->nodes[ni].out[0]].type.shape[1] == 8,
+	    "alloc_empty: float32 (1, 8, 3, 3)");
+	expect_err("alloc_empty", "{\"shape\": [1, 8]}", 0, NULL, "param "
+	    "'dtype' must be one of", NULL, "alloc_empty: no dtype");
+	expect_err("alloc_empty", "{\"shape\": [1, -8], \"dtype\": "
+	    "\"float32\"}", 0, NULL, "entry 1 must be a size", NULL,
+	    "alloc_empty: a negative size");
+}
+
 int
 main(void)
 {
@@ -1078,6 +1210,9 @@ main(void)
 	test_large(GP_FLOAT64);
 	test_gemm_shapes(GP_FLOAT32);
 	test_gemm_shapes(GP_FLOAT64);
+	test_into(GP_FLOAT32);
+	test_into(GP_FLOAT64);
+	test_into_errors();
 	gp_graph_free(g);
 	return (done_testing());
 }
