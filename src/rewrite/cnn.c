@@ -693,7 +693,8 @@ join_into(struct cnn *s, int x)
 	    &axis, &err) < 0 || (axis != 1 && axis != 1 - z->ndim))
 		return (false);
 	for (int k = 0; k < nj; k++)
-		if (join_conv(s, j->in[k]) == NULL)
+		if (join_conv(s, j->in[k]) == NULL ||
+		    g->vars[j->in[k]].type.dtype != z->dtype)
 			return (false);
 	s->w.ctx->tried++;
 	src = gp_xmalloc(sizeof(int) * (size_t)nj);
