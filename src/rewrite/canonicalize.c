@@ -219,9 +219,7 @@ useless_reshape(struct gp_rw *w, int x)
 	if (p == NULL || !is_reshape(p))
 		return (false);
 	t = &g->vars[n->out[0]].type;
-	shape = json_array();
-	for (int d = 0; d < t->ndim; d++)
-		json_array_append_new(shape, json_integer(t->shape[d]));
+	shape = gp_rw_shape_json(t);
 	if (gp_rw_same_type(g, n->out[0], p->in[0])) {
 		json_decref(shape);
 		return (gp_rw_replace_out(w, x, p->in[0]));

@@ -699,12 +699,8 @@ join_into(struct cnn *s, int x)
 	s->w.ctx->tried++;
 	src = gp_xmalloc(sizeof(int) * (size_t)nj);
 	memcpy(src, j->in, sizeof(int) * (size_t)nj);
-	p = json_object();
-	json_object_set_new(p, "shape", json_array());
-	for (int d = 0; d < z->ndim; d++)
-		json_array_append_new(json_object_get(p, "shape"),
-		    json_integer(z->shape[d]));
-	json_object_set_new(p, "dtype", json_string(gp_dtype_name(z->dtype)));
+	p = json_pack("{s:o, s:s}", "shape", gp_rw_shape_json(z), "dtype",
+	    gp_dtype_name(z->dtype));
 	cur = gp_rw_apply(g, "alloc_empty", p, 0, NULL);
 	for (int k = 0; k < nj && cur >= 0; k++) {
 		const struct gp_node *c = &g->nodes[g->vars[src[k]].producer];

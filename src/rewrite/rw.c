@@ -470,6 +470,16 @@ gp_rw_same_type(const struct gp_graph *g, int a, int b)
 	return (gp_type_equal(&g->vars[a].type, &g->vars[b].type));
 }
 
+json_t *
+gp_rw_shape_json(const struct gp_type *t)
+{
+	json_t *a = json_array();
+
+	for (int d = 0; d < t->ndim; d++)
+		json_array_append_new(a, json_integer(t->shape[d]));
+	return (a);
+}
+
 bool
 gp_rw_const_value(const struct gp_graph *g, int v, double *x)
 {

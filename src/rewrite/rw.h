@@ -122,6 +122,8 @@ bool	gp_rw_is(const struct gp_node *n, const char *name);
 struct gp_node	*gp_rw_producer_is(const struct gp_graph *g, int v,
 		    const char *name);
 bool	gp_rw_same_type(const struct gp_graph *g, int a, int b);
+/* Type t's shape as a param value: a new JSON list of its sizes. */
+json_t	*gp_rw_shape_json(const struct gp_type *t);
 
 /* Is v a constant whose every element (1 to 4096 of them) equals one
  * value?  *x gets it. */
