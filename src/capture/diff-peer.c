@@ -13,6 +13,9 @@
  *   - else the name of a value some gptop apply computes: the sources of
  *     that apply (ONNX Runtime's NCHWc convolutions are named after their
  *     output, "/relu/Relu_output_0_nchwc": "_nchwc" is dropped);
+ *   - else, for a value of the form "NODE_output_N" that no gptop apply
+ *     computes any more (join_into writes a conv's output straight into
+ *     its join's tensor), the node NODE;
  *   - else the name up to its first component naming a fusion
  *     ("/l0/MatMul/MatMulAddFusion": "/l0/MatMul"), and what that fusion
  *     took in (absorb): a MatMulAddFusion's Add of the same scope, a
@@ -52,6 +55,8 @@
 #include "capture/ort.h"
 
 #define NCHWC_SUFFIX "_nchwc"
+/* A node's output value: "NODE_output_0" */
+#define OUTPUT_INFIX "_output_"
 
 /* What a node's name says ONNX Runtime's fusion did besides the node it
  * names (claim_node: its first component naming a fusion). */
@@ -236,17 +241,38 @@ claim_name(struct map *m, struct gp_prof_apply *o, int k, const char *s,
 	return (o->n_src > before);
 }
 
+/* The length of the node name in a value name s[0..n) of the form
+ * "NODE_output_N" (how torch's exporter, among others, names a node's
+ * outputs), or 0. */
+static size_t
+output_of(const char *s, size_t n)
+{
+	size_t d = n, tl = strlen(OUTPUT_INFIX);
+
+	while (d > 0 && isdigit((unsigned char)s[d - 1]))
+		d--;
+	if (d == n || d <= tl || memcmp(s + d - tl, OUTPUT_INFIX, tl) != 0)
+		return (0);
+	return (d - tl);
+}
+
 /* The sources ORT node k names (struct gp_diff_peer's rules). */
 static void
 claim_node(struct map *m, struct gp_prof_apply *o, int k)
 {
 	const char *s = o->name;
-	size_t n = strlen(s), sl = strlen(NCHWC_SUFFIX);
+	size_t n = strlen(s), sl = strlen(NCHWC_SUFFIX), v = n, p;
 
 	if (claim_name(m, o, k, s, n))
 		return;
-	if (n > sl && strcmp(s + n - sl, NCHWC_SUFFIX) == 0 &&
-	    claim_name(m, o, k, s, n - sl))
+	if (n > sl && strcmp(s + n - sl, NCHWC_SUFFIX) == 0) {
+		if (claim_name(m, o, k, s, n - sl))
+			return;
+		v = n - sl;
+	}
+	/* a value no gptop apply computes any more (a rewrite wrote it into
+	 * another tensor, or fused it away): the node it is named after */
+	if ((p = output_of(s, v)) > 0 && claim_name(m, o, k, s, p))
 		return;
 	for (size_t i = 1; i < n; i++)
 		if (s[i] == '/') {
