@@ -109,6 +109,12 @@ static const struct bcase cases[] = {
 	    .w = 56, .m = 144, .k = 3, .s = 1, .p = 1, .group = 144},
 	{.name = "depthwise 3x3/2 144 56x56", .n = 1, .c = 144, .h = 56,
 	    .w = 56, .m = 144, .k = 3, .s = 2, .p = 1, .group = 144},
+	{.name = "depthwise 3x3 192 28x28", .n = 1, .c = 192, .h = 28,
+	    .w = 28, .m = 192, .k = 3, .s = 1, .p = 1, .group = 192},
+	{.name = "depthwise 3x3 576 14x14", .n = 1, .c = 576, .h = 14,
+	    .w = 14, .m = 576, .k = 3, .s = 1, .p = 1, .group = 576},
+	{.name = "depthwise 3x3 960 7x7", .n = 1, .c = 960, .h = 7,
+	    .w = 7, .m = 960, .k = 3, .s = 1, .p = 1, .group = 960},
 };
 
 static void
