@@ -58,13 +58,55 @@ link_sources(const struct gp_prof_fn *f, const int *partner, int *up)
 	}
 }
 
-/* "NAME (N sources)" for a group of one apply, else "N applies". */
+/* Where group k's source nodes lie, into *at (n bytes of names[]'s
+ * entry *at): the one node it covers ("/fc2/Gemm", n its length), else
+ * the scope all its nodes' names share up to a '/' ("/fire1/", from
+ * "/fire1/e1/Conv" ... "/fire1/Concat"); n 0 when they share none (the
+ * root "/" is none). */
+static size_t
+group_scope(char *const *names, int n_names, int *up, const int *comp,
+    int n_up, int k, int *at)
+{
+	size_t len = 0;
+	int cnt = 0;
+
+	*at = -1;
+	for (int s = 0; s < n_up && s < n_names; s++) {
+		const char *x = names[s];
+		size_t i = 0;
+
+		if (comp[find(up, s)] != k || x == NULL)
+			continue;
+		cnt++;
+		if (*at < 0) {
+			*at = s;
+			len = strlen(x);
+			continue;
+		}
+		while (i < len && x[i] == names[*at][i])
+			i++;
+		len = i;
+	}
+	if (*at < 0 || cnt == 1)
+		return (len);
+	while (len > 0 && names[*at][len - 1] != '/')
+		len--;
+	return (len > 1 ? len : 0);
+}
+
+/* "NAME (N sources)" for a group of one apply, else "N applies", with
+ * where its source nodes lie when the names say (group_scope): "3
+ * applies of /fc2/Gemm", "3 applies in /fire1/". */
 static char *
-side_name(const struct gp_prof_fn *f, const int *ids, int n, int n_src)
+side_name(const struct gp_prof_fn *f, const int *ids, int n, int n_src,
+    const char *scope, size_t scope_len, bool one)
 {
 	if (n == 1)
 		return (gp_xasprintf("%s (%d source%s)", f->ap[ids[0]].name,
 		    n_src, n_src == 1 ? "" : "s"));
+	if (scope_len > 0)
+		return (gp_xasprintf("%d applies %s %.*s", n, one ? "of" :
+		    "in", (int)scope_len, scope));
 	return (gp_xasprintf("%d applies", n));
 }
 
@@ -73,6 +115,14 @@ gp_diff_group_sources(struct gp_diff *d, int f,
     const struct gp_diff_pairs *p, int *ga, int *gb)
 {
 	const struct gp_prof_fn *fa = p->fa, *fb = p->fb;
+	/* the source nodes' names: the gptop side's against ONNX Runtime's
+	 * profile (whose applies carry its indices), else A's (the same
+	 * graph) */
+	const struct gp_profile *np = d->peer != NULL && d->peer->ort == 0 ?
+	    d->b : d->a;
+	char *const *names = np->src_names;
+	int n_names = np->n_src_names, at;
+	size_t sl;
 	int n_up, *up, *comp, *count, made = 0;
 	size_t first = d->n_groups, cap = d->n_groups;
 
@@ -161,8 +211,14 @@ gp_diff_group_sources(struct gp_diff *d, int f,
 			    NULL;
 			continue;
 		}
-		g->name = side_name(fb, g->id_b, g->n_b, g->n_src);
-		g->name_a = side_name(fa, g->id_a, g->n_a, g->n_src);
+		/* where the group's nodes lie, on B's side (the row's name;
+		 * A's in brackets follows it) */
+		sl = names != NULL ? group_scope(names, n_names, up, comp,
+		    n_up, (int)k, &at) : 0;
+		g->name = side_name(fb, g->id_b, g->n_b, g->n_src, sl > 0 ?
+		    names[at] : NULL, sl, g->n_src == 1);
+		g->name_a = side_name(fa, g->id_a, g->n_a, g->n_src, NULL, 0,
+		    false);
 	}
 	free(up);
 	free(comp);

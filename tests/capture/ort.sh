@@ -159,7 +159,7 @@ else
 	ok $? "ORT's 'fused /fc1/Gemm' (FusedGemm: /fc1/Gemm and /Relu) against gptop's $3 applies of those sources: 305/3 us vs ${2}s per call: $r"
 	set -- $(grep '^fc2 ' "$tmp/want-rows")
 	r=$(grow "[A: /fc2/Gemm (1 source)]")
-	echo "$r" | grep -Eq "^ +1\.167e-05s +${2}s .* 3 +5 .* $3 applies  \[A: /fc2/Gemm \(1 source\)\]\$"
+	echo "$r" | grep -Eq "^ +1\.167e-05s +${2}s .* 3 +5 .* $3 applies of /fc2/Gemm  \[A: /fc2/Gemm \(1 source\)\]\$"
 	ok $? "/fc2/Gemm against gptop's Gemm{tB}, its transpose and allocation ($3 applies): 35/3 us vs ${2}s: $r"
 	set -- $(grep '^gemm ' "$tmp/want-rows")
 	sed -n '/^Ops$/,/^Apply$/p' "$tmp/diff" |
@@ -252,7 +252,7 @@ PYEOF
 	for m in fire1 fire2; do
 		set -- $(grep "^$m " "$tmp/fgroups")
 		sed -n '/^Apply$/,$p' "$tmp/fdiff" |
-		    grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies  \[A: 3 applies\]\$"
+		    grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies in /$m/  \[A: 3 applies\]\$"
 		ok $? "$m: ORT's Concat and its two convs (${2}s per call) against gptop's $4 applies of the same nodes (${3}s)"
 	done
 fi
@@ -303,12 +303,12 @@ PYEOF
 	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* MatMul\{bias\}\(.*\) \(2 sources\)  \[A: 3 applies\]\$"
 	ok $? "MatMulAddFusion's Gemm with the Reshapes ORT put around it, against gptop's MatMul{bias} (the MatMul and its Add): ${2}s vs ${3}s per call: $r"
 	set -- $(grep '^fc1 ' "$tmp/tgroups")
-	r=$(tgrow "$4 applies  [A: 4 applies]")
-	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies  \[A: 4 applies\]\$"
+	r=$(tgrow "$4 applies in /enc/layers.0/  [A: 4 applies]")
+	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies in /enc/layers\.0/  \[A: 4 applies\]\$"
 	ok $? "linear1: ORT's Gemm (MatMul and Add), its 2 Reshapes and Relu against gptop's MatMul and Add+Relu ($4 applies): ${2}s vs ${3}s: $r"
 	set -- $(grep '^split ' "$tmp/tgroups")
 	r=$(tgrow "GatherSliceToSplitFusion (3 sources)]")
-	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies  \[A: .*/Slice_2/GatherSliceToSplitFusion \(3 sources\)\]\$"
+	echo "$r" | grep -Eq "^ +${2}s +${3}s .* 3 +5 .* $4 applies in /enc/layers\.0/self_attn/  \[A: .*/Slice_2/GatherSliceToSplitFusion \(3 sources\)\]\$"
 	ok $? "ORT's Split (named after Slice_2) against gptop's $4 Slices: ${2}s vs ${3}s: $r"
 fi
 if [ -z "$PY" ]; then
