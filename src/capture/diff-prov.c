@@ -58,40 +58,47 @@ link_sources(const struct gp_prof_fn *f, const int *partner, int *up)
 	}
 }
 
-/* Where group k's source nodes lie, into *at (n bytes of names[]'s
- * entry *at): the one node it covers ("/fc2/Gemm", n its length), else
- * the scope all its nodes' names share up to a '/' ("/fire1/", from
- * "/fire1/e1/Conv" ... "/fire1/Concat"); n 0 when they share none (the
- * root "/" is none). */
-static size_t
-group_scope(char *const *names, int n_names, int *up, const int *comp,
-    int n_up, int k, int *at)
+/* Where each new group's source nodes lie (groups first .. first + ng - 1
+ * of comp[]): sc[i] the bytes of names[at[i]] that say it, the one node
+ * the group covers ("/fc2/Gemm": one[i]), else the scope all its nodes'
+ * names share up to a '/' ("/fire1/", from "/fire1/e1/Conv" ...
+ * "/fire1/Concat"); 0 when they share none (the root "/" is none).  One
+ * pass over the sources. */
+static void
+group_scopes(char *const *names, int n_names, int *up, const int *comp,
+    int n_up, size_t first, size_t ng, int *at, size_t *sc, bool *one)
 {
-	size_t len = 0;
-	int cnt = 0;
+	int *cnt = gp_xcalloc(ng + 1, sizeof(int));
 
-	*at = -1;
+	for (size_t i = 0; i < ng; i++)
+		at[i] = -1;
 	for (int s = 0; s < n_up && s < n_names; s++) {
 		const char *x = names[s];
-		size_t i = 0;
+		int r = comp[find(up, s)];
+		size_t i, c = 0;
 
-		if (comp[find(up, s)] != k || x == NULL)
+		if (r < 0 || (size_t)r < first || x == NULL)
 			continue;
-		cnt++;
-		if (*at < 0) {
-			*at = s;
-			len = strlen(x);
+		i = (size_t)r - first;
+		if (cnt[i]++ == 0) {
+			at[i] = s;
+			sc[i] = strlen(x);
 			continue;
 		}
-		while (i < len && x[i] == names[*at][i])
-			i++;
-		len = i;
+		while (c < sc[i] && x[c] == names[at[i]][c])
+			c++;
+		sc[i] = c;
 	}
-	if (*at < 0 || cnt == 1)
-		return (len);
-	while (len > 0 && names[*at][len - 1] != '/')
-		len--;
-	return (len > 1 ? len : 0);
+	for (size_t i = 0; i < ng; i++) {
+		one[i] = cnt[i] == 1;
+		if (cnt[i] < 2)
+			continue;
+		while (sc[i] > 0 && names[at[i]][sc[i] - 1] != '/')
+			sc[i]--;
+		if (sc[i] <= 1)
+			sc[i] = 0;
+	}
+	free(cnt);
 }
 
 /* "NAME (N sources)" for a group of one apply, else "N applies", with
@@ -121,8 +128,9 @@ gp_diff_group_sources(struct gp_diff *d, int f,
 	const struct gp_profile *np = d->peer != NULL && d->peer->ort == 0 ?
 	    d->b : d->a;
 	char *const *names = np->src_names;
-	int n_names = np->n_src_names, at;
-	size_t sl;
+	int n_names = np->n_src_names, *at;
+	size_t *sc;
+	bool *one;
 	int n_up, *up, *comp, *count, made = 0;
 	size_t first = d->n_groups, cap = d->n_groups;
 
@@ -195,8 +203,17 @@ gp_diff_group_sources(struct gp_diff *d, int f,
 		if (comp[r] >= 0)
 			d->groups[comp[r]].n_src++;
 	}
+	/* where each group's nodes lie, named on B's side (the row's
+	 * name; A's in brackets follows it) */
+	at = gp_xmalloc(sizeof(int) * ((size_t)made + 1));
+	sc = gp_xcalloc((size_t)made + 1, sizeof(size_t));
+	one = gp_xcalloc((size_t)made + 1, sizeof(bool));
+	if (names != NULL)
+		group_scopes(names, n_names, up, comp, n_up, first,
+		    (size_t)made, at, sc, one);
 	for (size_t k = first; k < d->n_groups; k++) {
 		struct gp_diff_group *g = &d->groups[k];
+		size_t gi = k - first;
 
 		for (int i = 0; i < g->n_a; i++)
 			gp_prof_stat_merge(&g->st_a, &fa->ap[g->id_a[i]].st);
@@ -211,15 +228,14 @@ gp_diff_group_sources(struct gp_diff *d, int f,
 			    NULL;
 			continue;
 		}
-		/* where the group's nodes lie, on B's side (the row's name;
-		 * A's in brackets follows it) */
-		sl = names != NULL ? group_scope(names, n_names, up, comp,
-		    n_up, (int)k, &at) : 0;
-		g->name = side_name(fb, g->id_b, g->n_b, g->n_src, sl > 0 ?
-		    names[at] : NULL, sl, g->n_src == 1);
+		g->name = side_name(fb, g->id_b, g->n_b, g->n_src, sc[gi] > 0 ?
+		    names[at[gi]] : NULL, sc[gi], one[gi]);
 		g->name_a = side_name(fa, g->id_a, g->n_a, g->n_src, NULL, 0,
 		    false);
 	}
+	free(at);
+	free(sc);
+	free(one);
 	free(up);
 	free(comp);
 	free(count);
