@@ -83,8 +83,8 @@ ok $? "chain.json: the group row per call of the function: A $per_a, B $per_b, 5
     --save "$tmp/ma.json" "$graphs/mlp.json" >/dev/null 2>&1 &&
 "$GPTOP" --batch -n 5 --save "$tmp/mb.json" "$graphs/mlp.json" \
     >/dev/null 2>&1 &&
-"$GPTOP" --batch --diff "$tmp/ma.json" "$tmp/mb.json" >"$tmp/m.out" \
-    2>&1
+"$GPTOP" --batch --diff --flags profiling__n_apply=100 "$tmp/ma.json" \
+    "$tmp/mb.json" >"$tmp/m.out" 2>&1
 ok $? "mlp.json: gemm off and on, diffed"
 # the op indices of B's Gemms, then each Gemm's source nodes
 gemm_ops=$(grep '^ "ops": ' "$tmp/mb.json" | sed 's/},{/}\n{/g' |
