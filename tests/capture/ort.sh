@@ -76,6 +76,17 @@ def group(profile, capture, nodes, names):
     return "%.3e %.3e %d" % (a / 1e6 / runs, b / 1e9 / calls, len(ap))
 PYEOF
 
+# gptop's capture (5 calls) of data/models/$1's model.onnx, saved as
+# $tmp/$2.json, diffed against its ORT profile into $tmp/$3, every Apply
+# row printed (the checks look for rows whose delta may be small).
+ort_diff() {
+	"$GPTOP" --batch -n 5 --save "$tmp/$2.json" \
+	    "$srcdir/data/models/$1/model.onnx" >/dev/null 2>&1 &&
+	    "$GPTOP" --batch --diff --flags profiling__n_apply=100 \
+	    "$srcdir/data/models/$1/ort-profile.json" "$tmp/$2.json" \
+	    >"$tmp/$3" 2>"$tmp/err"
+}
+
 # n skipped checks (TAP "ok N # SKIP").
 skip() {
 	k=0
@@ -193,8 +204,7 @@ ok $? "the profile against itself: its 3 nodes paired by structure (its values h
 # source and stays removed.  ORT's times are read from the profile by
 # python3 here.
 cnn=$srcdir/data/models/cnn
-"$GPTOP" --batch -n 5 --save "$tmp/cnn.json" "$cnn/model.onnx" >/dev/null 2>&1 &&
-    "$GPTOP" --batch --diff "$cnn/ort-profile.json" "$tmp/cnn.json" >"$tmp/cdiff" 2>"$tmp/err"
+ort_diff cnn cnn cdiff
 ok $? "the cnn model: ORT's profile against gptop's capture"
 grep -q "(6 of 7 nodes found by ONNX node or value name, 8 of B's 8 applies covered)" "$tmp/cdiff" &&
     grep -q "Applies: 6 paired by the source nodes they cover (ONNX Runtime's nodes), 0 added, 1 removed" "$tmp/cdiff" &&
@@ -228,8 +238,7 @@ fi
 # profile, gptop's from the capture's applies of the same source nodes
 # (python3).
 fire=$srcdir/data/models/fire
-"$GPTOP" --batch -n 5 --save "$tmp/fire.json" "$fire/model.onnx" >/dev/null 2>&1 &&
-    "$GPTOP" --batch --diff "$fire/ort-profile.json" "$tmp/fire.json" >"$tmp/fdiff" 2>"$tmp/err"
+ort_diff fire fire fdiff
 ok $? "the fire model (join_into): ORT's profile against gptop's capture"
 grep -q "(11 of 13 nodes found by ONNX node or value name, 11 of B's 11 applies covered)" "$tmp/fdiff" &&
     grep -q "Applies: 7 paired by the source nodes they cover (ONNX Runtime's nodes), 0 added, 2 removed" "$tmp/fdiff" &&
@@ -268,9 +277,7 @@ fi
 # or removed.  The Ops row SkipLayerNormalization pairs, ORT's time per
 # call from the profile (python3).
 tfm=$srcdir/data/models/transformer
-"$GPTOP" --batch -n 5 --save "$tmp/tfm.json" "$tfm/model.onnx" >/dev/null 2>&1 &&
-    "$GPTOP" --batch --diff --flags profiling__n_apply=100 \
-    "$tfm/ort-profile.json" "$tmp/tfm.json" >"$tmp/tdiff" 2>"$tmp/err"
+ort_diff transformer tfm tdiff
 ok $? "the transformer model: ORT's profile against gptop's capture"
 grep -Eq "nodes found by ONNX node or value name, ([0-9]+) of B's \1 applies covered" "$tmp/tdiff" &&
     grep -Eq "Applies: [1-9][0-9]* paired by the source nodes they cover \(ONNX Runtime's nodes\), 0 added, 0 removed" "$tmp/tdiff"
