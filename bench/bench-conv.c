@@ -107,6 +107,8 @@ static const struct bcase cases[] = {
 	    .w = 112, .m = 32, .k = 3, .s = 1, .p = 1, .group = 32},
 	{.name = "depthwise 3x3 144 56x56", .n = 1, .c = 144, .h = 56,
 	    .w = 56, .m = 144, .k = 3, .s = 1, .p = 1, .group = 144},
+	{.name = "depthwise 3x3/2 96 112x112", .n = 1, .c = 96, .h = 112,
+	    .w = 112, .m = 96, .k = 3, .s = 2, .p = 1, .group = 96},
 	{.name = "depthwise 3x3/2 144 56x56", .n = 1, .c = 144, .h = 56,
 	    .w = 56, .m = 144, .k = 3, .s = 2, .p = 1, .group = 144},
 	{.name = "depthwise 3x3 192 28x28", .n = 1, .c = 192, .h = 28,

@@ -18,10 +18,11 @@
  * by default: the 3x3 sums ran at half the speed).  Any other kernel,
  * stride or dilation (row_gen_) sums one tap at a time along each output
  * row, between the first and last output whose tap lies inside X, then
- * clamps the row.  Stride 2 in float32 on AVX2 and FMA (s2_plane) copies
- * the plane plainly padded instead and deinterleaves the taps in
- * registers.  The clamp is a fused Relu or Clip (act_min/act_max);
- * without one its bounds are -inf and inf, and a NaN passes through.
+ * clamps the row.  Stride 2 in float32 on AVX2 and FMA (s2_plane) reads
+ * the taps where X lies (or, for uncommon pads, from a plainly padded
+ * copy) and splits them into even and odd in registers.  The clamp is a
+ * fused Relu or Clip (act_min/act_max); without one its bounds are -inf
+ * and inf, and a NaN passes through.
  */
 #include "config.h"
 
@@ -159,16 +160,24 @@ clamp_f64(double v, double lo, double hi)
 
 /*
  * Stride 2 in float32 on AVX2 and FMA (MobileNet's four strided 3x3
- * layers): the plane copied row by row (memcpy) into a plainly padded
- * buffer, then for each output row and 8 outputs the taps read from two
- * loads of 8 per row and tap pair, deinterleaved in registers (a shuffle
- * and a permute), so that no copy splits the plane into its even and odd
- * rows and columns: that split's short strided loops took most of the
- * time on 14x14 and 28x28 planes.  The same sum (bias, then the taps
- * row by row, FMA by FMA) and clamp as taps2_.
+ * layers): for each output row and 8 outputs, the taps of each kernel row
+ * come from two loads of 8 consecutive inputs and two more 2 values on,
+ * split into their even and odd values in registers, so that no copy
+ * splits the plane into its even and odd rows and columns (that split's
+ * short strided loops took most of the time on 14x14 and 28x28 planes).
+ * The split is one shuffle within the 128-bit lanes, which leaves the 8
+ * sums in the order 0 1 4 5 2 3 6 7; one permute puts them in order before
+ * the store (rather than one per tap: 0.89-0.96 of the time).  Where the
+ * input is a plane of 2 oh x 2 ow and the pads 1 at the top and left (a
+ * "same" conv of even size: all of MobileNet's), the loads read X where
+ * it lies: the top pad row is skipped, and the vectors that reach the
+ * left pad or past the plane's end are masked loads; this skips the copy
+ * of the plane, 0.82-0.92 of the time (bench-conv).  Other geometries
+ * copy the plane row by row into a plainly padded buffer first.  The same sum (bias, then the taps row by row, FMA by
+ * FMA) and clamp as taps2_.
  */
 struct s2plan {
-	bool	on;
+	bool	on, direct;
 	int64_t	oh, ow, ih, iw, pt, pl;
 	int64_t	ldp, len;	/* padded row stride; values (all rows) */
 	int64_t	r0, r1, c0, c1;	/* padded rows, columns holding X */
@@ -204,59 +213,110 @@ s2_plan(const struct gp_win *w, int64_t plen, struct s2plan *q)
 	q->r1 = q->pt + q->ih < hp ? q->pt + q->ih : hp;
 	q->c0 = q->pl < wp ? q->pl : wp;
 	q->c1 = q->pl + q->iw < wp ? q->pl + q->iw : wp;
-	q->on = q->len <= plen;
+	q->direct = q->pt == 1 && q->pl == 1 && q->ih == 2 * q->oh &&
+	    q->iw == 2 * q->ow;
+	q->on = q->direct || q->len <= plen;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#include "ops/deint.h"
 #include "ops/lanes.h"
 
+/* p[a .. b) in lanes a to b - 1 (b past 8: to 7), zeros in the others;
+ * the lanes outside are not read. */
+__attribute__((target("avx2"), always_inline)) static inline __m256
+s2_lanes(const float *p, int64_t a, int64_t b)
+{
+	__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+
+	return (_mm256_maskload_ps(p, _mm256_and_si256(_mm256_cmpgt_epi32(
+	    lane, _mm256_set1_epi32((int)a - 1)), _mm256_cmpgt_epi32(
+	    _mm256_set1_epi32((int)(b < 8 ? b : 8)), lane))));
+}
+
+/* acc + the three taps of one kernel row (weights w0, w1, w2) for 8
+ * outputs, from the inputs t[0 .. 18) as l = t[0 .. 8), h = t[8 .. 16),
+ * l2 = t[2 .. 10), h2 = t[10 .. 18): in the order 0 1 4 5 2 3 6 7. */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256
+s2_row(__m256 acc, __m256 l, __m256 h, __m256 l2, __m256 h2, __m256 w0,
+    __m256 w1, __m256 w2)
+{
+	acc = _mm256_fmadd_ps(w0, _mm256_shuffle_ps(l, h, 0x88), acc);
+	acc = _mm256_fmadd_ps(w1, _mm256_shuffle_ps(l, h, 0xdd), acc);
+	return (_mm256_fmadd_ps(w2, _mm256_shuffle_ps(l2, h2, 0x88), acc));
+}
+
+/* The 8 sums of outputs o .. o + 7 of row yr, clamped, in order, stored
+ * (the last of a row: past the row's end are the next rows' starts,
+ * written after, inside the plane; the plane's last: only its lanes). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+s2_store(float *yr, int64_t o, int64_t oh, const struct s2plan *q,
+    __m256 acc, __m256 vlo, __m256 vhi)
+{
+	/* clamp_f32: max(lo, v), min(hi, v) return v when it is NaN (the
+	 * second operand) */
+	acc = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc));
+	acc = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc),
+	    0xd8));
+	if (o + 8 <= q->ow || (oh * q->ow + o + 8 <= q->oh * q->ow))
+		_mm256_storeu_ps(yr + o, acc);
+	else
+		gp_lanes_store(yr + o, acc, (int)(q->ow - o));
+}
+
+/* One plane: read where it lies (q->direct: output (oh, o) reads input
+ * rows 2 oh - 1 .. 2 oh + 1, columns 2 o - 1 .. 2 o + 1), or first copied
+ * row by row into buf, plainly padded (its pads zeroed once per run of
+ * planes), and read there (padded rows 2 oh .., columns 2 o ..). */
 __attribute__((target("avx2,fma"))) static void
 s2_plane(const float *xc, const float *wc, float bv, float *yc,
     const struct s2plan *q, float *buf, float lo, float hi)
 {
 	__m256 wv[9], vb = _mm256_set1_ps(bv), vlo = _mm256_set1_ps(lo);
 	__m256 vhi = _mm256_set1_ps(hi);
+	const float *src = xc;
+	int64_t ld = q->iw, at = -1;
 
-	for (int64_t r = q->r0; r < q->r1; r++)
-		memcpy(buf + r * q->ldp + q->c0, xc + (r - q->pt) * q->iw +
-		    (q->c0 - q->pl), sizeof(float) * (size_t)(q->c1 - q->c0));
+	if (!q->direct) {
+		for (int64_t r = q->r0; r < q->r1; r++)
+			memcpy(buf + r * q->ldp + q->c0, xc + (r - q->pt) *
+			    q->iw + (q->c0 - q->pl), sizeof(float) *
+			    (size_t)(q->c1 - q->c0));
+		src = buf;
+		ld = q->ldp;
+		at = 0;
+	}
 	for (int k = 0; k < 9; k++)
 		wv[k] = _mm256_set1_ps(wc[k]);
 	for (int64_t oh = 0; oh < q->oh; oh++) {
-		float *yr = yc + oh * q->ow;
-
 		for (int64_t o = 0; o < q->ow; o += 8) {
 			__m256 acc = vb;
 
 			for (int kh = 0; kh < 3; kh++) {
-				const float *t = buf + (2 * oh + kh) * q->ldp +
-				    2 * o;
-				__m256 l = _mm256_loadu_ps(t);
-				__m256 h = _mm256_loadu_ps(t + 8);
-				__m256 l2 = _mm256_loadu_ps(t + 2);
-				__m256 h2 = _mm256_loadu_ps(t + 10);
+				int64_t r = 2 * oh + kh + at, c = 2 * o + at;
+				const float *t = src + r * ld + c;
 
-				__m256 e = gp_deint_even(l, h);
-				__m256 o1 = gp_deint_odd(l, h);
-				__m256 e2 = gp_deint_even(l2, h2);
-
-				acc = _mm256_fmadd_ps(wv[3 * kh], e, acc);
-				acc = _mm256_fmadd_ps(wv[3 * kh + 1], o1, acc);
-				acc = _mm256_fmadd_ps(wv[3 * kh + 2], e2, acc);
+				if (r < 0)	/* X's top pad */
+					continue;
+				/* in X, t[-1] may be the left pad and t[18]
+				 * past the plane's end on its last row */
+				if (!q->direct || (c >= 0 && (r < q->ih - 1 ||
+				    c + 18 <= q->iw)))
+					acc = s2_row(acc, _mm256_loadu_ps(t),
+					    _mm256_loadu_ps(t + 8),
+					    _mm256_loadu_ps(t + 2),
+					    _mm256_loadu_ps(t + 10), wv[3 * kh],
+					    wv[3 * kh + 1], wv[3 * kh + 2]);
+				else
+					acc = s2_row(acc, s2_lanes(t, -c,
+					    ld - c), s2_lanes(t + 8, 0, ld - c -
+					    8), s2_lanes(t + 2, 0, ld - c - 2),
+					    s2_lanes(t + 10, 0, ld - c - 10),
+					    wv[3 * kh], wv[3 * kh + 1],
+					    wv[3 * kh + 2]);
 			}
-			/* clamp_f32: max(lo, v), min(hi, v) return v when
-			 * it is NaN (the second operand) */
-			acc = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc));
-			if (o + 8 <= q->ow || (oh * q->ow + o + 8 <= q->oh *
-			    q->ow)) {
-				/* past the row's end: the next rows' start,
-				 * written after, inside the plane */
-				_mm256_storeu_ps(yr + o, acc);
-			} else
-				gp_lanes_store(yr + o, acc, (int)(q->ow - o));
+			s2_store(yc + oh * q->ow, o, oh, q, acc, vlo, vhi);
 		}
 	}
 }
@@ -433,7 +493,7 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 		int64_t i0, i1;                                               \
 		T *pb = plen > 0 ? buf + plen * k : NULL;                     \
 		gp_par_split(planes, 1, k, nt, &i0, &i1);                     \
-		if (plen > 0 && i0 < i1)                                      \
+		if (plen > 0 && i0 < i1 && !q.direct)                         \
 			memset(pb, 0, sizeof(T) * (size_t)(q.on ? q.len :     \
 			    p.zero));                                         \
 		for (int64_t i = i0; i < i1; i++) {                           \

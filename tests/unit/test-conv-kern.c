@@ -5,8 +5,9 @@
  * ONNX Conv's definition (y = b + sum over the group's channels c and
  * the kernel taps k of w * x at o * s - pad_begin + k * d, the taps in the
  * pads adding nothing; then clamped to [act_min, act_max]), in double.
- * The cases cover both 3x3 fast paths (stride 1 and 2, planes narrower
- * and wider than the kernel's whole-plane limit of 32 columns), the
+ * The cases cover the 3x3 fast paths (stride 1 and 2, planes narrower
+ * and wider than the kernel's whole-plane limit of 32 columns; stride 2
+ * read in place, even sizes with pads 1, or from a padded copy), the
  * general path (dilation, 5x5, 1-D, 3-D), asymmetric and oversized pads,
  * odd sizes, a channel multiplier, and for the pointwise conv both ways
  * of cutting the gemm (column and row blocks), several images, with and
@@ -213,7 +214,7 @@ test_depthwise(enum gp_dtype dt)
 	q = g2(3, 3, 1, 1, 2, 1, 0, 2);
 	one(dt, "dw 3x3 s1 pads 2,1,0,2 7x40 relu", 2, 2,
 	    (int64_t[]){7, 40}, 2, 2, &q, true, 0, INFINITY);
-	/* stride 2, odd and even sizes, both paths */
+	/* stride 2, odd and even sizes, each path */
 	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
 	one(dt, "dw 3x3 s2 p1 15x11", 1, 4, (int64_t[]){15, 11}, 4, 4, &q,
 	    true, 1, 0);
@@ -227,6 +228,20 @@ test_depthwise(enum gp_dtype dt)
 	dw_nan_at = -1;
 	one(dt, "dw 3x3 s2 p1 2x2 (one output)", 1, 2, (int64_t[]){2, 2}, 2, 2,
 	    &q, true, 1, 0);
+	/* even sizes, pads 1: read in place (float32), the first vector of
+	 * each row masked at the left pad, the last (past the row) at the
+	 * plane's end */
+	one(dt, "dw 3x3 s2 p1 10x18 clip, 2 images", 2, 3,
+	    (int64_t[]){10, 18}, 3, 3, &q, true, -0.5, 0.5);
+	one(dt, "dw 3x3 s2 p1 14x14", 1, 5, (int64_t[]){14, 14}, 5, 5, &q,
+	    false, 1, 0);
+	dw_nan_at = 2 * 16 * 40 + 15 * 40 + 39;
+	one(dt, "dw 3x3 s2 p1 16x40 relu, a NaN in the last value", 1, 3,
+	    (int64_t[]){16, 40}, 3, 3, &q, true, 0, INFINITY);
+	dw_nan_at = 16 * 40 + 0 * 40 + 0;
+	one(dt, "dw 3x3 s2 p1 16x40 relu, a NaN in the first value", 1, 3,
+	    (int64_t[]){16, 40}, 3, 3, &q, true, 0, INFINITY);
+	dw_nan_at = -1;
 	q = g2(3, 3, 2, 1, 0, 0, 1, 1);
 	one(dt, "dw 3x3 s2 pads 0,0,1,1 14x14", 1, 3, (int64_t[]){14, 14}, 3,
 	    3, &q, true, 1, 0);
