@@ -210,6 +210,20 @@ test_depthwise(enum gp_dtype dt)
 	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
 	one(dt, "dw 3x3 s1 p1 13x9 bias clip", 1, 3, (int64_t[]){13, 9}, 3,
 	    3, &q, true, 0, 6);
+	/* 3x3 stride 1 pads 1, < 32 columns, channels a multiple of 8: 8
+	 * channels at a time (float32) */
+	one(dt, "dw 3x3 s1 p1 7x7, 16 channels, bias clip", 1, 16,
+	    (int64_t[]){7, 7}, 16, 16, &q, true, 0, 6);
+	one(dt, "dw 3x3 s1 p1 14x14, 24 channels, 2 images, relu", 2, 24,
+	    (int64_t[]){14, 14}, 24, 24, &q, true, 0, INFINITY);
+	one(dt, "dw 3x3 s1 p1 6x31, 8 channels, no bias", 1, 8,
+	    (int64_t[]){6, 31}, 8, 8, &q, false, 1, 0);
+	dw_nan_at = 5 * 15 + 2 * 5 + 4;
+	one(dt, "dw 3x3 s1 p1 3x5, 8 channels, a NaN", 1, 8,
+	    (int64_t[]){3, 5}, 8, 8, &q, true, -1, 1);
+	dw_nan_at = -1;
+	one(dt, "dw large 3x3 s1 p1 (1, 960, 7, 7)", 1, 960,
+	    (int64_t[]){7, 7}, 960, 960, &q, true, 0, 6);
 	/* stride 1, per-row path (>= 32 columns), asymmetric pads */
 	q = g2(3, 3, 1, 1, 2, 1, 0, 2);
 	one(dt, "dw 3x3 s1 pads 2,1,0,2 7x40 relu", 2, 2,
