@@ -210,8 +210,8 @@ test_depthwise(enum gp_dtype dt)
 	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
 	one(dt, "dw 3x3 s1 p1 13x9 bias clip", 1, 3, (int64_t[]){13, 9}, 3,
 	    3, &q, true, 0, 6);
-	/* 3x3 stride 1 pads 1, < 32 columns, channels a multiple of 8: 8
-	 * channels at a time (float32) */
+	/* 3x3 stride 1 pads 1, at most 8 columns, channels a multiple of 8:
+	 * 8 channels at a time (float32); 14 and 31 columns: per plane */
 	one(dt, "dw 3x3 s1 p1 7x7, 16 channels, bias clip", 1, 16,
 	    (int64_t[]){7, 7}, 16, 16, &q, true, 0, 6);
 	one(dt, "dw 3x3 s1 p1 14x14, 24 channels, 2 images, relu", 2, 24,
