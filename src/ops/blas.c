@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include "ops/blas.h"
+#include "ops/conv-gemm.h"
 #include "ops/ops.h"
 #include "ops/par.h"
 #include "ops/scratch.h"
@@ -658,6 +659,7 @@ enum dot_kind {
 struct blas_priv {
 	enum dot_kind	kind;
 	int64_t		m, n, k;	/* the product's dimensions */
+	bool		packed;		/* gemm: input 5, Y packed */
 };
 
 static void
@@ -1151,11 +1153,51 @@ run_update(struct cx *cx, const struct gp_tensor *const *in,
 	f(cx, o->dtype, alpha, in[2], in[3], beta, o);
 }
 
+/*
+ * gemm with Y packed (input 5, float32: the gemm_pack rewrite's, of fixed
+ * weights): the product through ops/conv-gemm.c's micro-kernel, which
+ * reads X's rows where they lie and Y's slivers packed once, rather than
+ * OpenBLAS packing Y each call (bench/onnx's MLP: 0.85-0.89 of the
+ * time of its two 512-column gemms, two threads).  It takes alpha 1, beta
+ * 0 or 1, X with contiguous rows, an output with contiguous rows that X
+ * does not overlap; otherwise (false) the call runs through BLAS, on Y.
+ * A dry run makes the same choice of layouts, with alpha and beta as the
+ * rewrite found them (constants).
+ */
+static bool
+gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
+    struct gp_tensor *o)
+{
+	struct mat a = mat_of(in[2]), c = mat_of(o);
+	double alpha = cx->dry ? 1 : load_scalar(in[1]);
+	double beta = cx->dry ? 1 : load_scalar(in[4]);
+	bool inplace = same_storage(o, in[0]) && o->offset == in[0]->offset;
+	enum CBLAS_TRANSPOSE ta, tc;
+	blasint lda, ldc;
+
+	if (alpha != 1 || (beta != 0 && beta != 1) || o->dtype !=
+	    GP_FLOAT32 || !mat_layout(&a, sizeof(float), &ta, &lda) ||
+	    ta != CblasNoTrans || !mat_layout(&c, sizeof(float), &tc, &ldc) ||
+	    tc != CblasNoTrans || same_storage(o, in[2]))
+		return (false);
+	if (cx->dry)
+		return (true);
+	if (!inplace && beta != 0)
+		gp_tensor_copy_into(o, in[0]);
+	gp_conv_gemm_mm_f32((const float *)(const void *)a.p, lda,
+	    (const float *)(const void *)gp_tensor_data(in[5]),
+	    (float *)(void *)c.p, ldc, a.rows, a.cols, c.cols, beta != 0);
+	return (true);
+}
+
 static void
 run_gemm(struct cx *cx, const struct gp_node *n,
     const struct gp_tensor *const *in, struct gp_tensor *o)
 {
-	(void)n;
+	const struct blas_priv *p = n->priv;
+
+	if (p->packed && gemm_packed(cx, in, o))
+		return;
 	run_update(cx, in, o, update_gemm);
 }
 
@@ -1243,7 +1285,29 @@ prep_gemm(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	}
 	if (check_blas_dims(err, "gemm", xy[0], xy[1], x->shape[1]) < 0)
 		return (-1);
-	priv_new(n, DOT_MM, xy[0], xy[1], x->shape[1]);
+	if (n->n_in == 6) {
+		const struct gp_type *pt = gp_graph_in_type(g, n, 5);
+		int64_t len = gp_conv_gemm_pack_len(x->shape[1], xy[1]);
+
+		if (z->dtype != GP_FLOAT32 || pt->dtype != GP_FLOAT32 ||
+		    pt->ndim != 1 || pt->shape[0] != len) {
+			struct gp_type want = {.dtype = GP_FLOAT32, .ndim = 1,
+			    .shape = {len}};
+			struct gp_buf b = {0}, w = {0};
+
+			gp_type_format(&b, pt);
+			gp_type_format(&w, &want);
+			gp_err_set(err, "gemm: P (Y packed) is %s: expected %s "
+			    "(ceil(N / 16) * 16 * K values), with Z, X and Y "
+			    "float32 (Z is %s)", gp_buf_str(&b), gp_buf_str(&w),
+			    gp_dtype_name(z->dtype));
+			gp_buf_free(&b);
+			gp_buf_free(&w);
+			return (-1);
+		}
+	}
+	priv_new(n, DOT_MM, xy[0], xy[1], x->shape[1])->packed = n->n_in ==
+	    6 && gp_conv_gemm_ok();
 	gp_ops_set_out(g, n, 0, z->dtype, 2, z->shape);
 	n->kernel = k_gemm;
 	n->impl = GP_IMPL_BLAS;
@@ -1453,10 +1517,11 @@ static const struct gp_op op_dot22 = {
 static const struct gp_op op_gemm = {
 	.name = "gemm",
 	.cls = "Gemm",
-	.doc = "gemm(Z, alpha, X, Y, beta): alpha X.Y + beta Z, Z (M, N), "
-	    "X (M, K), Y (K, N), alpha and beta 0-d; beta 0 ignores Z; "
-	    "may overwrite Z (input 0)",
-	.min_in = 5, .max_in = 5, .n_out = 1,
+	.doc = "gemm(Z, alpha, X, Y, beta[, P]): alpha X.Y + beta Z, Z (M, "
+	    "N), X (M, K), Y (K, N), alpha and beta 0-d; beta 0 ignores Z; "
+	    "may overwrite Z (input 0); P, float32: Y packed in slivers of "
+	    "16 columns (the gemm_pack rewrite's)",
+	.min_in = 5, .max_in = 6, .n_out = 1,
 	.flags = GP_OPF_BLAS | GP_OPF_INPLACE_OK,
 	.prepare = prep_gemm,
 	.workspace = work_gemm,

@@ -22,6 +22,10 @@
  * split into its even and odd columns, so that the taps of consecutive
  * outputs are consecutive again.
  *
+ * The same micro-kernel multiplies the gemm op's X by weights packed
+ * once (gp_conv_gemm_mm_f32: the gemm_pack rewrite), the threads taking
+ * slivers of 16 columns.
+ *
  * Against im2col + cblas_sgemm: no k x n matrix written to memory and
  * read back (7 MB for a 3x3 conv of 64 channels at 56x56), no packing of
  * the weights, the bias pass done in registers, and the threads' shares
@@ -211,6 +215,39 @@ gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg, int64_t m)
 	if (rows_mode(k, n, m))
 		return ((size_t)(k * sl * NR) * sizeof(float) + ALIGN);
 	return (chunk_bytes(k, n) * (size_t)gp_par_max_threads() + ALIGN);
+}
+
+/*
+ * From 4M multiply-adds (the MLP's 128 x 784 x 512 and 128 x 512 x 512:
+ * 0.92-0.93 of the model's time, bench-ab); below, the gemm stays
+ * OpenBLAS's: the transformer's 32 x 128 x 128 out-projection took 1.02-1.03
+ * of the time packed (a short parallel region among OpenBLAS's gemms, or
+ * one thread), and an MLP's 128 x 512 x 10 gained 1% at most.
+ */
+bool
+gp_conv_gemm_mm_pays(int64_t m, int64_t n, int64_t k)
+{
+	return (m >= 2 && m * n * k >= ((int64_t)4 << 20));
+}
+
+int64_t
+gp_conv_gemm_pack_len(int64_t k, int64_t n)
+{
+	return ((n + NR - 1) / NR * NR * k);
+}
+
+void
+gp_conv_gemm_pack(const float *b, int64_t rs, int64_t cs, int64_t k,
+    int64_t n, float *p)
+{
+	for (int64_t j = 0; j < (n + NR - 1) / NR; j++)
+		for (int64_t r = 0; r < k; r++)
+			for (int64_t q = 0; q < NR; q++) {
+				int64_t c = j * NR + q;
+
+				p[(j * k + r) * NR + q] = c < n ? b[r * rs +
+				    c * cs] : 0;
+			}
 }
 
 #ifdef GP_CONV_GEMM_X86
@@ -542,9 +579,10 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
 	}
 }
 
-void
-gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
-    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn)
+/* gp_conv_gemm_packed_f32, adding to c when acc. */
+static void
+packed(const float *a, int64_t lda, const float *b, float *c, int64_t ldc,
+    int64_t m, int64_t k, int64_t nn, bool acc)
 {
 	int64_t nkb, kc = depth(k, &nkb), ns = (nn + NR - 1) / NR;
 	struct tile t = {.ldc = ldc};
@@ -553,7 +591,7 @@ gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
 		int64_t k0 = kb * kc;
 
 		t.kc = k - k0 < kc ? k - k0 : kc;
-		t.first = kb == 0;
+		t.first = kb == 0 && !acc;
 		t.last = kb == nkb - 1;
 		for (int64_t i0 = 0; i0 < m; i0 += MR) {
 			t.mr = m - i0 < MR ? (int)(m - i0) : MR;
@@ -568,6 +606,38 @@ gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
 				kernel(&t);
 			}
 		}
+	}
+}
+
+void
+gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
+    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn)
+{
+	packed(a, lda, b, c, ldc, m, k, nn, false);
+}
+
+void
+gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p, float *c,
+    int64_t ldc, int64_t m, int64_t k, int64_t n, bool acc)
+{
+	int64_t ns = (n + NR - 1) / NR, nt = gp_par_max_threads();
+	int64_t rt = (m + MR - 1) / MR, nr = 1;
+
+	/* items of one sliver times a run of row tiles, at least two a
+	 * thread: the rows are cut only when the slivers are fewer (an MLP's
+	 * last layer) */
+	while (ns * nr < 2 * nt && nr < rt)
+		nr++;
+	/* each item multiplies its rows of a by its sliver, block by block
+	 * of k (in L1) */
+	GP_PAR_FOR(m * n * k)
+	for (int64_t it = 0; it < ns * nr; it++) {
+		int64_t j = it / nr, i = it % nr;
+		int64_t r0 = rt * i / nr * MR, r1 = rt * (i + 1) / nr * MR;
+
+		r1 = r1 < m ? r1 : m;
+		packed(a + r0 * lda, lda, p + j * k * NR, c + r0 * ldc + j *
+		    NR, ldc, r1 - r0, k, n - j * NR < NR ? n - j * NR : NR, acc);
 	}
 }
 
@@ -865,6 +935,15 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 {
 	(void)x, (void)w, (void)b, (void)y, (void)win, (void)cg, (void)m;
 	(void)act, (void)lo, (void)hi;
+	abort();
+}
+
+void
+gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p, float *c,
+    int64_t ldc, int64_t m, int64_t k, int64_t n, bool acc)
+{
+	(void)a, (void)lda, (void)p, (void)c, (void)ldc, (void)m, (void)k;
+	(void)n, (void)acc;
 	abort();
 }
 

@@ -6,7 +6,8 @@
  * (zero-padded once; strides 2 with a large kernel: split into even and
  * odd columns) rather than packed.  conv.c uses it for the float32
  * convs that go through a gemm (not depthwise; pointwise where the direct
- * path takes them) when the CPU has AVX2 and FMA.
+ * path takes them) when the CPU has AVX2 and FMA; ops/blas.c's gemm for
+ * weights packed once (gp_conv_gemm_mm_f32).
  */
 #ifndef GPTOP_SRC_OPS_CONV_GEMM_H
 #define GPTOP_SRC_OPS_CONV_GEMM_H
@@ -41,6 +42,33 @@ void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
  */
 void	gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
 	    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn);
+
+/* Does an m x n x k gemm of fixed B gain from being packed once and run
+ * by gp_conv_gemm_mm_f32 rather than by OpenBLAS (the gemm_pack
+ * rewrite's test)? */
+bool	gp_conv_gemm_mm_pays(int64_t m, int64_t n, int64_t k);
+
+/* The floats of B (k x n) packed for gp_conv_gemm_mm_f32: ceil(n / 16)
+ * slivers of k rows of 16 values. */
+int64_t	gp_conv_gemm_pack_len(int64_t k, int64_t n);
+
+/* B (k x n, element (r, c) at b[r * rs + c * cs]) packed into p
+ * (gp_conv_gemm_pack_len floats): sliver j holds columns 16 j .. 16 j +
+ * 15, row r at p + (j * k + r) * 16, the columns past n zeros.  Any
+ * machine. */
+void	gp_conv_gemm_pack(const float *b, int64_t rs, int64_t cs, int64_t k,
+	    int64_t n, float *p);
+
+/*
+ * c (m x n, rows ldc apart) = a (m x k, rows lda apart, each row's values
+ * contiguous) . B, or (acc) c += a . B, B packed by gp_conv_gemm_pack:
+ * the micro-kernel of gp_conv_gemm_f32 with a's rows read where they lie,
+ * the slivers shared by the OpenMP threads (ops/par.h).  The gemm op's
+ * path for fixed weights packed once (ops/blas.c, the gemm_pack
+ * rewrite).  Only where gp_conv_gemm_ok().
+ */
+void	gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p,
+	    float *c, int64_t ldc, int64_t m, int64_t k, int64_t n, bool acc);
 
 /* Does the conv of geometry win, cg input and m output channels per
  * group take gp_conv_gemm_f32's direct path (strides 1, or 2 with a

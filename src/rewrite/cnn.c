@@ -15,6 +15,10 @@
  *   conv_winograd    a float32 3x3 conv of strides and dilations 1 with
  *                    enough channels and output pixels (ops/conv-wino.h)
  *                    -> the same conv computed as Winograd's F(2x2, 3x3)
+ *   gemm_pack        a float32 gemm of fixed Y (an MLP's or a Linear's
+ *                    weights), alpha 1, beta 0 or 1, 4M multiply-adds or
+ *                    more -> the same gemm with Y packed once (input P:
+ *                    ops/conv-gemm.h), the sums in another order
  *   join_into        join(conv_1, ..., conv_k) on the channels of a batch
  *                    of 1 -> the convs writing their channels of one
  *                    alloc_empty in turn, in place (conv's param into):
@@ -225,6 +229,17 @@ const_like(struct gp_graph *g, const struct gp_type *t, int like,
 	free(name);
 	gp_tensor_alloc(&g->vars[v].value, t->dtype, t->ndim, t->shape);
 	return (v);
+}
+
+/* Node n (a rewrite's replacement) takes c's name and family, and label
+ * (owned) or, when NULL, a copy of c's. */
+static void
+name_like(struct gp_node *n, const struct gp_node *c, char *label)
+{
+	n->name = c->name ? gp_xstrdup(c->name) : NULL;
+	n->family = c->family ? gp_xstrdup(c->family) : NULL;
+	n->label = label != NULL ? label : c->label ? gp_xstrdup(c->label) :
+	    NULL;
 }
 
 /*
@@ -610,7 +625,6 @@ conv_winograd(struct cnn *s, int x)
 	const struct gp_type *xt, *wt;
 	struct gp_win win;
 	struct gp_err err;
-	struct gp_node *n;
 	int64_t group, cg, og;
 	bool on, fix;
 	int in[4], v, nin;
@@ -652,10 +666,75 @@ conv_winograd(struct cnn *s, int x)
 	if (v < 0)
 		return (false);
 	c = &g->nodes[x];	/* gp_rw_apply may move the nodes */
-	n = &g->nodes[g->vars[v].producer];
-	n->name = c->name ? gp_xstrdup(c->name) : NULL;
-	n->family = c->family ? gp_xstrdup(c->family) : NULL;
-	n->label = wino_label(c);
+	name_like(&g->nodes[g->vars[v].producer], c, wino_label(c));
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+/*
+ * gemm_pack
+ */
+
+/* The fixed 2-D float32 matrix Y reads (Y itself, or a transpose of one:
+ * ONNX Gemm's transB), as a base var and the strides, in elements, of
+ * Y's rows and columns in it; -1 when Y is not such a matrix. */
+static int
+fixed_matrix(const struct cnn *s, int y, int64_t *rs, int64_t *cs)
+{
+	const struct gp_graph *g = s->w.g;
+	const struct gp_node *t = gp_rw_producer_is(g, y, "transpose");
+	int v = t != NULL ? t->in[0] : y;
+	const struct gp_tensor *tv = &g->vars[v].value;
+	json_t *perm = t != NULL ? json_object_get(t->params, "perm") : NULL;
+
+	if (!fixed(s, v) || tv->dtype != GP_FLOAT32 || tv->ndim != 2 ||
+	    (perm != NULL && !(json_array_size(perm) == 2 &&
+	    json_integer_value(json_array_get(perm, 0)) == 1 &&
+	    json_integer_value(json_array_get(perm, 1)) == 0)))
+		return (-1);
+	/* the value's strides are in bytes */
+	*rs = tv->strides[t != NULL ? 1 : 0] / (int64_t)sizeof(float);
+	*cs = tv->strides[t != NULL ? 0 : 1] / (int64_t)sizeof(float);
+	return (v);
+}
+
+static bool
+gemm_pack(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x];
+	const struct gp_type *xt, *yt;
+	struct gp_type pt = {.dtype = GP_FLOAT32, .ndim = 1};
+	int64_t rs, cs;
+	int in[6], v, p;
+
+	if (!gp_rw_is(n, "gemm") || n->n_in != 5 || g->vars[n->out[0]].type.
+	    dtype != GP_FLOAT32)
+		return (false);
+	xt = gp_graph_in_type(g, n, 2);
+	yt = gp_graph_in_type(g, n, 3);
+	if (xt->dtype != GP_FLOAT32 || yt->dtype != GP_FLOAT32 ||
+	    xt->ndim != 2 || yt->ndim != 2)
+		return (false);
+	s->w.ctx->tried++;
+	/* alpha 1, beta 0 or 1, fixed weights, large enough */
+	if (!gp_conv_gemm_ok() || !gp_rw_const_is(g, n->in[1], 1) ||
+	    !(gp_rw_const_is(g, n->in[4], 0) || gp_rw_const_is(g, n->in[4],
+	    1)) || !gp_conv_gemm_mm_pays(xt->shape[0], yt->shape[1],
+	    yt->shape[0]) || (v = fixed_matrix(s, n->in[3], &rs, &cs)) < 0)
+		return (false);
+	pt.shape[0] = gp_conv_gemm_pack_len(yt->shape[0], yt->shape[1]);
+	p = const_like(g, &pt, v, ".packed");
+	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
+	    &g->vars[v].value), rs, cs, yt->shape[0], yt->shape[1], (float *)
+	    (void *)gp_tensor_data(&g->vars[p].value));
+	n = &g->nodes[x];
+	memcpy(in, n->in, sizeof(int) * 5);
+	in[5] = p;
+	v = gp_rw_apply(g, "gemm", json_deep_copy(n->params), 6, in);
+	if (v < 0)
+		return (false);
+	/* the node again: gp_rw_apply may move the nodes */
+	name_like(&g->nodes[g->vars[v].producer], &g->nodes[x], NULL);
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 
@@ -718,9 +797,7 @@ join_into(struct cnn *s, int x)
 		/* the producer again: gp_rw_apply may move the nodes */
 		c = &g->nodes[g->vars[src[k]].producer];
 		n = &g->nodes[g->vars[cur].producer];
-		n->name = c->name ? gp_xstrdup(c->name) : NULL;
-		n->family = c->family ? gp_xstrdup(c->family) : NULL;
-		n->label = c->label ? gp_xstrdup(c->label) : NULL;
+		name_like(n, c, NULL);
 		/* D is the alloc_empty or the conv before, read only here */
 		n->destroy[0] = (int8_t)m;
 	}
@@ -771,6 +848,9 @@ CNN(layer_norm_fuse, "mean", SPEC, SPEC_TAGS, "(x - mean(x)) / sqrt(mean("
 CNN(conv_winograd, "conv", SPEC, SPEC_TAGS, "float32 conv 3x3, strides "
     "and dilations 1, enough channels and pixels -> Winograd F(2x2, 3x3): "
     "2.25x fewer multiplies, sums rounded differently")
+CNN(gemm_pack, "gemm", SPEC, "fast_run:specialize:gemm", "float32 gemm "
+    "of fixed Y (weights), alpha 1, beta 0 or 1 -> the same gemm reading Y "
+    "packed once (input P) through the conv kernel's micro-kernel")
 CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
     "join(conv, ..., conv) on the channels of one image -> the convs "
     "writing their channels of one alloc_empty in place: no copy")
@@ -781,6 +861,7 @@ const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_conv_act,
 	&rw_layer_norm_fuse,
 	&rw_conv_winograd,
+	&rw_gemm_pack,
 	&rw_join_into,
 	NULL,
 };

@@ -73,7 +73,10 @@ def group(profile, capture, nodes, names):
     ids = {src.index(n) for n in names}
     ap = [x for x in f["applies"] if srcs(x) and srcs(x) <= ids]
     b = sum(x["total"] for x in ap)
-    return "%.3e %.3e %d" % (a / 1e6 / runs, b / 1e9 / calls, len(ap))
+    # the diff's arithmetic (ns, per call, then seconds): a value ending
+    # in 5 past the 4th digit rounds as it does there
+    return "%.3e %.3e %d" % (a * 1000 / runs / 1e9, b / calls / 1e9,
+                             len(ap))
 PYEOF
 
 # gptop's capture (5 calls) of data/models/$1's model.onnx, saved as
@@ -150,7 +153,7 @@ def per_call(names):
     ids = {src.index(n) for n in names}
     t = sum(a["total"] for a in f["applies"] if srcs(a) <= ids)
     n = sum(1 for a in f["applies"] if srcs(a) <= ids)
-    return "%.3e %d" % (t / 1e9 / calls, n)
+    return "%.3e %d" % (t / calls / 1e9, n)  # as group() rounds
 print("fc1", per_call(["/fc1/Gemm", "/Relu"]))
 print("fc2", per_call(["/fc2/Gemm"]))
 print("gemm", per_call(["/fc1/Gemm", "/Relu", "/fc2/Gemm"]))

@@ -1,6 +1,7 @@
 /*
  * test-rewrite-cnn.c: the CNN rewriters (src/rewrite/cnn.c): bn_fold,
- * conv_bias, conv_act and layer_norm_fuse.  Each on a small graph where
+ * conv_bias, conv_act, layer_norm_fuse, conv_winograd and gemm_pack (its
+ * outputs also against the product computed here in double).  Each on a small graph where
  * it must fire (the applies left, and the results against the graph with
  * the rewrite left out), and on look-alikes where it must not; then
  * data/graphs/cnn.json and the ONNX model data/models/cnn with and without
@@ -584,13 +585,12 @@ wino_graph(int c, const char *dtype, const char *strides)
 	return (wino_graph_of(c, 20, dtype, strides, "shared", NULL));
 }
 
-/* The live conv of r, or NULL. */
+/* The first live apply of op in r, or NULL. */
 static const struct gp_node *
-conv_of(const struct gp_graph *r)
+op_of(const struct gp_graph *r, const char *op)
 {
 	for (size_t i = 0; r != NULL && i < r->n_nodes; i++)
-		if (!r->nodes[i].dead && strcmp(r->nodes[i].op->name,
-		    "conv") == 0)
+		if (!r->nodes[i].dead && strcmp(r->nodes[i].op->name, op) == 0)
 			return (&r->nodes[i]);
 	return (NULL);
 }
@@ -646,7 +646,7 @@ test_wino_fixed(bool avx)
 		g = wino_graph_of(128, 14, "float32", "[1, 1]", "shared",
 		    NULL);
 		r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
-		cv = conv_of(r);
+		cv = op_of(r, "conv");
 		ok(cv != NULL && cv->n_in == 3, "conv_winograd: no AVX2 and "
 		    "FMA: no transformed weights");
 		gp_graph_free(r);
@@ -655,7 +655,7 @@ test_wino_fixed(bool avx)
 	}
 	g = wino_graph(64, "float32", "[1, 1]");
 	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
-	cv = conv_of(r);
+	cv = op_of(r, "conv");
 	ut = cv != NULL && cv->n_in == 4 ? &r->vars[cv->in[3]].type : NULL;
 	if (ok(ut != NULL && ut->ndim == 4 && ut->shape[0] == 1 &&
 	    ut->shape[1] == 16 && ut->shape[2] == 16 && ut->shape[3] == 64 &&
@@ -672,7 +672,7 @@ test_wino_fixed(bool avx)
 	/* 14x14: 49 tiles; taken from 128 channels with W fixed only */
 	g = wino_graph_of(128, 14, "float32", "[1, 1]", "shared", NULL);
 	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
-	cv = conv_of(r);
+	cv = op_of(r, "conv");
 	ok(cv != NULL && cv->n_in == 4, "conv_winograd: 128 channels at "
 	    "14x14 with fixed W: taken, U made");
 	gp_graph_free(r);
@@ -689,7 +689,7 @@ test_wino_fixed(bool avx)
 	gp_graph_free(g);
 	g = wino_graph_of(64, 20, "float32", "[1, 1]", "shared", "'W': 'W2'");
 	r = g ? rewritten(g, ONLY("conv_winograd")) : NULL;
-	cv = conv_of(r);
+	cv = op_of(r, "conv");
 	ok(cv != NULL && cv->n_in == 3 && json_is_true(json_object_get(
 	    cv->params, "winograd")), "conv_winograd: W updated by the "
 	    "function: winograd, U transformed each call (3 inputs)");
@@ -835,6 +835,157 @@ test_models(void)
 	}
 }
 
+/*
+ * gemm_pack: y = gemm(alloc(b, (M, N)), alpha, x, Y, beta), x (M, K)
+ * input, Y = transpose(W) of W (N, K) of kind wk (or, ty false, Y = W of
+ * shape (K, N)), b (N) shared; dtype dt.
+ */
+static struct gp_graph *
+pack_graph(int64_t m, int64_t k, int64_t n, const char *dt, const char *wk,
+    bool ty, const char *alpha, const char *beta)
+{
+	char *vars = gp_xasprintf("'x': {'kind': 'input', 'dtype': '%s', "
+	    "'shape': [%lld, %lld], 'init': {'uniform': [-1, 1], 'seed': 1}}, "
+	    "'W': {'kind': '%s', 'dtype': '%s', 'shape': [%lld, %lld], "
+	    "'init': {'uniform': [-0.2, 0.2], 'seed': 2}}, 'b': {'kind': "
+	    "'shared', 'dtype': '%s', 'shape': [%lld], 'init': {'uniform': "
+	    "[-0.1, 0.1], 'seed': 3}}", dt, (long long)m, (long long)k, wk, dt,
+	    (long long)(ty ? n : k), (long long)(ty ? k : n), dt,
+	    (long long)n);
+	char *nodes = gp_xasprintf("{'op': 'transpose', 'inputs': ['W'], "
+	    "'outputs': ['Wt']}, {'op': 'alloc', 'inputs': ['b'], 'outputs': "
+	    "['Z'], 'params': {'shape': [%lld, %lld]}}, {'op': 'gemm', "
+	    "'inputs': ['Z', %s, 'x', '%s', %s], 'outputs': ['y']}",
+	    (long long)m, (long long)n, alpha, ty ? "Wt" : "W", beta);
+	struct gp_graph *g = graph_of(vars, nodes, "'y'", NULL);
+
+	free(vars);
+	free(nodes);
+	return (g);
+}
+
+/* y of graph g rewritten with flags (its first call) against beta b + x . Y
+ * computed here in double from the graph's values: the largest |diff|
+ * over the largest |y|; -1 when it did not run. */
+static double
+pack_error(const struct gp_graph *g, const char *flags, int64_t m,
+    int64_t k, int64_t n, bool ty, double beta)
+{
+	struct gp_graph *r = rewritten(g, flags);
+	const struct gp_tensor *x, *w, *b;
+	struct res rr;
+	double dmax = 0, ymax = 0;
+
+	if (r == NULL || !run(r, &rr)) {
+		gp_graph_free(r);
+		return (-1);
+	}
+	x = &r->vars[gp_graph_find_var(r, "x")].value;
+	w = &r->vars[gp_graph_find_var(r, "W")].value;
+	b = &r->vars[gp_graph_find_var(r, "b")].value;
+	for (int64_t i = 0; i < m; i++)
+		for (int64_t j = 0; j < n; j++) {
+			double v = beta * gp_tensor_get(b, j), d;
+
+			for (int64_t q = 0; q < k; q++)
+				v += gp_tensor_get(x, i * k + q) *
+				    gp_tensor_get(w, ty ? j * k + q : q * n + j);
+			d = fabs(rr.v[i * n + j] - v);
+			dmax = d > dmax ? d : dmax;
+			ymax = fabs(v) > ymax ? fabs(v) : ymax;
+		}
+	res_free(&rr);
+	gp_graph_free(r);
+	return (dmax / ymax);
+}
+
+static void
+test_gemm_pack(void)
+{
+	static const struct {
+		int64_t	m, k, n;
+		bool	ty;
+		const char *beta, *what;
+	} cases[] = {
+		{130, 256, 200, true, "1", "130 x 256 . (200 x 256)^T: "
+		    "a last sliver of 8 columns, a last row tile of 4"},
+		{128, 784, 512, true, "1", "the MLP's first layer: k in two "
+		    "blocks"},
+		{64, 300, 257, false, "1", "Y fixed as it lies (300 x 257): "
+		    "a last sliver of 1 column"},
+		{100, 256, 200, true, "0", "beta 0: Z ignored"},
+	};
+	bool avx = gp_conv_gemm_ok();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gp_graph *g = pack_graph(cases[i].m, cases[i].k,
+		    cases[i].n, "float32", "shared", cases[i].ty, "1",
+		    cases[i].beta);
+		struct gp_graph *r = g ? rewritten(g, ONLY("gemm_pack")) :
+		    NULL;
+		const struct gp_node *n = op_of(r, "gemm");
+		const struct gp_var *pv = n != NULL && n->n_in == 6 ?
+		    &r->vars[n->in[5]] : NULL;
+		double e;
+
+		if (avx)
+			ok(pv != NULL && pv->kind == GP_VAR_CONSTANT &&
+			    strcmp(pv->name, "W.packed") == 0 &&
+			    pv->type.ndim == 1 && pv->type.shape[0] ==
+			    (cases[i].n + 15) / 16 * 16 * cases[i].k,
+			    "gemm_pack: %s: a constant W.packed of %lld "
+			    "values, input 5", cases[i].what, (long long)(
+			    (cases[i].n + 15) / 16 * 16 * cases[i].k));
+		else
+			ok(n != NULL && n->n_in == 5, "gemm_pack: no AVX2 "
+			    "and FMA: %s unchanged", cases[i].what);
+		e = g ? pack_error(g, "optimizer=fast_run", cases[i].m,
+		    cases[i].k, cases[i].n, cases[i].ty, atof(cases[i].beta)) :
+		    -1;
+		ok(e >= 0 && e <= 1e-6, "gemm_pack: %s: y against beta b + x "
+		    ". Y in double, within 1e-6 of max |y| (%.2g)",
+		    cases[i].what, e);
+		if (g != NULL)
+			compare(g, "optimizer=fast_run", "optimizer_excluding="
+			    "gemm_pack", false, cases[i].what);
+		gp_graph_free(r);
+		gp_graph_free(g);
+	}
+	/* not taken: small, alpha not 1, beta not 0 or 1, W an input,
+	 * float64 */
+	{
+		static const struct {
+			int64_t		 m, k, n;
+			const char	*dt, *wk, *alpha, *beta, *what;
+		} no[] = {
+			{32, 128, 128, "float32", "shared", "1", "1",
+			    "32 x 128 x 128 (under 4M multiply-adds)"},
+			{128, 512, 512, "float32", "shared", "2", "1",
+			    "alpha 2"},
+			{128, 512, 512, "float32", "shared", "1", "0.5",
+			    "beta 0.5"},
+			{128, 512, 512, "float32", "input", "1", "1",
+			    "W an input"},
+			{128, 512, 512, "float64", "shared", "1", "1",
+			    "float64"},
+		};
+
+		for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			struct gp_graph *g = pack_graph(no[i].m, no[i].k,
+			    no[i].n, no[i].dt, no[i].wk, true, no[i].alpha,
+			    no[i].beta);
+			struct gp_graph *r = g ? rewritten(g,
+			    ONLY("gemm_pack")) : NULL;
+			const struct gp_node *n = op_of(r, "gemm");
+
+			ok(n != NULL && n->n_in == 5, "gemm_pack: not for %s",
+			    no[i].what);
+			gp_graph_free(r);
+			gp_graph_free(g);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -846,6 +997,7 @@ main(void)
 	test_conv_act();
 	test_layer_norm();
 	test_conv_winograd();
+	test_gemm_pack();
 	test_models();
 	return (done_testing());
 }
