@@ -704,7 +704,7 @@ gemm_pack(struct cnn *s, int x)
 	const struct gp_node *n = &g->nodes[x];
 	const struct gp_type *xt, *yt;
 	struct gp_type pt = {.dtype = GP_FLOAT32, .ndim = 1};
-	int64_t rs, cs;
+	int64_t rs, cs, k, nc;
 	int in[6], v, p;
 
 	if (!gp_rw_is(n, "gemm") || n->n_in != 5 || g->vars[n->out[0]].type.
@@ -722,11 +722,13 @@ gemm_pack(struct cnn *s, int x)
 	    1)) || !gp_conv_gemm_mm_pays(xt->shape[0], yt->shape[1],
 	    yt->shape[0]) || (v = fixed_matrix(s, n->in[3], &rs, &cs)) < 0)
 		return (false);
-	pt.shape[0] = gp_conv_gemm_pack_len(yt->shape[0], yt->shape[1]);
-	p = const_like(g, &pt, v, ".packed");
+	k = yt->shape[0];
+	nc = yt->shape[1];
+	pt.shape[0] = gp_conv_gemm_pack_len(k, nc);
+	p = const_like(g, &pt, v, ".packed");	/* the vars may move */
 	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
-	    &g->vars[v].value), rs, cs, yt->shape[0], yt->shape[1], (float *)
-	    (void *)gp_tensor_data(&g->vars[p].value));
+	    &g->vars[v].value), rs, cs, k, nc, (float *)(void *)gp_tensor_data(
+	    &g->vars[p].value));
 	n = &g->nodes[x];
 	memcpy(in, n->in, sizeof(int) * 5);
 	in[5] = p;
