@@ -17,8 +17,9 @@
  *                    -> the same conv computed as Winograd's F(2x2, 3x3)
  *   gemm_pack        a float32 gemm of fixed Y (an MLP's or a Linear's
  *                    weights), alpha 1, beta 0 or 1, 4M multiply-adds or
- *                    more -> the same gemm with Y packed once (input P:
- *                    ops/conv-gemm.h), the sums in another order
+ *                    more or 16 columns at most -> the same gemm with Y
+ *                    packed once (input P: ops/conv-gemm.h), the sums in
+ *                    another order
  *   join_into        join(conv_1, ..., conv_k) on the channels of a batch
  *                    of 1 -> the convs writing their channels of one
  *                    alloc_empty in turn, in place (conv's param into):
@@ -851,8 +852,9 @@ CNN(conv_winograd, "conv", SPEC, SPEC_TAGS, "float32 conv 3x3, strides "
     "and dilations 1, enough channels and pixels -> Winograd F(2x2, 3x3): "
     "2.25x fewer multiplies, sums rounded differently")
 CNN(gemm_pack, "gemm", SPEC, "fast_run:specialize:gemm", "float32 gemm "
-    "of fixed Y (weights), alpha 1, beta 0 or 1 -> the same gemm reading Y "
-    "packed once (input P) through the conv kernel's micro-kernel")
+    "of fixed Y (weights), alpha 1, beta 0 or 1, large or narrow -> the "
+    "same gemm reading Y packed once (input P) through the conv kernel's "
+    "micro-kernel")
 CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
     "join(conv, ..., conv) on the channels of one image -> the convs "
     "writing their channels of one alloc_empty in place: no copy")

@@ -914,6 +914,8 @@ test_gemm_pack(void)
 		{64, 300, 257, false, "1", "Y fixed as it lies (300 x 257): "
 		    "a last sliver of 1 column"},
 		{100, 256, 200, true, "0", "beta 0: Z ignored"},
+		{128, 512, 10, true, "1", "the MLP's last layer: 10 columns, "
+		    "one sliver, its rows over the threads"},
 	};
 	bool avx = gp_conv_gemm_ok();
 
@@ -959,7 +961,8 @@ test_gemm_pack(void)
 			const char	*dt, *wk, *alpha, *beta, *what;
 		} no[] = {
 			{32, 128, 128, "float32", "shared", "1", "1",
-			    "32 x 128 x 128 (under 4M multiply-adds)"},
+			    "32 x 128 x 128 (under 4M multiply-adds, over 16 "
+			    "columns)"},
 			{128, 512, 512, "float32", "shared", "2", "1",
 			    "alpha 2"},
 			{128, 512, 512, "float32", "shared", "1", "0.5",
