@@ -397,7 +397,8 @@ gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
 
 /*
  * A gemm whose output has at most GEMM_NARROW columns (an MLP's last
- * layer: 128 x 512 . 512 x 10, 0.65 M multiply-adds) runs on OpenBLAS's
+ * layer: 128 x 512 . 512 x 10, 0.65 M multiply-adds, when its weights are
+ * not fixed: fixed ones the gemm_pack rewrite packs) runs on OpenBLAS's
  * calling thread alone, its count set to 1 around the call.  Measured in
  * one process, the MLP of bench/onnx (784-512-512-10, batch 128) with and
  * without this, alternated call against call (bench-ab, 2 threads, nine
