@@ -1283,17 +1283,17 @@ ew_kernel_slow(const struct gp_node *n, struct gp_tensor *const *in,
 }
 
 /*
- * The size from which ew_kernel's loop runs over the threads: 4 times
- * ops/par.h's GP_PAR_MIN.  A parallel region here costs 20 to 40 us more
- * than its share of the work: its second thread wakes from sleep (the
- * passive wait policy) and, after a gemm, finds OpenBLAS's thread
- * spinning on the other core (ops/par.c).  Measured on the MLP's float32
- * tanh over 128 x 512 (65536 elements, 30-37 us in one thread), the
- * parallel loop took 54-77 us (median of 400 calls, three runs, load 3),
- * and 85-210 us in the mean.  From 2^17 elements a tanh takes 60 us or
- * more alone, twice what the region costs.
+ * ew_kernel's loop runs over the threads from ops/par.h's GP_PAR_MIN
+ * elements, as the other kernels' loops.  It took 2^17 until the MLP's
+ * gemms ran on OpenBLAS's threads, which a tanh after a gemm found
+ * spinning on the other core (65536 elements: 54-77 us over the threads
+ * against 30-37 us alone, load 3).  Since gemm_pack its gemms are the
+ * OpenMP threads' own, still awake when the tanh starts: bench/onnx's
+ * MLP 0.961-0.968 of the time with 2^15 against 2^17 (bench-ab, three
+ * runs of 300 pairs, idle threads spinning), 0.996-0.998 with sleeping
+ * ones (passive); resnet18, mobilenet_v2, squeezenet1_0 and the
+ * transformer 0.992-0.999.
  */
-#define EW_PAR_MIN	((int64_t)1 << 17)
 
 #ifdef GP_HAVE_OPENMP
 /* ew_kernel's loop over a large tensor: one part per thread (ops/par.h),
@@ -1348,7 +1348,7 @@ ew_kernel(const struct gp_node *n, struct gp_tensor *const *in,
 	if (nin > 2)
 		arg[2] = gp_tensor_data(in[2]);
 #ifdef GP_HAVE_OPENMP
-	if (p->numel >= EW_PAR_MIN && gp_par_max_threads() > 1) {
+	if (p->numel >= GP_PAR_MIN && gp_par_max_threads() > 1) {
 		ew_parallel(p, nin, in, o, arg);
 		return;
 	}
