@@ -219,13 +219,12 @@ gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg, int64_t m)
 
 /*
  * From 4M multiply-adds (the MLP's 128 x 784 x 512 and 128 x 512 x 512:
- * 0.92-0.93 of the model's time, bench-ab), and for at most 16 columns (one
- * sliver, its rows over the threads: with the MLP's 128 x 512 x 10 packed
- * too, rather than OpenBLAS's one-thread gemm_narrow, 0.90-0.915 of the
- * model's time); otherwise the gemm stays
- * OpenBLAS's: the transformer's 32 x 128 x 128 out-projection took
- * 1.02-1.03 of the time packed (a short parallel region among OpenBLAS's
- * gemms, or one thread).
+ * 0.92-0.93 of the model's time, bench-ab), and for at most 16 columns
+ * (one sliver, its rows over the threads: with the MLP's 128 x 512 x 10
+ * packed too, rather than OpenBLAS's one-thread gemm_narrow, 0.90-0.915
+ * of the model's time); otherwise the gemm stays OpenBLAS's: the
+ * transformer's 32 x 128 x 128 out-projection took 1.02-1.03 of the time
+ * packed (a short parallel region among OpenBLAS's gemms, or one thread).
  */
 bool
 gp_conv_gemm_mm_pays(int64_t m, int64_t n, int64_t k)
