@@ -189,8 +189,8 @@ clamp_f64(double v, double lo, double hi)
  * it lies: the top pad row is skipped, and the vectors that reach the
  * left pad or past the plane's end are masked loads; this skips the copy
  * of the plane, 0.82-0.92 of the time (bench-conv).  Other geometries
- * copy the plane row by row into a plainly padded buffer first.  The same sum (bias, then the taps row by row, FMA by
- * FMA) and clamp as taps2_.
+ * copy the plane row by row into a plainly padded buffer first.  The same
+ * sum (bias, then the taps row by row, FMA by FMA) and clamp as taps2_.
  */
 struct s2plan {
 	bool	avx;		/* the CPU has AVX2 and FMA */

@@ -36,9 +36,9 @@ void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
 /*
  * One thread: c (m x nn, rows ldc apart) = a (m x k, rows lda apart) . b,
  * b packed as ceil(nn / 16) slivers of 16 columns, sliver j at b + j * k
- * * 16 holding k rows of 16 values side by side (64-byte aligned); the columns of the last sliver past nn are read, not
- * written.  The micro-kernel of gp_conv_gemm_f32, for the gemms of
- * ops/conv-wino.c.
+ * * 16 holding k rows of 16 values side by side (64-byte aligned); the
+ * columns of the last sliver past nn are read, not written.  The
+ * micro-kernel of gp_conv_gemm_f32, for the gemms of ops/conv-wino.c.
  */
 void	gp_conv_gemm_packed_f32(const float *a, int64_t lda, const float *b,
 	    float *c, int64_t ldc, int64_t m, int64_t k, int64_t nn);

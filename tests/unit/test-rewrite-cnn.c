@@ -1,9 +1,10 @@
 /*
  * test-rewrite-cnn.c: the CNN rewriters (src/rewrite/cnn.c): bn_fold,
  * conv_bias, conv_act, layer_norm_fuse, conv_winograd and gemm_pack (its
- * outputs also against the product computed here in double).  Each on a small graph where
- * it must fire (the applies left, and the results against the graph with
- * the rewrite left out), and on look-alikes where it must not; then
+ * outputs also against the product computed here in double).  Each on a
+ * small graph where it must fire (the applies left, and the results
+ * against the graph with the rewrite left out), and on look-alikes where
+ * it must not; then
  * data/graphs/cnn.json and the ONNX model data/models/cnn with and without
  * the rewrites.  GPTOP_CNN_MODELS (':'-separated .onnx paths, e.g. the
  * resnet18 and mobilenet_v2 bench/onnx/export.py makes) adds models to
