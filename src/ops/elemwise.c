@@ -983,6 +983,22 @@ gp_elemwise_scalar_all(size_t *n)
 	return (scalars);
 }
 
+bool
+gp_elemwise_scalar_calls_libm(const struct gp_scalar_op *s)
+{
+	switch (s - scalars) {
+	case EW_exp: case EW_log: case EW_log1p: case EW_expm1:
+	case EW_sigmoid: case EW_softplus: case EW_tanh: case EW_sin:
+	case EW_cos: case EW_tan: case EW_asin: case EW_acos: case EW_atan:
+	case EW_sinh: case EW_cosh: case EW_asinh: case EW_acosh:
+	case EW_atanh: case EW_erf: case EW_gelu: case EW_gelu_tanh:
+	case EW_mish: case EW_celu: case EW_pow:
+		return (true);
+	default:
+		return (false);
+	}
+}
+
 static const char *
 kinds_text(unsigned kinds)
 {

@@ -82,6 +82,10 @@ extern const char gp_elemwise_c_prelude[];
 const struct gp_scalar_op *gp_elemwise_scalar_find(const char *name);
 /* Every scalar op, for listings: *n gets the count. */
 const struct gp_scalar_op *gp_elemwise_scalar_all(size_t *n);
+/* Whether s's float evaluation calls a transcendental function of libm
+ * (libmvec in vector loops): exp, log, tanh, erf, pow and the ops made
+ * of them.  These cost several times an arithmetic op per element. */
+bool	gp_elemwise_scalar_calls_libm(const struct gp_scalar_op *s);
 
 /* Apply s's dtype rule to n inputs of dtypes in[]: as[k] gets the dtype
  * input k is converted to before the operation (GP_DTYPE__COUNT: input k

@@ -13,9 +13,10 @@
  * other operand has unit stride the row is one `#pragma omp simd` loop
  * over typed pointers; otherwise it runs in blocks of GP_JB elements, the
  * strided inputs gathered into local arrays and a strided output scattered
- * from one, each block again one simd loop.  Every element's inputs are
- * read before its output is written, so the output may overwrite an input
- * of its own layout (in place).
+ * from one, each block again one simd loop, or one per stage when the
+ * body calls libm's transcendental functions twice or more (c_stages).
+ * Every element's inputs are read before its output is written, so the
+ * output may overwrite an input of its own layout (in place).
  */
 #include "config.h"
 
@@ -348,14 +349,15 @@ ref_dtype(const struct gp_composite *c, struct gp_cref r)
 	}
 }
 
-/* The loop body: registers r0.. from the scalars i0.., c0..; ends with
- * o[j] = the last register. */
+/* Instructions [lo, hi) of the loop body: registers rK from the scalars
+ * i0.., c0.. and the earlier registers. */
 static void
-c_body(struct gp_buf *b, const struct gp_composite *c, const char *ind)
+c_instrs(struct gp_buf *b, const struct gp_composite *c, int lo, int hi,
+    const char *ind)
 {
 	struct gp_buf e = {0}, x = {0};
 
-	for (int i = 0; i < c->n_ops; i++) {
+	for (int i = lo; i < hi; i++) {
 		const struct gp_cinstr *in = &c->ops[i];
 		char *args[3] = {NULL, NULL, NULL};
 		int first = -1;
@@ -386,9 +388,102 @@ c_body(struct gp_buf *b, const struct gp_composite *c, const char *ind)
 		for (int k = 0; k < in->n_args; k++)
 			free(args[k]);
 	}
-	gp_buf_printf(b, "%so[j] = r%d;\n", ind, c->n_ops - 1);
 	gp_buf_free(&e);
 	gp_buf_free(&x);
+}
+
+/*
+ * Stages.  A loop body that chains several calls of libm's transcendental
+ * functions (tanh, then exp, ...) is one long dependency chain per vector
+ * of elements, and the CPU overlaps few vectors of it: measured on this
+ * project's machine (Zen 3, AVX2), chain.json's body took 5.0 ns per
+ * float64 in one loop against 3.9 ns cut into three loops over blocks of
+ * 256 elements, each ending after a call.  So with two such calls or more
+ * the body is cut after each one (when instructions follow it); the
+ * registers a later stage reads go through a block-sized array (at most
+ * C_MAX_SPILL of them, 2 KiB each on the stack, else one stage).
+ * *n_stage gets the count, end[s] the index past stage s's last
+ * instruction.
+ */
+#define C_MAX_SPILL	32
+
+static bool	c_reads_any(const struct gp_composite *c, int lo, int hi,
+		    enum gp_cref_kind kind, int idx);
+
+static void
+c_stages(const struct gp_composite *c, int *end, int *n_stage)
+{
+	int calls = 0, n = 0, spill = 0;
+
+	for (int i = 0; i < c->n_ops; i++)
+		calls += gp_elemwise_scalar_calls_libm(c->ops[i].s);
+	for (int i = 0; i < c->n_ops; i++)
+		if (i == c->n_ops - 1 || (calls >= 2 &&
+		    gp_elemwise_scalar_calls_libm(c->ops[i].s)))
+			end[n++] = i + 1;
+	for (int s = 0; s + 1 < n; s++)
+		for (int i = s == 0 ? 0 : end[s - 1]; i < end[s]; i++)
+			spill += c_reads_any(c, end[s], c->n_ops, GP_CREF_REG,
+			    i);
+	if (spill > C_MAX_SPILL) {
+		end[0] = c->n_ops;
+		n = 1;
+	}
+	*n_stage = n;
+}
+
+/* Whether instruction i reads operand kind/idx. */
+static bool
+c_reads(const struct gp_composite *c, int i, enum gp_cref_kind kind,
+    int idx)
+{
+	for (int k = 0; k < c->ops[i].n_args; k++)
+		if (c->ops[i].as[k] != GP_DTYPE__COUNT &&
+		    c->ops[i].arg[k].kind == kind && c->ops[i].arg[k].idx == idx)
+			return (true);
+	return (false);
+}
+
+static bool
+c_reads_any(const struct gp_composite *c, int lo, int hi,
+    enum gp_cref_kind kind, int idx)
+{
+	for (int i = lo; i < hi; i++)
+		if (c_reads(c, i, kind, idx))
+			return (true);
+	return (false);
+}
+
+/* The blocked loop's body over m elements at j: stage by stage, each one
+ * simd loop that reads its inputs (from aK), the registers of earlier
+ * stages (from sK) and keeps the registers later stages read (in sK); the
+ * last one writes o[j]. */
+static void
+c_block_body(struct gp_buf *b, const struct gp_composite *c, const int *end,
+    int n_stage)
+{
+	const char *ind = "\t\t\t\t";
+
+	for (int s = 0, lo = 0; s < n_stage; lo = end[s++]) {
+		gp_buf_puts(b, "#pragma omp simd\n\t\t\tfor (int64_t j = 0; "
+		    "j < m; j++) {\n");
+		for (int k = 0; k < c->n_in; k++)
+			if (!c->in_scalar[k] && c_reads_any(c, lo, end[s],
+			    GP_CREF_IN, k))
+				gp_buf_printf(b, "%sconst %s i%d = a%d[j];\n", ind,
+				    ctype(c->in_dt[k]), k, k);
+		for (int i = 0; i < lo; i++)
+			if (c_reads_any(c, lo, end[s], GP_CREF_REG, i))
+				gp_buf_printf(b, "%sconst %s r%d = s%d[j];\n",
+				    ind, ctype(c->ops[i].out), i, i);
+		c_instrs(b, c, lo, end[s], ind);
+		for (int i = lo; i < end[s]; i++)
+			if (c_reads_any(c, end[s], c->n_ops, GP_CREF_REG, i))
+				gp_buf_printf(b, "%ss%d[j] = r%d;\n", ind, i, i);
+		if (s == n_stage - 1)
+			gp_buf_printf(b, "%so[j] = r%d;\n", ind, c->n_ops - 1);
+		gp_buf_puts(b, "\t\t\t}\n");
+	}
 }
 
 void
@@ -397,12 +492,11 @@ gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 	bool used[GP_COMPOSITE_MAX_IN] = {false};
 	const char *ot = ctype(c->out_dt);
 	size_t osz = gp_dtype_size(c->out_dt);
+	int end[GP_COMPOSITE_MAX_OPS], n_stage;
 
-	for (int i = 0; i < c->n_ops; i++)
-		for (int k = 0; k < c->ops[i].n_args; k++)
-			if (c->ops[i].arg[k].kind == GP_CREF_IN &&
-			    c->ops[i].as[k] != GP_DTYPE__COUNT)
-				used[c->ops[i].arg[k].idx] = true;
+	c_stages(c, end, &n_stage);
+	for (int k = 0; k < c->n_in; k++)
+		used[k] = c_reads_any(c, 0, c->n_ops, GP_CREF_IN, k);
 	gp_buf_puts(b, "void\nGP_KERNEL(char *const *p, const int64_t *s, "
 	    "int64_t n)\n{\n");
 	for (int k = 0; k < c->n_const; k++) {
@@ -416,32 +510,41 @@ gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 			gp_buf_printf(b, "\tconst %s i%d = *(const %s *)"
 			    "p[%d];\n", ctype(c->in_dt[k]), k,
 			    ctype(c->in_dt[k]), k + 1);
-	/* every operand of unit stride: one loop */
-	gp_buf_printf(b, "\tif (s[0] == %zu", osz);
-	for (int k = 0; k < c->n_in; k++)
-		if (used[k] && !c->in_scalar[k])
-			gp_buf_printf(b, " && s[%d] == %zu", k + 1,
-			    gp_dtype_size(c->in_dt[k]));
-	gp_buf_printf(b, ") {\n\t\t%s *o = (%s *)p[0];\n", ot, ot);
-	for (int k = 0; k < c->n_in; k++)
-		if (used[k] && !c->in_scalar[k])
-			gp_buf_printf(b, "\t\tconst %s *a%d = (const %s *)"
-			    "p[%d];\n", ctype(c->in_dt[k]), k,
-			    ctype(c->in_dt[k]), k + 1);
-	gp_buf_puts(b, "#pragma omp simd\n\t\tfor (int64_t j = 0; j < n; "
-	    "j++) {\n");
-	for (int k = 0; k < c->n_in; k++)
-		if (used[k] && !c->in_scalar[k])
-			gp_buf_printf(b, "\t\t\tconst %s i%d = a%d[j];\n",
-			    ctype(c->in_dt[k]), k, k);
-	c_body(b, c, "\t\t\t");
-	gp_buf_puts(b, "\t\t}\n\t\treturn;\n\t}\n");
-	/* otherwise in blocks, gathering and scattering */
+	/* one stage, every operand of unit stride: one loop */
+	if (n_stage == 1) {
+		gp_buf_printf(b, "\tif (s[0] == %zu", osz);
+		for (int k = 0; k < c->n_in; k++)
+			if (used[k] && !c->in_scalar[k])
+				gp_buf_printf(b, " && s[%d] == %zu", k + 1,
+				    gp_dtype_size(c->in_dt[k]));
+		gp_buf_printf(b, ") {\n\t\t%s *o = (%s *)p[0];\n", ot, ot);
+		for (int k = 0; k < c->n_in; k++)
+			if (used[k] && !c->in_scalar[k])
+				gp_buf_printf(b, "\t\tconst %s *a%d = (const %s "
+				    "*)p[%d];\n", ctype(c->in_dt[k]), k,
+				    ctype(c->in_dt[k]), k + 1);
+		gp_buf_puts(b, "#pragma omp simd\n\t\tfor (int64_t j = 0; "
+		    "j < n; j++) {\n");
+		for (int k = 0; k < c->n_in; k++)
+			if (used[k] && !c->in_scalar[k])
+				gp_buf_printf(b, "\t\t\tconst %s i%d = a%d[j];"
+				    "\n", ctype(c->in_dt[k]), k, k);
+		c_instrs(b, c, 0, c->n_ops, "\t\t\t");
+		gp_buf_printf(b, "\t\t\to[j] = r%d;\n\t\t}\n\t\treturn;"
+		    "\n\t}\n", c->n_ops - 1);
+	}
+	/* otherwise in blocks: strided operands gathered and scattered,
+	 * the registers that cross stages kept in arrays */
 	gp_buf_printf(b, "\t{\n\t\t%s bo[GP_JB];\n", ot);
 	for (int k = 0; k < c->n_in; k++)
 		if (used[k] && !c->in_scalar[k])
 			gp_buf_printf(b, "\t\t%s b%d[GP_JB];\n",
 			    ctype(c->in_dt[k]), k);
+	for (int s = 0; s + 1 < n_stage; s++)
+		for (int i = s == 0 ? 0 : end[s - 1]; i < end[s]; i++)
+			if (c_reads_any(c, end[s], c->n_ops, GP_CREF_REG, i))
+				gp_buf_printf(b, "\t\t%s s%d[GP_JB];\n",
+				    ctype(c->ops[i].out), i);
 	gp_buf_puts(b, "\t\tfor (int64_t j0 = 0; j0 < n; j0 += GP_JB) {\n"
 	    "\t\t\tconst int64_t m = n - j0 < GP_JB ? n - j0 : GP_JB;\n");
 	gp_buf_printf(b, "\t\t\t%s *o = s[0] == %zu ? (%s *)(p[0] + j0 * "
@@ -460,14 +563,8 @@ gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 		    "j < m; j++)\n\t\t\t\t\tb%d[j] = *(const %s *)(p[%d] + "
 		    "(j0 + j) * s[%d]);\n", k, t, k + 1, k + 1);
 	}
-	gp_buf_puts(b, "#pragma omp simd\n\t\t\tfor (int64_t j = 0; j < m; "
-	    "j++) {\n");
-	for (int k = 0; k < c->n_in; k++)
-		if (used[k] && !c->in_scalar[k])
-			gp_buf_printf(b, "\t\t\t\tconst %s i%d = a%d[j];\n",
-			    ctype(c->in_dt[k]), k, k);
-	c_body(b, c, "\t\t\t\t");
-	gp_buf_printf(b, "\t\t\t}\n\t\t\tif (o == bo)\n\t\t\t\tfor (int64_t "
+	c_block_body(b, c, end, n_stage);
+	gp_buf_printf(b, "\t\t\tif (o == bo)\n\t\t\t\tfor (int64_t "
 	    "j = 0; j < m; j++)\n\t\t\t\t\t*(%s *)(p[0] + (j0 + j) * s[0]) = "
 	    "bo[j];\n\t\t}\n\t}\n}\n", ot);
 }

@@ -1367,6 +1367,119 @@ test_layouts(void)
 	gp_graph_free(g);
 }
 
+/* Count of occurrences of needle in hay. */
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p != NULL;
+	    p = strstr(p + 1, needle))
+		n++;
+	return (n);
+}
+
+/* A body with several libm calls runs in stages (composite.c): cut after
+ * each call that instructions follow; a body with one call is one loop.
+ * Values that cross stages (a float register read two stages later, a
+ * bool, an input read again in the last stage) over blocks of 256 with a
+ * tail, a transposed (gathered) input, a broadcast row and a 0-d input:
+ * the JIT agrees with the interpreter and with no rewrites. */
+static void
+test_stages(void)
+{
+	struct gp_graph *g = graph_of(
+	    XS("z", "[37, 29]", "float64", 1) ", "
+	    XS("b", "[37]", "float64", 2) ", "
+	    XS("s", "[]", "float64", 4),
+	    "{'op': 'transpose', 'inputs': ['z'], 'outputs': ['t']},"
+	    "{'op': 'mul', 'inputs': ['t', 1.5], 'outputs': ['a']},"
+	    "{'op': 'add', 'inputs': ['a', 'b'], 'outputs': ['a2']},"
+	    "{'op': 'tanh', 'inputs': ['a2'], 'outputs': ['th']},"
+	    "{'op': 'gt', 'inputs': ['a2', 's'], 'outputs': ['pos']},"
+	    "{'op': 'mul', 'inputs': ['th', 2], 'outputs': ['t2']},"
+	    "{'op': 'exp', 'inputs': ['t2'], 'outputs': ['e']},"
+	    "{'op': 'sub', 'inputs': ['e', 'b'], 'outputs': ['eb']},"
+	    "{'op': 'log1p', 'inputs': ['th'], 'outputs': ['l']},"
+	    "{'op': 'add', 'inputs': ['l', 'eb'], 'outputs': ['le']},"
+	    "{'op': 'add', 'inputs': ['le', 't'], 'outputs': ['lt']},"
+	    "{'op': 'switch', 'inputs': ['pos', 'lt', 'th'], "
+	    "'outputs': ['out']}",
+	    "'out'", NULL);
+	struct gp_graph *a = NULL, *i = NULL, *none = NULL, *ch;
+	struct gp_buf src = {0};
+	struct res ra, ri, rn;
+	char why[256];
+
+	if (!ok(g != NULL, "stages: graph")) {
+		gp_graph_free(g);
+		return;
+	}
+	a = rewritten(g, "");
+	i = rewritten(g, "");
+	none = rewritten(g, "optimizer=None");
+	if (a != NULL && n_op(a, "composite") == 1) {
+		for (size_t k = 0; k < a->n_nodes; k++)
+			if (a->nodes[k].op == &gp_op_composite)
+				gp_composite_c_source(a->nodes[k].priv, &src);
+		/* after tanh, exp and log1p: no single-loop path, four
+		 * block loops, six registers kept */
+		if (!ok(count_of(gp_buf_str(&src), "#pragma omp simd") == 4 &&
+		    count_of(gp_buf_str(&src), "[GP_JB];") == 3 + 6,
+		    "stages: three libm calls, four loops"))
+			diag("%s", gp_buf_str(&src));
+	} else
+		ok(false, "stages: one Composite");
+	for (size_t k = 0; i != NULL && k < i->n_nodes; k++)
+		if (i->nodes[k].op == &gp_op_composite)
+			gp_composite_use_interp(&i->nodes[k]);
+	if (a && i && none && run(a, g, 2, &ra) && run(i, g, 2, &ri) &&
+	    run(none, g, 2, &rn)) {
+		if (!ok(agree(&ra, &rn, 1e-12, why, sizeof(why)),
+		    "stages: JIT agrees with no rewrites"))
+			diag("  %s", why);
+		if (!ok(agree(&ra, &ri, 1e-12, why, sizeof(why)),
+		    "stages: JIT agrees with the interpreter"))
+			diag("  %s", why);
+		free(ra.v);
+		free(ri.v);
+		free(rn.v);
+	} else
+		ok(false, "stages: run");
+	/* tanh and exp: three loops; tanh alone: the unit-stride loop and
+	 * the blocked one */
+	for (int one = 0; one < 2; one++) {
+		struct gp_graph *r;
+		struct gp_buf cs = {0};
+		int want = one ? 2 : 3;
+
+		ch = graph_of(XS("x", "[1000]", "float64", 7),
+		    "{'op': 'mul', 'inputs': ['x', 1.5], 'outputs': ['a1']},"
+		    "{'op': 'tanh', 'inputs': ['a1'], 'outputs': ['a2']},"
+		    "{'op': 'sqr', 'inputs': ['a2'], 'outputs': ['a3']},"
+		    "{'op': 'sqrt', 'inputs': ['a3'], 'outputs': ['a4']},"
+		    "{'op': 'exp', 'inputs': ['a4'], 'outputs': ['a5']},"
+		    "{'op': 'neg', 'inputs': ['a5'], 'outputs': ['out']}",
+		    one ? "'a4'" : "'out'", NULL);
+		r = ch != NULL ? rewritten(ch, "") : NULL;
+		for (size_t k = 0; r != NULL && k < r->n_nodes; k++)
+			if (r->nodes[k].op == &gp_op_composite)
+				gp_composite_c_source(r->nodes[k].priv, &cs);
+		if (!ok(cs.len > 0 && count_of(gp_buf_str(&cs),
+		    "#pragma omp simd") == want, "stages: %s: %d loops",
+		    one ? "tanh alone" : "tanh then exp", want))
+			diag("%s", cs.len > 0 ? gp_buf_str(&cs) : "none");
+		gp_buf_free(&cs);
+		gp_graph_free(r);
+		gp_graph_free(ch);
+	}
+	gp_buf_free(&src);
+	gp_graph_free(a);
+	gp_graph_free(i);
+	gp_graph_free(none);
+	gp_graph_free(g);
+}
+
 int
 main(void)
 {
@@ -1388,6 +1501,7 @@ main(void)
 	test_inplace();
 	test_inplace_update();
 	test_layouts();
+	test_stages();
 	test_examples();
 	return (done_testing());
 }
