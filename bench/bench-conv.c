@@ -73,6 +73,8 @@ static const struct bcase cases[] = {
 	    .w = 13, .m = 256, .k = 3, .s = 1, .p = 1, .group = 1},
 	{.name = "squeezenet conv1 7x7/2 3->96 224", .n = 1, .c = 3,
 	    .h = 224, .w = 224, .m = 96, .k = 7, .s = 2, .p = 0, .group = 1},
+	{.name = "mbv2 stem 3x3/2 3->32 224x224", .n = 1, .c = 3, .h = 224,
+	    .w = 224, .m = 32, .k = 3, .s = 2, .p = 1, .group = 1},
 	{.name = "1x1 64->256 56x56", .n = 1, .c = 64,
 	    .h = 56, .w = 56, .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "mbv2 1x1 16->96 112x112", .n = 1, .c = 16,

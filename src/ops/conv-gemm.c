@@ -441,25 +441,31 @@ struct tile {
 	float		 lo, hi;
 };
 
-/* One k step of the 6 x 16 tile (B's two vectors b0, b1) and of its left
- * half (b0). */
+/* One k step of the first `rows` rows of the 6 x 16 tile (B's two
+ * vectors b0, b1) and of its left half (b0); rows is a constant where
+ * kernel_rows is inlined, so the rows past it compile to nothing. */
 #define ROW2(i)								\
-	av = _mm256_broadcast_ss(a##i + k);				\
-	c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);			\
-	c##i##1 = _mm256_fmadd_ps(av, b1, c##i##1);
+	if (rows > i) {							\
+		av = _mm256_broadcast_ss(a##i + k);			\
+		c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);		\
+		c##i##1 = _mm256_fmadd_ps(av, b1, c##i##1);		\
+	}
 #define ROW1(i)								\
-	av = _mm256_broadcast_ss(a##i + k);				\
-	c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);
+	if (rows > i) {							\
+		av = _mm256_broadcast_ss(a##i + k);			\
+		c##i##0 = _mm256_fmadd_ps(av, b0, c##i##0);		\
+	}
 #define STEP2	ROW2(0) ROW2(1) ROW2(2) ROW2(3) ROW2(4) ROW2(5)
 #define STEP1	ROW1(0) ROW1(1) ROW1(2) ROW1(3) ROW1(4) ROW1(5)
 
-/* c (mr x nr) (+)= a (mr x kc) . b (kc x NR); on the last block of k,
- * + bias then the clamp.  Rows past mr compute a copy of row 0, unused.
- * B is a packed sliver (row k at b + k * NR, aligned), or (direct) read
- * where it lies (row k at b + off[k]: a run of the padded input), the
- * columns past nr masked off where they could lie past the input. */
-__attribute__((target("avx2,fma"))) static void
-kernel(const struct tile *t)
+/* c (mr x nr) (+)= a (mr x kc) . b (kc x NR) over the first rows rows
+ * (mr <= rows); on the last block of k, + bias then the clamp.  Rows
+ * past mr compute a copy of row 0, unused.  B is a packed sliver (row k
+ * at b + k * NR, aligned), or (direct) read where it lies (row k at b +
+ * off[k]: a run of the padded input), the columns past nr masked off
+ * where they could lie past the input. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+kernel_rows(const struct tile *t, const int rows)
 {
 	const float *a0 = t->a[0], *a1 = t->a[1], *a2 = t->a[2];
 	const float *a3 = t->a[3], *a4 = t->a[4], *a5 = t->a[5], *b = t->b;
@@ -549,6 +555,20 @@ kernel(const struct tile *t)
 		if (n1 > 0)
 			gp_lanes_store(cr + 8, v1, n1);
 	}
+}
+
+/* The tile through kernel_rows with 6, 4 or 2 rows: a last row tile of
+ * 2 or 4 rows (m = 32 or 16: MobileNet's stem and narrow pointwise convs)
+ * skips the multiply-adds of the rows it does not have. */
+__attribute__((target("avx2,fma"))) static void
+kernel(const struct tile *t)
+{
+	if (t->mr > 4)
+		kernel_rows(t, 6);
+	else if (t->mr > 2)
+		kernel_rows(t, 4);
+	else
+		kernel_rows(t, 2);
 }
 
 /* Row tiles [r0, r1) of w (columns [k0, k0 + kl)) times the ns packed
