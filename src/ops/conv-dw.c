@@ -337,8 +337,8 @@ s2_direct(const float *xc, const float *wc, float bv, float *yc,
 	const int64_t oh_n = q->oh, ow_n = q->ow, iw = q->iw;
 
 	for (int64_t oh = 0; oh < oh_n; oh++) {
-		const float *r0 = xc + (2 * oh - 1) * iw, *r1 = r0 + iw;
-		const float *r2 = r1 + iw;
+		const float *r1 = xc + 2 * oh * iw, *r2 = r1 + iw;
+		const float *r0 = oh > 0 ? r1 - iw : r1;
 		__m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0;
 		bool last = oh == oh_n - 1;
 
@@ -346,11 +346,14 @@ s2_direct(const float *xc, const float *wc, float bv, float *yc,
 			__m256 acc = vb;
 			int64_t c = 2 * o;
 
-			/* the next output row's rows (a prefetch past the
-			 * plane is harmless): 0.77 of the time at 112x112 */
-			_mm_prefetch((const char *)(r2 + iw + c), _MM_HINT_T0);
-			_mm_prefetch((const char *)(r2 + 2 * iw + c),
-			    _MM_HINT_T0);
+			/* the next output row's rows: 0.77 of the time at
+			 * 112x112 */
+			if (!last) {
+				_mm_prefetch((const char *)(r2 + iw + c),
+				    _MM_HINT_T0);
+				_mm_prefetch((const char *)(r2 + 2 * iw + c),
+				    _MM_HINT_T0);
+			}
 			if (oh > 0)	/* oh 0: row -1 is the top pad */
 				acc = s2_taps(acc, r0 + c, 16, w0, w1, w2,
 				    &c0);

@@ -983,20 +983,23 @@ gp_elemwise_scalar_all(size_t *n)
 	return (scalars);
 }
 
+/* The ops whose float helpers above call libm's transcendental functions
+ * (gp_elemwise_scalar_calls_libm). */
+static const bool calls_libm[EW__COUNT] = {
+	[EW_exp] = true, [EW_log] = true, [EW_log1p] = true,
+	[EW_expm1] = true, [EW_sigmoid] = true, [EW_softplus] = true,
+	[EW_tanh] = true, [EW_sin] = true, [EW_cos] = true, [EW_tan] = true,
+	[EW_asin] = true, [EW_acos] = true, [EW_atan] = true,
+	[EW_sinh] = true, [EW_cosh] = true, [EW_asinh] = true,
+	[EW_acosh] = true, [EW_atanh] = true, [EW_erf] = true,
+	[EW_gelu] = true, [EW_gelu_tanh] = true, [EW_mish] = true,
+	[EW_celu] = true, [EW_pow] = true,
+};
+
 bool
 gp_elemwise_scalar_calls_libm(const struct gp_scalar_op *s)
 {
-	switch (s - scalars) {
-	case EW_exp: case EW_log: case EW_log1p: case EW_expm1:
-	case EW_sigmoid: case EW_softplus: case EW_tanh: case EW_sin:
-	case EW_cos: case EW_tan: case EW_asin: case EW_acos: case EW_atan:
-	case EW_sinh: case EW_cosh: case EW_asinh: case EW_acosh:
-	case EW_atanh: case EW_erf: case EW_gelu: case EW_gelu_tanh:
-	case EW_mish: case EW_celu: case EW_pow:
-		return (true);
-	default:
-		return (false);
-	}
+	return (calls_libm[s - scalars]);
 }
 
 static const char *
