@@ -290,8 +290,7 @@ s2_store(float *yr, int64_t o, int64_t oh, const struct s2plan *q,
 }
 
 /* acc + the three taps of one input row t for 8 outputs (see s2_direct);
- * n: the values left in the plane from t when fewer than 16 (its last
- * row), else 16. */
+ * n: the values left in the plane from t (masked loads below 16). */
 __attribute__((target("avx2,fma"), always_inline)) static inline __m256
 s2_taps(__m256 acc, const float *t, int64_t n, __m256 w0, __m256 w1,
     __m256 w2, __m256 *carry)
@@ -317,6 +316,25 @@ s2_taps(__m256 acc, const float *t, int64_t n, __m256 w0, __m256 w1,
 	return (_mm256_fmadd_ps(w2, od, acc));
 }
 
+/* acc + the taps of 8 outputs near the plane's end (s2_direct's rare
+ * case, out of its loop): t the centre row's first tap, n the values left
+ * in the plane from the row below t, top whether the row above t is X's
+ * (not the top pad); carry: the three rows' carried vectors. */
+__attribute__((target("avx2,fma"), noinline, cold)) static __m256
+s2_edge(__m256 acc, const float *t, int64_t iw, int64_t n, bool top,
+    const float *wc, __m256 *carry)
+{
+	__m256 w[9];
+
+	for (int k = 0; k < 9; k++)
+		w[k] = _mm256_set1_ps(wc[k]);
+	if (top)
+		acc = s2_taps(acc, t - iw, n + 2 * iw, w[0], w[1], w[2],
+		    &carry[0]);
+	acc = s2_taps(acc, t, n + iw, w[3], w[4], w[5], &carry[1]);
+	return (s2_taps(acc, t + iw, n, w[6], w[7], w[8], &carry[2]));
+}
+
 /* One plane read where it lies (q->direct: output (oh, o) reads input
  * rows 2 oh - 1 .. 2 oh + 1, columns 2 o - 1 .. 2 o + 1).  Per input row
  * and 8 outputs: two loads from column 2 o, split into the even columns
@@ -335,12 +353,15 @@ s2_direct(const float *xc, const float *wc, float bv, float *yc,
 	__m256 w8 = _mm256_set1_ps(wc[8]), vb = _mm256_set1_ps(bv);
 	__m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
 	const int64_t oh_n = q->oh, ow_n = q->ow, iw = q->iw;
+	const int64_t len = q->ih * iw;		/* the plane's values */
 
 	for (int64_t oh = 0; oh < oh_n; oh++) {
 		const float *r1 = xc + 2 * oh * iw, *r2 = r1 + iw;
 		const float *r0 = oh > 0 ? r1 - iw : r1;
 		__m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0;
 		bool last = oh == oh_n - 1;
+		/* the values left in the plane from row 2 oh + 1 */
+		int64_t left = len - (2 * oh + 1) * iw;
 
 		for (int64_t o = 0; o < ow_n; o += 8) {
 			__m256 acc = vb;
@@ -354,12 +375,27 @@ s2_direct(const float *xc, const float *wc, float bv, float *yc,
 				_mm_prefetch((const char *)(r2 + 2 * iw + c),
 				    _MM_HINT_T0);
 			}
-			if (oh > 0)	/* oh 0: row -1 is the top pad */
-				acc = s2_taps(acc, r0 + c, 16, w0, w1, w2,
-				    &c0);
-			acc = s2_taps(acc, r1 + c, 16, w3, w4, w5, &c1);
-			acc = s2_taps(acc, r2 + c, last && c + 16 > iw ?
-			    iw - c : 16, w6, w7, w8, &c2);
+			/* oh 0: row -1 is the top pad.  A load of 16 from a
+			 * row is masked where it would pass the plane's end
+			 * (a small plane's rows, or the last row's end); the
+			 * rows above row 2 oh + 1 have more room than it */
+			if (left - c >= 16) {
+				if (oh > 0)
+					acc = s2_taps(acc, r0 + c, 16, w0, w1,
+					    w2, &c0);
+				acc = s2_taps(acc, r1 + c, 16, w3, w4, w5,
+				    &c1);
+				acc = s2_taps(acc, r2 + c, 16, w6, w7, w8,
+				    &c2);
+			} else {
+				__m256 cr[3] = {c0, c1, c2};
+
+				acc = s2_edge(acc, r1 + c, iw, left - c,
+				    oh > 0, wc, cr);
+				c0 = cr[0];
+				c1 = cr[1];
+				c2 = cr[2];
+			}
 			s2_store(yc + oh * ow_n, o, oh, q, acc, vlo, vhi);
 		}
 	}
