@@ -686,6 +686,17 @@ struct dpath {
 	bool		 fl;
 };
 
+/* The next tile's rows of the output (mr rows ld apart) fetched while
+ * this tile runs: its stores then find the lines in cache rather than
+ * waiting for them (mobilenet_v2 0.989-0.998 of the time with it, eight
+ * runs of 300 pairs; 2 or 4 tiles ahead: no gain). */
+static inline void
+prefetch_tile(const float *c, int64_t ld, int mr)
+{
+	for (int i = 0; i < mr; i++)
+		_mm_prefetch((const char *)(c + i * ld), _MM_HINT_T0);
+}
+
 /* Row tiles [r0, r1) of w times output rows [l0, l1), columns [q0, q1)
  * of each, block by block of k: a row tile's block of w stays in L1 while
  * it runs over all the columns. */
@@ -719,6 +730,9 @@ direct_item(const struct dpath *d, int64_t r0, int64_t r1, int64_t l0,
 					t.masked = d->fl && t.nr < NR;
 					t.b = d->xp + l * d->wp + q;
 					t.c = d->y + i0 * d->n + l * d->len + q;
+					if (t.first && q + NR < q1)
+						prefetch_tile(t.c + NR, d->n,
+						    t.mr);
 					kernel(&t);
 				}
 		}
