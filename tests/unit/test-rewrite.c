@@ -1302,6 +1302,57 @@ test_examples(void)
 	free(dir);
 }
 
+/* g rewritten with the defaults twice, the second's Composites on the
+ * interpreter, and with optimizer=None; 2 calls of each: the JIT's
+ * outputs against no rewrites', and the interpreter's against no
+ * rewrites' or (vs_jit) against the JIT's, within tol, the checks named
+ * "WHAT: ...".  *inplace (may be NULL): whether an interpreted Composite
+ * overwrites one of its inputs. */
+static void
+jit_interp_none(const struct gp_graph *g, const char *what, double tol,
+    bool vs_jit, bool *inplace)
+{
+	struct gp_graph *a = rewritten(g, ""), *b = rewritten(g, "");
+	struct gp_graph *none = rewritten(g, "optimizer=None");
+	struct res ra, rb, rn;
+	char why[256];
+
+	if (inplace != NULL)
+		*inplace = false;
+	for (size_t i = 0; b != NULL && i < b->n_nodes; i++)
+		if (b->nodes[i].op == &gp_op_composite) {
+			gp_composite_use_interp(&b->nodes[i]);
+			if (inplace != NULL && b->nodes[i].destroy[0] >= 0)
+				*inplace = true;
+		}
+	if (a && b && none && run(a, g, 2, &ra) && run(b, g, 2, &rb) &&
+	    run(none, g, 2, &rn)) {
+		if (!ok(agree(&ra, &rn, tol, why, sizeof(why)),
+		    "%s: JIT agrees with no rewrites", what))
+			diag("  %s", why);
+		if (!ok(agree(&rb, vs_jit ? &ra : &rn, tol, why, sizeof(why)),
+		    "%s: %s", what, vs_jit ? "JIT agrees with the interpreter" :
+		    "interpreter agrees with no rewrites"))
+			diag("  %s", why);
+		free(ra.v);
+		free(rb.v);
+		free(rn.v);
+	} else
+		ok(false, "%s: run", what);
+	gp_graph_free(a);
+	gp_graph_free(b);
+	gp_graph_free(none);
+}
+
+/* The C of g's Composites, appended to b. */
+static void
+composite_source(const struct gp_graph *g, struct gp_buf *b)
+{
+	for (size_t k = 0; g != NULL && k < g->n_nodes; k++)
+		if (g->nodes[k].op == &gp_op_composite)
+			gp_composite_c_source(g->nodes[k].priv, b);
+}
+
 /* Strided, broadcast, 0-d, float32 and bool operands through the JIT's
  * gather paths, and a Composite overwriting a transposed temporary. */
 static void
@@ -1329,41 +1380,14 @@ test_layouts(void)
 	    "{'op': 'add', 'inputs': ['et', 'b'], 'outputs': ['eb']},"
 	    "{'op': 'mul', 'inputs': ['eb', 3], 'outputs': ['e3']}",
 	    "'w', 't2', 'lo', 'e3'", NULL);
-	struct gp_graph *a, *b, *none;
-	struct res ra, rb, rn;
-	char why[256];
 	bool inpl = false;
 
 	if (g == NULL) {
 		ok(false, "layouts graph");
 		return;
 	}
-	a = rewritten(g, "");
-	b = rewritten(g, "");
-	none = rewritten(g, "optimizer=None");
-	for (size_t i = 0; b != NULL && i < b->n_nodes; i++)
-		if (b->nodes[i].op == &gp_op_composite) {
-			gp_composite_use_interp(&b->nodes[i]);
-			if (b->nodes[i].destroy[0] >= 0)
-				inpl = true;
-		}
+	jit_interp_none(g, "layouts", 1e-6, false, &inpl);
 	ok(inpl, "layouts: a Composite overwrites a transposed temporary");
-	if (a && b && none && run(a, g, 2, &ra) && run(b, g, 2, &rb) &&
-	    run(none, g, 2, &rn)) {
-		if (!ok(agree(&ra, &rn, 1e-6, why, sizeof(why)),
-		    "layouts: JIT agrees with no rewrites"))
-			diag("  %s", why);
-		if (!ok(agree(&rb, &rn, 1e-6, why, sizeof(why)),
-		    "layouts: interpreter agrees with no rewrites"))
-			diag("  %s", why);
-		free(ra.v);
-		free(rb.v);
-		free(rn.v);
-	} else
-		ok(false, "layouts: run");
-	gp_graph_free(a);
-	gp_graph_free(b);
-	gp_graph_free(none);
 	gp_graph_free(g);
 }
 
@@ -1406,22 +1430,16 @@ test_stages(void)
 	    "{'op': 'switch', 'inputs': ['pos', 'lt', 'th'], "
 	    "'outputs': ['out']}",
 	    "'out'", NULL);
-	struct gp_graph *a = NULL, *i = NULL, *none = NULL, *ch;
+	struct gp_graph *a;
 	struct gp_buf src = {0};
-	struct res ra, ri, rn;
-	char why[256];
 
 	if (!ok(g != NULL, "stages: graph")) {
 		gp_graph_free(g);
 		return;
 	}
 	a = rewritten(g, "");
-	i = rewritten(g, "");
-	none = rewritten(g, "optimizer=None");
 	if (a != NULL && n_op(a, "composite") == 1) {
-		for (size_t k = 0; k < a->n_nodes; k++)
-			if (a->nodes[k].op == &gp_op_composite)
-				gp_composite_c_source(a->nodes[k].priv, &src);
+		composite_source(a, &src);
 		/* cut after tanh and exp, not after log1p, the last call:
 		 * no single-loop path, three block loops, four registers
 		 * kept */
@@ -1431,27 +1449,12 @@ test_stages(void)
 			diag("%s", gp_buf_str(&src));
 	} else
 		ok(false, "stages: one Composite");
-	for (size_t k = 0; i != NULL && k < i->n_nodes; k++)
-		if (i->nodes[k].op == &gp_op_composite)
-			gp_composite_use_interp(&i->nodes[k]);
-	if (a && i && none && run(a, g, 2, &ra) && run(i, g, 2, &ri) &&
-	    run(none, g, 2, &rn)) {
-		if (!ok(agree(&ra, &rn, 1e-12, why, sizeof(why)),
-		    "stages: JIT agrees with no rewrites"))
-			diag("  %s", why);
-		if (!ok(agree(&ra, &ri, 1e-12, why, sizeof(why)),
-		    "stages: JIT agrees with the interpreter"))
-			diag("  %s", why);
-		free(ra.v);
-		free(ri.v);
-		free(rn.v);
-	} else
-		ok(false, "stages: run");
+	jit_interp_none(g, "stages", 1e-12, true, NULL);
 	/* tanh and exp: two stages (the neg after exp in the second), no
 	 * unit-stride path; tanh alone: the unit-stride loop, which
 	 * returns, and the blocked one */
 	for (int one = 0; one < 2; one++) {
-		struct gp_graph *r;
+		struct gp_graph *ch, *r;
 		struct gp_buf cs = {0};
 		int want = 2;
 
@@ -1464,9 +1467,7 @@ test_stages(void)
 		    "{'op': 'neg', 'inputs': ['a5'], 'outputs': ['out']}",
 		    one ? "'a4'" : "'out'", NULL);
 		r = ch != NULL ? rewritten(ch, "") : NULL;
-		for (size_t k = 0; r != NULL && k < r->n_nodes; k++)
-			if (r->nodes[k].op == &gp_op_composite)
-				gp_composite_c_source(r->nodes[k].priv, &cs);
+		composite_source(r, &cs);
 		if (!ok(cs.len > 0 && count_of(gp_buf_str(&cs),
 		    "#pragma omp simd") == want && count_of(gp_buf_str(&cs),
 		    "return;") == one, "stages: %s: %d loops%s",
@@ -1479,8 +1480,6 @@ test_stages(void)
 	}
 	gp_buf_free(&src);
 	gp_graph_free(a);
-	gp_graph_free(i);
-	gp_graph_free(none);
 	gp_graph_free(g);
 }
 
