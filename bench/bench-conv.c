@@ -103,6 +103,8 @@ static const struct bcase cases[] = {
 	    .h = 55, .w = 55, .m = 64, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "squeezenet 1x1 256->32 27x27", .n = 1, .c = 256,
 	    .h = 27, .w = 27, .m = 32, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "squeezenet 1x1 384->64 27x27", .n = 1, .c = 384,
+	    .h = 27, .w = 27, .m = 64, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "squeezenet 1x1 64->256 13x13", .n = 1, .c = 64,
 	    .h = 13, .w = 13, .m = 256, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "squeezenet 1x1 512->1000 13x13", .n = 1, .c = 512,

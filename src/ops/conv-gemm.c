@@ -13,11 +13,12 @@
  * threads share the output columns (or, for the few columns of a late
  * CNN layer, the rows of w) in one OpenMP loop (ops/par.h).
  *
- * With strides 1 (and in a pointwise conv) the kernel reads B where it
- * lies instead (the direct path, conv_direct below): row (c, kh, kw) of
- * col is, along an output row, a run of the input zero-padded once per
- * call (a pointwise conv: of x itself), at an offset from a table; no
- * packing, which cost about a fifth of the time at 64 output channels.
+ * With strides 1 (and in a pointwise conv, but for flat_packs' few) the
+ * kernel reads B where it lies instead (the direct path, conv_direct
+ * below): row (c, kh, kw) of col is, along an output row, a run of the
+ * input zero-padded once per call (a pointwise conv: of x itself), at an
+ * offset from a table; no packing, which cost about a fifth of the time
+ * at 64 output channels.
  * With strides 2 and a large kernel (7x7) too: the padded copy is then
  * split into its even and odd columns, so that the taps of consecutive
  * outputs are consecutive again.
@@ -147,14 +148,29 @@ flat(const struct gp_win *w)
 }
 
 /* Read B where it lies (the direct path) rather than pack it: a
- * pointwise conv, or a 1-D or 2-D conv of strides 1 (any kernel, pads and
- * dilation) or 2 (a kernel of 16 taps or more), when not in rows mode,
+ * pointwise conv (unless flat_packs), or a 1-D or 2-D conv of strides 1
+ * (any kernel, pads and dilation) or 2 (a kernel of 16 taps or more), when not in rows mode,
  * and when its tiles (which follow the output rows: 16 columns, then 8 or
  * 16 for the rest of the row) waste less than packing would cost:
  * packing costs about as much as 8 rows of w's multiply per packed value
  * (measured: 20% of the time at m = 64), so the direct path is taken when
  * at most 8 / m of its columns are waste (56 or 55 columns: 0 or 2%; 28
  * at m = 128: 12.5%, packed). */
+/* A pointwise conv packed all the same: when its planes are not a
+ * multiple of 16 values, the direct path's rows of B (x's planes) start
+ * at every offset in a cache line, and each of its 16-column loads
+ * straddles two lines; with enough rows of w to share the packing (m >=
+ * 64) and a deep enough k (k >= 128) the packed chunks win (bench-conv,
+ * 2 threads: SqueezeNet's 384 -> 64 at 27x27 0.85-0.88 of the time, 128
+ * -> 128 at 54x54 0.92-0.94; 384 -> 64 at 28x28, aligned, runs 0.83 of
+ * the 27x27's time direct; packed, k 64 or m 48 lost: 64 -> 256 and 48 ->
+ * 192 at 27x27 1.13-1.2, 256 -> 48 1.0-1.05). */
+static bool
+flat_packs(int64_t k, int64_t n, int64_t m)
+{
+	return (n % NR != 0 && m >= 64 && k >= 128);
+}
+
 static bool
 direct(const struct gp_win *w, int64_t k, int64_t m)
 {
@@ -164,7 +180,7 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 	if (rows_mode(k, n, m))
 		return (false);
 	if (flat(w))
-		return (true);
+		return (!flat_packs(k, n, m));
 	if (w->k[0] != 1 || w->in[0] != 1 || w->pb[0] != 0 || w->pe[0] != 0)
 		return (false);
 	/* stride 2 where each input value is read by 4 taps or more (7x7:
@@ -179,9 +195,9 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 }
 
 bool
-gp_conv_gemm_direct(const struct gp_win *win, int64_t cg, int64_t m)
+gp_conv_gemm_pointwise(const struct gp_win *win, int64_t cg, int64_t m)
 {
-	return (direct(win, cg * vol3(win->k), m));
+	return (!rows_mode(cg * vol3(win->k), vol3(win->out), m));
 }
 
 /* Bytes of one thread's packed chunk (a multiple of ALIGN). */

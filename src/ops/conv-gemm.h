@@ -70,13 +70,13 @@ void	gp_conv_gemm_pack(const float *b, int64_t rs, int64_t cs, int64_t k,
 void	gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p,
 	    float *c, int64_t ldc, int64_t m, int64_t k, int64_t n, bool acc);
 
-/* Does the conv of geometry win, cg input and m output channels per
- * group take gp_conv_gemm_f32's direct path (strides 1, or 2 with a
- * large kernel: the input read where it lies, no packing; not a conv of
- * few output pixels)?  conv.c sends a pointwise conv to
- * gp_conv_gemm_f32 only then (otherwise to ops/conv-pw.c, faster on few
- * pixels). */
-bool	gp_conv_gemm_direct(const struct gp_win *win, int64_t cg, int64_t m);
+/* Does gp_conv_gemm_f32 take the pointwise conv of geometry win, cg
+ * input and m output channels per group (not a conv of few output
+ * pixels: its direct path, the input read where it lies, or packed
+ * chunks of columns)?  conv.c sends a pointwise conv to gp_conv_gemm_f32
+ * only then (otherwise to ops/conv-pw.c, faster on few pixels). */
+bool	gp_conv_gemm_pointwise(const struct gp_win *win, int64_t cg,
+	    int64_t m);
 
 /* The bytes of scratch (slot GP_SCRATCH_COL) gp_conv_gemm_f32 asks for
  * the conv of geometry win, cg input and m output channels per group:

@@ -3,8 +3,9 @@
  * one group: MobileNet's expand and project convs, SqueezeNet's squeeze),
  * float32 and float64 from one definition instantiated by a macro.  In
  * float32 on an AVX2 CPU, conv.c sends here only the convs of few pixels
- * (the 7x7 and 14x14 layers): the others run faster as ops/conv-gemm.c's
- * direct path (its micro-kernel reading x where it lies).
+ * (the 7x7 and 14x14 layers): the others run faster through
+ * ops/conv-gemm.c (mostly its direct path, the micro-kernel reading x
+ * where it lies).
  *
  * Per image, Y (Cout x pixels) = W (Cout x Cin) . X (Cin x pixels): X in
  * NCHW is already that matrix, so the conv is one gemm on the input where

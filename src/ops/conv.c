@@ -592,10 +592,10 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	p->pointwise = p->kvol == 1 && vol(p->w.s) == 1 && p->w.pb[0] == 0 &&
 	    p->w.pb[1] == 0 && p->w.pb[2] == 0 && p->w.pe[0] == 0 &&
 	    p->w.pe[1] == 0 && p->w.pe[2] == 0;
-	/* a pointwise conv: through the blocked gemm only where it reads the
-	 * input where it lies (ops/conv-gemm.h), else ops/conv-pw.c */
+	/* a pointwise conv: through the blocked gemm unless of few pixels
+	 * (ops/conv-gemm.h), else ops/conv-pw.c */
 	p->packed = x->dtype == GP_FLOAT32 && !p->direct && gp_conv_gemm_ok() &&
-	    (!p->pointwise || gp_conv_gemm_direct(&p->w, p->cg, p->og));
+	    (!p->pointwise || gp_conv_gemm_pointwise(&p->w, p->cg, p->og));
 	if (gp_op_param_bool(n->params, "winograd", false, &p->wino, err) < 0)
 		return (-1);
 	if (p->nc > 3 && check_wino_u(g, n, p, err) < 0)

@@ -935,6 +935,20 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .in = {1000}, .k = {1}, .s = {1}, .d = {1}, .pb = {0},
 		    .pe = {0}, .lo = 0, .hi = INFINITY, .bias = true,
 		    .nan = true},
+		/* a pointwise conv packed after all (flat_packs: planes not
+		 * a multiple of 16 values, m >= 64, k >= 128) */
+		{.what = "pointwise packed: 128 -> 64, 17x19 (323 columns: "
+		    "chunks of 128, a last sliver of 3), 2 images, clip "
+		    "[0, 6]", .nsp = 2, .group = 1, .n = 2, .c = 128,
+		    .m = 64, .in = {17, 19}, .k = {1, 1}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0}, .lo = 0,
+		    .hi = 6, .bias = true},
+		{.what = "pointwise packed: depth 700 (two blocks of k), "
+		    "70 rows (a last row tile of 4), 13x21, group 2, no "
+		    "bias", .nsp = 2, .group = 2, .n = 1, .c = 1400,
+		    .m = 140, .in = {13, 21}, .k = {1, 1}, .s = {1, 1},
+		    .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0}, .lo = 1,
+		    .hi = 0},
 		/* Winograd F(2x2, 3x3) (ops/conv-wino.c): tiles cut by the
 		 * output's edges, groups of 8 tiles across slivers, output
 		 * channels past a group of 24, depth past a block of k */
