@@ -148,15 +148,6 @@ flat(const struct gp_win *w)
 	return (true);
 }
 
-/* Read B where it lies (the direct path) rather than pack it: a
- * pointwise conv (unless flat_packs), or a 1-D or 2-D conv of strides 1
- * (any kernel, pads and dilation) or 2 (a kernel of 16 taps or more), when not in rows mode,
- * and when its tiles (which follow the output rows: 16 columns, then 8 or
- * 16 for the rest of the row) waste less than packing would cost:
- * packing costs about as much as 8 rows of w's multiply per packed value
- * (measured: 20% of the time at m = 64), so the direct path is taken when
- * at most 8 / m of its columns are waste (56 or 55 columns: 0 or 2%; 28
- * at m = 128: 12.5%, packed). */
 /* A pointwise conv packed all the same: when its planes are not a
  * multiple of 16 values, the direct path's rows of B (x's planes) start
  * at every offset in a cache line, and each of its 16-column loads
@@ -172,6 +163,15 @@ flat_packs(int64_t k, int64_t n, int64_t m)
 	return (n % NR != 0 && m >= 64 && k >= 128);
 }
 
+/* Read B where it lies (the direct path) rather than pack it: a
+ * pointwise conv (unless flat_packs), or a 1-D or 2-D conv of strides 1
+ * (any kernel, pads and dilation) or 2 (a kernel of 16 taps or more),
+ * when not in rows mode, and when its tiles (which follow the output
+ * rows: 16 columns, then 8 or 16 for the rest of the row) waste less than
+ * packing would cost: packing costs about as much as 8 rows of w's
+ * multiply per packed value (measured: 20% of the time at m = 64), so the
+ * direct path is taken when at most 8 / m of its columns are waste (56 or
+ * 55 columns: 0 or 2%; 28 at m = 128: 12.5%, packed). */
 static bool
 direct(const struct gp_win *w, int64_t k, int64_t m)
 {
