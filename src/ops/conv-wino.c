@@ -399,20 +399,24 @@ otrans(const float *mm, float *y, const float *bias, const struct wgeo *g,
 		for (int64_t i = 0; i < ngr; i++) {
 			const struct grp *p = &gr[i];
 			const float *q = mm + oo * g->ldm + p->col;
-			__m256 m[NE], r[4][2], out[4];
+			__m256 r[4][2], out[4];
 			int64_t nv = g->tw - p->tx < p->len ? g->tw - p->tx :
 			    p->len, cols = 2 * nv;
 
 			if (cols > g->ow - 2 * p->tx)
 				cols = g->ow - 2 * p->tx;
-			for (int e = 0; e < NE; e++)
-				m[e] = _mm256_loadu_ps(q + e * est);
+			/* M_j, M_4+j, M_8+j, M_12+j loaded as each column
+			 * combination needs them (16 at once would spill) */
 			for (int j = 0; j < 4; j++) {
-				__m256 s12 = _mm256_add_ps(m[4 + j], m[8 + j]);
-				__m256 d12 = _mm256_sub_ps(m[4 + j], m[8 + j]);
+				__m256 m4 = _mm256_loadu_ps(q + (4 + j) * est);
+				__m256 m8 = _mm256_loadu_ps(q + (8 + j) * est);
+				__m256 s12 = _mm256_add_ps(m4, m8);
+				__m256 d12 = _mm256_sub_ps(m4, m8);
 
-				r[j][0] = _mm256_add_ps(m[j], s12);
-				r[j][1] = _mm256_sub_ps(d12, m[12 + j]);
+				r[j][0] = _mm256_add_ps(_mm256_loadu_ps(q + j *
+				    est), s12);
+				r[j][1] = _mm256_sub_ps(d12, _mm256_loadu_ps(q +
+				    (12 + j) * est));
 			}
 			for (int k = 0; k < 2; k++) {
 				__m256 s12 = _mm256_add_ps(r[1][k], r[2][k]);
