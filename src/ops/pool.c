@@ -488,15 +488,18 @@ max3s2_rows(const float *x, float *y, const struct gp_win *w, int64_t i0,
 		const float *c = xp + (rb - 1) * iw;
 		float *yr = y + i * ow;
 
-		for (; j + 8 <= iw; j += 8) {
-			__m256 xa = _mm256_loadu_ps(a + j);
-			__m256 xb = _mm256_loadu_ps(b + j);
-			__m256 xc = _mm256_loadu_ps(c + j);
+		for (; j < iw && iw >= 8; j += 8) {
+			/* the last 8 values of the row, over the ones before
+			 * (the same maxima again) when iw is not a multiple */
+			int64_t q = j + 8 <= iw ? j : iw - 8;
+			__m256 xa = _mm256_loadu_ps(a + q);
+			__m256 xb = _mm256_loadu_ps(b + q);
+			__m256 xc = _mm256_loadu_ps(c + q);
 
 			bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_cmp_ps(xa,
 			    xb, _CMP_UNORD_Q), _mm256_cmp_ps(xc, xc,
 			    _CMP_UNORD_Q)));
-			_mm256_storeu_ps(vr + j, _mm256_max_ps(xc,
+			_mm256_storeu_ps(vr + q, _mm256_max_ps(xc,
 			    _mm256_max_ps(xb, xa)));
 		}
 		for (; j < iw; j++) {
