@@ -152,15 +152,19 @@ flat(const struct gp_win *w)
  * multiple of 16 values, the direct path's rows of B (x's planes) start
  * at every offset in a cache line, and each of its 16-column loads
  * straddles two lines; with enough rows of w to share the packing (m >=
- * 64) and a deep enough k (k >= 128) the packed chunks win (bench-conv,
+ * 32) and a deep enough k (k >= 128) the packed chunks win (bench-conv,
  * 2 threads: SqueezeNet's 384 -> 64 at 27x27 0.85-0.88 of the time, 128
  * -> 128 at 54x54 0.92-0.94; 384 -> 64 at 28x28, aligned, runs 0.83 of
- * the 27x27's time direct; packed, k 64 or m 48 lost: 64 -> 256 and 48 ->
- * 192 at 27x27 1.13-1.2, 256 -> 48 1.0-1.05). */
+ * the 27x27's time direct.  With the micro-kernel's epilogue and
+ * inlining of 8c5a161: 256 -> 48 at 27x27 0.95, 128 -> 32 at 54x54 0.98,
+ * 256 -> 32 and 384 -> 48 at 27x27 1.0; squeezenet1_0 0.993-0.995 with m
+ * >= 32 against m >= 64, three runs of 200 pairs.  Packing lost with k
+ * 64 or less, 64 -> 256 and 48 -> 192 at 27x27 1.13-1.2, and with m 16,
+ * 128 -> 16 at 54x54 1.18). */
 static bool
 flat_packs(int64_t k, int64_t n, int64_t m)
 {
-	return (n % NR != 0 && m >= 64 && k >= 128);
+	return (n % NR != 0 && m >= 32 && k >= 128);
 }
 
 /* Read B where it lies (the direct path) rather than pack it: a

@@ -936,7 +936,12 @@ test_gemm_shapes(enum gp_dtype dt)
 		    .pe = {0}, .lo = 0, .hi = INFINITY, .bias = true,
 		    .nan = true},
 		/* a pointwise conv packed after all (flat_packs: planes not
-		 * a multiple of 16 values, m >= 64, k >= 128) */
+		 * a multiple of 16 values, m >= 32, k >= 128) */
+		{.what = "pointwise packed: 160 -> 32 (a last row tile of "
+		    "2), 11x23 (253 columns), relu", .nsp = 2, .group = 1,
+		    .n = 1, .c = 160, .m = 32, .in = {11, 23}, .k = {1, 1},
+		    .s = {1, 1}, .d = {1, 1}, .pb = {0, 0}, .pe = {0, 0},
+		    .lo = 0, .hi = INFINITY, .bias = true},
 		{.what = "pointwise packed: 128 -> 64, 17x19 (323 columns: "
 		    "chunks of 128, a last sliver of 3), 2 images, clip "
 		    "[0, 6]", .nsp = 2, .group = 1, .n = 2, .c = 128,
