@@ -4,7 +4,8 @@
  * permute of the 64-bit quarters ([l0 l2 h0 h2 | l4 l6 h4 h6] to [l0 l2
  * l4 l6 h0 h2 h4 h6]).  The stride-2 kernels read their taps so: the
  * Winograd input transform (ops/conv-wino.c), max_pool 3x3/2
- * (ops/pool.c).  (The depthwise conv of stride 2, ops/conv-dw.c, does
+ * (ops/pool.c), the conv gemm's packing and padded copy (ops/conv-gemm.c's
+ * gather2).  (The depthwise conv of stride 2, ops/conv-dw.c, does
  * the shuffle alone and one permute of its sums.)  x86-64
  * with GCC only; callers compiled for AVX2.
  */
