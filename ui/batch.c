@@ -62,10 +62,9 @@ ui_batch_outputs(FILE *fp, struct gp_session *s)
 			 * no storage either) */
 			if (t->storage == NULL && gp_tensor_numel(t) > 0)
 				fprintf(fp, "  output %s: not computed\n",
-				    g->vars[fn->out[k]].name);
+				    fn->out_name[k]);
 			else
-				checksum(fp, "output", g->vars[fn->out[k]].name,
-				    t);
+				checksum(fp, "output", fn->out_name[k], t);
 		}
 	}
 	for (size_t v = 0; v < g->n_vars; v++)

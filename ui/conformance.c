@@ -5,13 +5,16 @@
  * by the VM, and each output compared with output_K.pb by ONNX's backend
  * test tolerances: floats within atol 1e-7 + rtol 1e-3 * |expected|
  * (NaN equals NaN, infinities equal themselves), integers and bools
- * exactly, dtypes and shapes equal.
+ * exactly, dtypes and shapes equal.  A float output that fails is told
+ * by its worst element, the count outside and the largest difference
+ * against the largest expected value.
  */
 #include "config.h"
 
 #include "conformance.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,8 +163,8 @@ compare(const struct gp_tensor *got, const struct gp_tensor *want,
     struct gp_err *err)
 {
 	struct gp_tensor g = {0};
-	int64_t n, worst = -1;
-	double worst_excess = 0;
+	int64_t n, worst = -1, n_bad = 0;
+	double worst_excess = 0, max_diff = 0, max_want = 0;
 	size_t es;
 	int rc = 0;
 
@@ -193,11 +196,17 @@ compare(const struct gp_tensor *got, const struct gp_tensor *want,
 			double b = gp_dtype_load(pb, g.dtype);
 			double excess;
 
+			if (isfinite(b) && fabs(b) > max_want)
+				max_want = fabs(b);
 			if ((isnan(a) && isnan(b)) || a == b)
 				continue;
 			excess = isnan(a) || isnan(b) || isinf(a) ||
 			    isinf(b) ? INFINITY : fabs(a - b) -
 			    (ATOL + RTOL * fabs(b));
+			if (!(fabs(a - b) <= max_diff))
+				max_diff = fabs(a - b);
+			if (excess > 0)
+				n_bad++;
 			if (excess > 0 && (worst < 0 ||
 			    excess > worst_excess)) {
 				worst = i;
@@ -212,11 +221,23 @@ compare(const struct gp_tensor *got, const struct gp_tensor *want,
 		const char *pb = gp_tensor_data(want) + (size_t)worst * es;
 
 		fmt_index(idx, sizeof(idx), &g, worst);
-		if (gp_dtype_is_float(g.dtype))
+		/* how many, and how far against the output's scale: a deep
+		 * model's float32 rounding differs from the expected run's
+		 * (ONNX Runtime's from torch's too) on its smallest values */
+		if (gp_dtype_is_float(g.dtype)) {
+			char scale[80] = "";
+
+			if (max_want > 0 && isfinite(max_diff))
+				snprintf(scale, sizeof(scale), " (%.3g of max "
+				    "|expected| %.3g)", max_diff / max_want,
+				    max_want);
 			gp_err_set(err, "element %s: got %.9g, expected %.9g "
-			    "(rtol %g, atol %g)", idx,
+			    "(rtol %g, atol %g); %" PRId64 " of %" PRId64
+			    " elements outside, max |diff| %.3g%s", idx,
 			    gp_dtype_load(pa, g.dtype),
-			    gp_dtype_load(pb, g.dtype), RTOL, ATOL);
+			    gp_dtype_load(pb, g.dtype), RTOL, ATOL, n_bad, n,
+			    max_diff, scale);
+		}
 		else
 			gp_err_set(err, "element %s: got %.17g, expected "
 			    "%.17g (exact)", idx, gp_dtype_load(pa, g.dtype),

@@ -296,8 +296,11 @@ gp_graph_add_function(struct gp_graph *g, const char *name, int n_out,
 	fn->n_out = n_out;
 	fn->n_upd = n_upd;
 	fn->out = gp_xmalloc(sizeof(int) * (size_t)(n_out + 1));
-	if (n_out > 0)
-		memcpy(fn->out, out, sizeof(int) * (size_t)n_out);
+	fn->out_name = gp_xmalloc(sizeof(char *) * (size_t)(n_out + 1));
+	for (int k = 0; k < n_out; k++) {
+		fn->out[k] = out[k];
+		fn->out_name[k] = gp_xstrdup(g->vars[out[k]].name);
+	}
 	fn->upd = gp_xmalloc(sizeof(*fn->upd) * (size_t)(n_upd + 1));
 	if (n_upd > 0)
 		memcpy(fn->upd, upd, sizeof(*fn->upd) * (size_t)n_upd);

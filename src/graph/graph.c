@@ -238,6 +238,9 @@ gp_graph_free(struct gp_graph *g)
 	for (size_t i = 0; i < g->n_fns; i++) {
 		free(g->fns[i].name);
 		free(g->fns[i].out);
+		for (int k = 0; k < g->fns[i].n_out; k++)
+			free(g->fns[i].out_name[k]);
+		free(g->fns[i].out_name);
 		free(g->fns[i].upd);
 	}
 	free(g->fns);
@@ -512,6 +515,10 @@ gp_graph_clone(const struct gp_graph *g)
 		d->n_upd = s->n_upd;
 		d->out = gp_xmalloc(sizeof(int) * (size_t)(s->n_out + 1));
 		memcpy(d->out, s->out, sizeof(int) * (size_t)s->n_out);
+		d->out_name = gp_xmalloc(sizeof(char *) * (size_t)(s->n_out +
+		    1));
+		for (int k = 0; k < s->n_out; k++)
+			d->out_name[k] = gp_xstrdup(s->out_name[k]);
 		d->upd = gp_xmalloc(sizeof(*d->upd) * (size_t)(s->n_upd + 1));
 		memcpy(d->upd, s->upd, sizeof(*d->upd) * (size_t)s->n_upd);
 	}

@@ -133,6 +133,9 @@ struct gp_function {
 	char			*name;
 	int			 n_out, n_upd;
 	int			*out;
+	/* the outputs' names as declared: a rewrite may point out[k] at
+	 * another variable (an output that copies x becomes x) */
+	char			**out_name;
 	struct gp_update	*upd;
 };
 

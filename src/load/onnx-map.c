@@ -572,10 +572,29 @@ b_identity(struct gp_onnxb *b, const struct gp_onnx_map *e)
 	return (set1(b, apply1(b, "identity", NULL, in0(b))));
 }
 
+/* Dropout's ratio (input 1, default 0.5) as 0 or 1 (other than 0), or
+ * -1 when it is not known when the model is built. */
+static int
+dropout_ratio(struct gp_onnxb *b)
+{
+	const struct gp_tensor *rv;
+	int r = gp_onnxb_in(b, 1);
+
+	if (r < 0)
+		return (1);
+	if ((rv = gp_onnxb_value(b, r, "the ratio")) == NULL)
+		return (-1);
+	if (gp_tensor_numel(rv) != 1)
+		return (gp_onnxb_fail(b, "ratio: expected one value"));
+	return (gp_tensor_get(rv, 0) != 0);
+}
+
+/* Dropout: the identity in inference mode, and in training mode at
+ * ratio 0; its mask (output 1) all true. */
 static int
 b_dropout(struct gp_onnxb *b, const struct gp_onnx_map *e)
 {
-	int x = in0(b), t = gp_onnxb_in(b, 2), v;
+	int x = in0(b), t = gp_onnxb_in(b, 2), v, r;
 
 	if (x < 0)
 		return (-1);
@@ -593,9 +612,14 @@ b_dropout(struct gp_onnxb *b, const struct gp_onnx_map *e)
 				return (-1);
 			on = gp_tensor_get(tv, 0) != 0;
 		}
-		if (on)
+		/* training mode drops nothing at ratio 0 (torch exports
+		 * such nodes: swin_t's attention) */
+		if (on && (r = dropout_ratio(b)) < 0)
+			return (-1);
+		if (on && r != 0)
 			return (gp_onnxb_unsupported(b, "Dropout in training "
-			    "mode (training_mode=true)"));
+			    "mode (training_mode=true) with a ratio other "
+			    "than 0: its random mask"));
 	}
 	if ((v = apply1(b, "identity", NULL, x)) < 0)
 		return (-1);

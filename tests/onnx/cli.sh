@@ -148,6 +148,16 @@ expect_fail unsupported-op.onnx "node 0 'add0' (NoSuchOp, opset 13): not support
 expect_fail pad-mode.onnx "node 0 'pad0' (Pad, opset 2): not supported: Pad mode 'symmetric' (gptop pads in modes constant, reflect, edge and wrap)" --batch
 expect_fail resize-int.onnx "node 0 'up' (Resize, opset 13): not supported: Resize mode linear of int32 (gptop interpolates float32 and float64)" --batch
 expect_fail pad-input.onnx "node 0 'pad1' (Pad, opset 13): not supported: the pads ('p') must be known when the model is built" --batch
+# Dropout in training mode: a copy at ratio 0 (torch's export of swin_t),
+# refused at any other ratio and when the ratio is not known
+"$GPTOP" --batch -n 1 "$d/dropout-zero.onnx" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] &&
+    grep -qF "output y: float32(2, 3) sum=21 min=1 max=6 first=[1, 2, 3, 4, ...]" "$tmp/out" &&
+    grep -qF "output mask: bool(2, 3) sum=6 min=1 max=1" "$tmp/out"
+ok $? "Dropout in training mode at ratio 0: x, and a mask all true"
+grep "output\|^gptop" "$tmp/out" "$tmp/err" | sed 's/^/# /'
+expect_fail dropout-half.onnx "node 0 'drop' (Dropout, opset 13): not supported: Dropout in training mode (training_mode=true) with a ratio other than 0: its random mask" --batch
+expect_fail dropout-ratio-input.onnx "node 0 'drop' (Dropout, opset 13): not supported: the ratio ('r') must be known when the model is built" --batch
 # opset 18's forms (values by hand): Pad of [[1 2 3] [4 5 6]] by (1, 2) in
 # mode reflect along axes [-1] only: [[2 1 2 3 2 1] [5 4 5 6 5 4]], sum 40;
 # Resize of [[1 2] [3 4]] to sizes (3, 5) for axes [2, 3] not_larger: one

@@ -330,6 +330,39 @@ write_spatial_models(void)
 	add_output(m, "y", T(FLOAT));
 	save("pad-input.onnx", m);
 
+	/* Dropout in training mode (ratio and training_mode initializers,
+	 * x = [1 2 3 4 5 6]): at ratio 0 a copy, its mask all true; at 0.5
+	 * refused; a ratio that is a graph input is not known */
+	for (int k = 0; k < 3; k++) {
+		static const char *const name[3] = {"dropout-zero.onnx",
+		    "dropout-half.onnx", "dropout-ratio-input.onnx"};
+		static const char *const d0[] = {NULL};
+		const float ratio = k == 0 ? 0.0f : 0.5f;
+		const uint8_t on = 1;
+
+		m = model_new(13);
+		t = tensor("x", T(FLOAT), 2, (int64_t[]){2, 3});
+		t->n_float_data = 6;
+		t->float_data = dup_mem((float[]){1, 2, 3, 4, 5, 6}, 6 *
+		    sizeof(float));
+		add_init(m, t);
+		if (k < 2) {
+			t = tensor("r", T(FLOAT), 0, NULL);
+			raw(t, &ratio, sizeof(ratio));
+			add_init(m, t);
+		} else
+			add_input(m, "r", T(FLOAT), d0);
+		t = tensor("t", T(BOOL), 0, NULL);
+		raw(t, &on, sizeof(on));
+		add_init(m, t);
+		n = node(m->graph, "drop", "Dropout", "x", "r", "y");
+		PUSH(n->n_input, n->input, "t");
+		PUSH(n->n_output, n->output, "mask");
+		add_output(m, "y", T(FLOAT));
+		add_output(m, "mask", T(BOOL));
+		save(name[k], m);
+	}
+
 	/* opset 18's forms.  Pad: x = [[1 2 3] [4 5 6]] padded (1, 2) in
 	 * mode reflect along axes [-1] only */
 	m = model_new(18);

@@ -354,6 +354,9 @@ add_fn(struct gp_graph *g, const char *name, int n_out, const int *out,
 	f->n_upd = n_upd;
 	f->out = gp_xmalloc(sizeof(int) * (size_t)(n_out + 1));
 	memcpy(f->out, out, sizeof(int) * (size_t)n_out);
+	f->out_name = gp_xmalloc(sizeof(char *) * (size_t)(n_out + 1));
+	for (int k = 0; k < n_out; k++)
+		f->out_name[k] = gp_xstrdup(g->vars[out[k]].name);
 	f->upd = gp_xmalloc(sizeof(*upd) * (size_t)(n_upd + 1));
 	if (n_upd > 0)
 		memcpy(f->upd, upd, sizeof(*upd) * (size_t)n_upd);
