@@ -123,6 +123,19 @@ static const struct bcase cases[] = {
 	    .w = 14, .m = 576, .k = 3, .s = 1, .p = 1, .group = 576},
 	{.name = "depthwise 3x3 960 7x7", .n = 1, .c = 960, .h = 7,
 	    .w = 7, .m = 960, .k = 3, .s = 1, .p = 1, .group = 960},
+	/* MobileNetV3's, EfficientNet's and MnasNet's 5x5, ConvNeXt's 7x7 */
+	{.name = "depthwise 5x5/2 72 56x56", .n = 1, .c = 72, .h = 56,
+	    .w = 56, .m = 72, .k = 5, .s = 2, .p = 2, .group = 72},
+	{.name = "depthwise 5x5 240 14x14", .n = 1, .c = 240, .h = 14,
+	    .w = 14, .m = 240, .k = 5, .s = 1, .p = 2, .group = 240},
+	{.name = "depthwise 5x5 576 7x7", .n = 1, .c = 576, .h = 7,
+	    .w = 7, .m = 576, .k = 5, .s = 1, .p = 2, .group = 576},
+	{.name = "depthwise 5x5 480 14x14", .n = 1, .c = 480, .h = 14,
+	    .w = 14, .m = 480, .k = 5, .s = 1, .p = 2, .group = 480},
+	{.name = "depthwise 7x7 96 56x56", .n = 1, .c = 96, .h = 56,
+	    .w = 56, .m = 96, .k = 7, .s = 1, .p = 3, .group = 96},
+	{.name = "depthwise 7x7 384 14x14", .n = 1, .c = 384, .h = 14,
+	    .w = 14, .m = 384, .k = 7, .s = 1, .p = 3, .group = 384},
 };
 
 static void

@@ -1,18 +1,20 @@
 /*
  * ops/conv-dw.c: the depthwise convolution kernel (conv with one input
- * channel per group, any channel multiplier: MobileNet's 3x3 convs),
- * float32 and float64 from one definition instantiated by a macro.
+ * channel per group, any channel multiplier: MobileNet's 3x3 convs,
+ * MobileNetV3's and EfficientNet's 5x5, ConvNeXt's 7x7), float32 and
+ * float64 from one definition instantiated by a macro.
  *
  * The output planes (image, channel) are an OpenMP parallel loop
- * (ops/par.h), in one run of consecutive planes per thread.  A 2-D 3x3
- * kernel with stride 1 or 2 and no dilation (plane3_) copies the part of
+ * (ops/par.h), in one run of consecutive planes per thread.  A 2-D 3x3,
+ * 5x5 or 7x7 kernel with stride 1 or 2 and no dilation (planek_) copies
+ * the part of
  * the input plane its outputs read into a zero-padded buffer of the run's
  * scratch (stride 2: four planes, of the even and odd rows and columns,
  * so that the taps of consecutive outputs are consecutive; the pads are
  * zeroed once per run, the layout being the same for every plane), then
- * sums the nine taps, the bias and the clamp of each output in one
+ * sums the taps, the bias and the clamp of each output in one
  * vectorized loop with no bounds test: along each output row, or along
- * the whole padded plane at once when rows are short.  plane3_ is
+ * the whole padded plane at once when rows are short.  planek_ is
  * compiled for the baseline and for AVX2 with FMA (GP_SIMD_CLONES), and
  * the file lets GCC contract a * b + c into one FMA (-std=c11 forbids it
  * by default: the 3x3 sums ran at half the speed).  Any other kernel,
@@ -70,7 +72,7 @@ tap_range(int64_t off, int64_t s, int64_t in, int64_t c0, int64_t c1,
 
 /* d[0, bytes) = s[0, bytes) in pieces of 32 bytes (16 under 32), the
  * last one ending at bytes, over the one before when bytes is not a
- * multiple: the rows of plane3_'s short planes (14 values) copied with
+ * multiple: the rows of planek_'s short planes (14 values) copied with
  * no element-by-element tail. */
 static inline __attribute__((always_inline)) void
 row_copy(void *restrict d, const void *restrict s, size_t bytes)
@@ -95,19 +97,27 @@ row_copy(void *restrict d, const void *restrict s, size_t bytes)
 		memcpy(dc + bytes - 32, sc + bytes - 32, 32);
 }
 
-/* Does plane3_ take this geometry?  2-D, 3x3, stride 1 or 2 both ways,
- * no dilation. */
+/* Does planek_ take this geometry?  2-D, 3x3, 5x5 or 7x7, stride 1 or
+ * 2 both ways, no dilation. */
 static bool
-fast3(const struct gp_win *w)
+fastk(const struct gp_win *w)
 {
-	return (w->k[0] == 1 && w->in[0] == 1 && w->k[1] == 3 && w->k[2] == 3 &&
+	return (w->k[0] == 1 && w->in[0] == 1 && w->k[1] == w->k[2] &&
+	    (w->k[1] == 3 || w->k[1] == 5 || w->k[1] == 7) &&
 	    w->d[1] == 1 && w->d[2] == 1 && w->s[1] == w->s[2] &&
 	    (w->s[1] == 1 || w->s[1] == 2));
 }
 
+/* The 3x3 of those (s2_plane's and cb_block's). */
+static bool
+fast3(const struct gp_win *w)
+{
+	return (fastk(w) && w->k[1] == 3);
+}
+
 /* Does cb_block take this geometry (in float32 on AVX2 and FMA, 8
  * channels at a time)?  3x3, stride 1, pads 1 on every side, rows of at
- * most 8 outputs (MobileNet's 7x7 layers: 0.60-0.68 of plane3_'s time;
+ * most 8 outputs (MobileNet's 7x7 layers: 0.60-0.68 of planek_'s time;
  * at 14x14, 0.97-1.1). */
 static bool
 cb_geom(const struct gp_win *w)
@@ -116,7 +126,7 @@ cb_geom(const struct gp_win *w)
 	    w->pe[1] == 1 && w->pe[2] == 1 && w->out[2] <= 8);
 }
 
-/* The work space of plane3_ (values): the padded plane (stride 2: its
+/* The work space of planek_ (values): the padded plane (stride 2: its
  * four planes of even and odd rows and columns; stride 1: then 8 zeros),
  * then the outputs as one long row (stride 1: and 8 values past it, see
  * pad3_plan). */
@@ -126,23 +136,24 @@ static int64_t
 pad3_len(const struct gp_win *w)
 {
 	int64_t s = w->s[2], oh = w->out[1], ow = w->out[2], s2;
+	int64_t h = w->k[1] - 1, hh = h / 2;
 
 	if (s == 1)
-		return (S2_MAX((oh + 2) * (ow + 2) + 8 + oh * (ow + 2) + 8,
+		return (S2_MAX((oh + h) * (ow + h) + 8 + oh * (ow + h) + 8,
 		    cb_geom(w) ?
 		    8 * (oh + 2) * (ow + 2) : 0));
 	/* or, if larger, s2_plane's plainly padded plane (s2_plan) */
-	s2 = (2 * oh + 2) * (2 * ((ow + 7) / 8 * 8) + 2);
-	return (S2_MAX(4 * (oh + 1) * (ow + 1) + oh * (ow + 1), s2));
+	s2 = fast3(w) ? (2 * oh + 2) * (2 * ((ow + 7) / 8 * 8) + 2) : 0;
+	return (S2_MAX(4 * (oh + hh) * (ow + hh) + oh * (ow + hh), s2));
 }
 
 int64_t
 gp_conv_dw_work(const struct gp_win *w)
 {
-	return (fast3(w) ? pad3_len(w) : 0);
+	return (fastk(w) ? pad3_len(w) : 0);
 }
 
-/* How plane3_ lays out a plane in its work space, the same for every
+/* How planek_ lays out a plane in its work space, the same for every
  * plane of a call: the padded plane (rows of ld values; stride 2: four
  * planes, sub values apart, of its even and odd rows and columns), then
  * the outputs as one long row (at tmp), and which of its values hold X. */
@@ -161,14 +172,16 @@ struct pad3 {
 static void
 pad3_plan(const struct gp_win *w, struct pad3 *p)
 {
-	int64_t S = w->s[2], hp = (w->out[1] - 1) * S + 3;
-	int64_t wp = (w->out[2] - 1) * S + 3, a, e;
+	int64_t K = w->k[1], S = w->s[2], hp = (w->out[1] - 1) * S + K;
+	int64_t wp = (w->out[2] - 1) * S + K, a, e;
 
+	/* stride 2: each of the four planes has (K - 1) / 2 rows and
+	 * columns past the outputs' */
 	p->s = S;
 	p->oh = w->out[1];
 	p->ow = w->out[2];
-	p->ld = S == 1 ? wp : p->ow + 1;
-	p->sub = (p->oh + 1) * p->ld;
+	p->ld = S == 1 ? wp : p->ow + (K - 1) / 2;
+	p->sub = (p->oh + (K - 1) / 2) * p->ld;
 	p->tmp = p->zero = S == 1 ? hp * p->ld + 8 : 4 * p->sub;
 	p->pt = w->pb[1];
 	p->pl = w->pb[2];
@@ -515,7 +528,7 @@ cb_transpose(__m256 r[8])
  * vectors ((oh + 2) x (ow + 2) of them, the border zeroed by the caller),
  * so that each output is 9 vector multiply-adds of the 8 channels' taps,
  * with no short rows; every 8 outputs are transposed back into the 8
- * output planes.  On short planes the per-plane way (plane3_) spends
+ * output planes.  On short planes the per-plane way (planek_) spends
  * most of its time on its 7- or 14-value row copies.  The same sum
  * (bias, then the taps row by row, FMA by FMA) and clamp as taps1_.
  */
@@ -596,6 +609,13 @@ cb_block(const float *x, const float *wt, const float *b, float *y,
 #define CB_BLOCK_f64(...)	abort()
 #define S2_PLANE_f64(...)	false
 
+/* the taps' loops unrolled before the row is vectorized */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DW_UNROLL	_Pragma("GCC unroll 8")
+#else
+#define DW_UNROLL
+#endif
+
 #define DEF_DW(SFX, T)                                                        \
 /* yr[c0, c1) = clamp(bias + the taps of output row (od, oh)), any        \
  * kernel, stride, dilation and pads. */                                  \
@@ -675,20 +695,75 @@ taps2_##SFX(T *restrict o, const T *restrict ee, int64_t ld, int64_t sub,     \
 		o[j] = clamp_##SFX(v, lo, hi);                                \
 	}                                                                     \
 }                                                                             \
-/* A 2-D 3x3 kernel, stride S (1 or 2), no dilation, any pads: the plane   \
+/* The same for a K x K kernel (5x5, 7x7; K a constant at each call, so  \
+ * that GCC unrolls the taps and vectorizes along the row): the taps in    \
+ * row order, FMA by FMA; with stride 2, tap (kh, kw) in plane (kh % 2,    \
+ * kw % 2), kh / 2 rows and kw / 2 columns on.  Used for 3x3 too, it       \
+ * spilled the weights out of registers (1.1-1.2x the time at 14x14 and    \
+ * 28x28), so the 3x3 keeps its own. */                                    \
+static inline __attribute__((always_inline)) void                             \
+tapsk1_##SFX(T *restrict o, const T *restrict r0, int64_t ld, int64_t n,      \
+    const T *restrict wc, T bv, T lo, T hi, const int K)                      \
+{                                                                             \
+	GP_SIMD                                                               \
+	for (int64_t j = 0; j < n; j++) {                                     \
+		T v = bv;                                                     \
+		DW_UNROLL                                                     \
+		for (int kh = 0; kh < K; kh++)                                \
+			DW_UNROLL                                             \
+			for (int kw = 0; kw < K; kw++)                        \
+				v += wc[kh * K + kw] * r0[kh * ld + j + kw];  \
+		o[j] = clamp_##SFX(v, lo, hi);                                \
+	}                                                                     \
+}                                                                             \
+static inline __attribute__((always_inline)) void                             \
+tapsk2_##SFX(T *restrict o, const T *restrict ee, int64_t ld, int64_t sub,    \
+    int64_t n, const T *restrict wc, T bv, T lo, T hi, const int K)           \
+{                                                                             \
+	GP_SIMD                                                               \
+	for (int64_t j = 0; j < n; j++) {                                     \
+		T v = bv;                                                     \
+		DW_UNROLL                                                     \
+		for (int kh = 0; kh < K; kh++)                                \
+			DW_UNROLL                                             \
+			for (int kw = 0; kw < K; kw++)                        \
+				v += wc[kh * K + kw] * ee[((kh & 1) * 2 +     \
+				    (kw & 1)) * sub + (kh >> 1) * ld + j +    \
+				    (kw >> 1)];                               \
+		o[j] = clamp_##SFX(v, lo, hi);                                \
+	}                                                                     \
+}                                                                             \
+/* The taps of one row (or of the whole plane as one row), for K. */      \
+static inline __attribute__((always_inline)) void                             \
+taps_##SFX(T *restrict o, const T *restrict r0, int64_t ld, int64_t sub,      \
+    int64_t n, const T *restrict wc, T bv, T lo, T hi, int64_t S,             \
+    const int K)                                                              \
+{                                                                             \
+	if (K == 3 && S == 1)                                                 \
+		taps1_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi);               \
+	else if (K == 3)                                                      \
+		taps2_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi);               \
+	else if (S == 1)                                                      \
+		tapsk1_##SFX(o, r0, ld, n, wc, bv, lo, hi, K);                \
+	else                                                                  \
+		tapsk2_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi, K);           \
+}                                                                             \
+/* A 2-D K x K kernel (3x3, 5x5, 7x7), stride S (1 or 2), no dilation,    \
+ * any pads: the plane                                                     \
  * is first copied into buf[] (laid out by pad3_plan: its pads are zeros,   \
  * written once per chunk of planes by pad3_zero, and only the part of X   \
  * the outputs read is copied); with stride 2 the copy puts the padded     \
  * plane's even and odd rows and columns apart, into four planes, so that  \
  * the taps of consecutive outputs are consecutive.  Then every output     \
- * sums its nine taps, its bias, and is clamped, in one vectorized loop    \
+ * sums its K x K taps, its bias, and is clamped, in one vectorized loop  \
  * with no border: along each output row, or, when the rows are short      \
  * (MobileNet's 7x7 and 14x14 planes), along the whole padded plane at     \
  * once, as one long row (the outputs past each row's end, which read the  \
  * next row, are dropped when the rows are copied out). */                 \
-GP_SIMD_CLONES static void                                                      \
-plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
-    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
+static inline __attribute__((always_inline)) void                             \
+planek_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
+    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi,        \
+    const int K)                                                              \
 {                                                                             \
 	int64_t S = p->s, oh_n = p->oh, ow_n = p->ow, ld = p->ld;             \
 	int64_t sub = p->sub;                                                 \
@@ -716,23 +791,38 @@ plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
 				dst[j] = xr[2 * j + q];                       \
 		}                                                             \
 	}                                                                     \
-	if (p->whole && S == 1)                                               \
-		taps1_##SFX(tmp, buf, ld, sub, p->len, wc, bv, lo, hi);       \
-	else if (p->whole)                                                    \
-		taps2_##SFX(tmp, buf, ld, sub, p->len, wc, bv, lo, hi);       \
-	else if (S == 1)                                                      \
-		for (int64_t oh = 0; oh < oh_n; oh++)                         \
-			taps1_##SFX(yc + oh * ow_n, buf + oh * ld, ld, sub,   \
-			    ow_n, wc, bv, lo, hi);                            \
+	if (p->whole)                                                         \
+		taps_##SFX(tmp, buf, ld, sub, p->len, wc, bv, lo, hi, S, K);  \
 	else                                                                  \
 		for (int64_t oh = 0; oh < oh_n; oh++)                         \
-			taps2_##SFX(yc + oh * ow_n, buf + oh * ld, ld, sub,   \
-			    ow_n, wc, bv, lo, hi);                            \
+			taps_##SFX(yc + oh * ow_n, buf + oh * ld, ld, sub,    \
+			    ow_n, wc, bv, lo, hi, S, K);                      \
 	if (p->whole)                                                         \
 		for (int64_t oh = 0; oh < oh_n; oh++) {                       \
 			row_copy(yc + oh * ow_n, tmp + oh * ld, sizeof(T) *   \
 			    (size_t)ow_n);                                    \
 		}                                                             \
+}                                                                             \
+/* planek_ for each K, a function (and its clones) of its own: one for   \
+ * every K spilled the 3x3's weights out of registers (1.1-1.2x the time  \
+ * at 14x14 and 28x28). */                                                 \
+GP_SIMD_CLONES static void                                                    \
+plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
+    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
+{                                                                             \
+	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 3);                      \
+}                                                                             \
+GP_SIMD_CLONES static void                                                    \
+plane5_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
+    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
+{                                                                             \
+	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 5);                      \
+}                                                                             \
+GP_SIMD_CLONES static void                                                    \
+plane7_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
+    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
+{                                                                             \
+	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 7);                      \
 }                                                                             \
 void                                                                          \
 gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
@@ -747,6 +837,9 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	struct pad3 p;                                                        \
 	struct s2plan q = {0};                                                \
 	bool cb = false;                                                      \
+	void (*plane)(const T *, const T *, T, T *, const struct pad3 *,      \
+	    T *, T, T) = w->k[1] == 3 ? plane3_##SFX : w->k[1] == 5 ?          \
+	    plane5_##SFX : plane7_##SFX;                                      \
 	/* each part's padded planes: its share of one request */            \
 	if (plen > 0) {                                                       \
 		buf = gp_scratch_get(GP_SCRATCH_COL, sizeof(T) * (size_t)     \
@@ -783,8 +876,8 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 			if (plen > 0) {                                       \
 				if (!S2_PLANE_##SFX(xc, wc, bv, yc, &q, pb,   \
 				    lo, hi))                                  \
-					plane3_##SFX(xc, wc, bv, yc, &p, pb,  \
-					    lo, hi);                          \
+					plane(xc, wc, bv, yc, &p, pb, lo,     \
+					    hi);                              \
 				continue;                                     \
 			}                                                     \
 			for (int64_t od = 0; od < w->out[0]; od++)            \

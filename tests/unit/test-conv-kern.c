@@ -276,13 +276,61 @@ test_depthwise(enum gp_dtype dt)
 	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
 	one(dt, "dw multiplier 2 3x3 s1 p1", 2, 3, (int64_t[]){6, 7}, 6, 3,
 	    &q, true, 1, 0);
-	/* the general path: dilation, 5x5, 3x1, stride 3 */
-	q = g2(3, 3, 1, 2, 2, 2, 2, 2);
-	one(dt, "dw 3x3 dilation 2 p2 11x10", 1, 3, (int64_t[]){11, 10}, 3,
-	    3, &q, true, 0, 6);
+	/* 5x5 and 7x7 (planek_ with K 5 and 7): stride 1 and 2, the whole
+	 * plane at once (< 32 columns) and per row, odd sizes, asymmetric
+	 * pads and pads wider than the kernel, a NaN, channel multiplier 2 */
+	q = g2(5, 5, 1, 1, 2, 2, 2, 2);
+	one(dt, "dw 5x5 s1 p2 7x7, 16 channels, bias clip", 1, 16,
+	    (int64_t[]){7, 7}, 16, 16, &q, true, 0, 6);
+	one(dt, "dw 5x5 s1 p2 14x13, 2 images, relu", 2, 5,
+	    (int64_t[]){14, 13}, 5, 5, &q, true, 0, INFINITY);
+	one(dt, "dw 5x5 s1 p2 9x40, no bias", 1, 3, (int64_t[]){9, 40}, 3, 3,
+	    &q, false, 1, 0);
+	/* plane 1, row 4, column 6 of 9x40: NaN in the 25 outputs around */
+	dw_nan_at = 9 * 40 + 4 * 40 + 6;
+	one(dt, "dw 5x5 s1 p2 9x40 clip, a NaN", 1, 3, (int64_t[]){9, 40}, 3,
+	    3, &q, true, -0.5, 0.5);
+	dw_nan_at = -1;
+	one(dt, "dw multiplier 2 5x5 s1 p2", 1, 3, (int64_t[]){6, 9}, 6, 3,
+	    &q, true, 1, 0);
+	q = g2(5, 5, 1, 1, 0, 3, 1, 4);
+	one(dt, "dw 5x5 s1 pads 0,3,1,4 on 6x5", 1, 2, (int64_t[]){6, 5}, 2,
+	    2, &q, true, 1, 0);
+	q = g2(5, 5, 1, 1, 0, 0, 0, 0);
+	one(dt, "dw 5x5 s1 no pads 5x5 (one output)", 1, 2,
+	    (int64_t[]){5, 5}, 2, 2, &q, true, 1, 0);
+	q = g2(5, 5, 2, 1, 2, 2, 2, 2);
+	one(dt, "dw 5x5 s2 p2 14x14 clip", 1, 4, (int64_t[]){14, 14}, 4, 4, &q,
+	    true, -0.5, 0.5);
+	one(dt, "dw 5x5 s2 p2 11x71", 1, 3, (int64_t[]){11, 71}, 3, 3, &q,
+	    false, 1, 0);
+	dw_nan_at = 2 * 11 * 71 + 5 * 71 + 70;
+	one(dt, "dw 5x5 s2 p2 11x71, a NaN in a row's last value", 1, 3,
+	    (int64_t[]){11, 71}, 3, 3, &q, true, 0, INFINITY);
+	dw_nan_at = -1;
 	q = g2(5, 5, 2, 1, 2, 1, 2, 0);
 	one(dt, "dw 5x5 s2 pads 2,1,2,0 12x13", 1, 2, (int64_t[]){12, 13}, 2,
 	    2, &q, true, 1, 0);
+	q = g2(5, 5, 2, 1, 6, 5, 4, 6);
+	one(dt, "dw 5x5 s2 pads 6,5,4,6 on 3x4", 1, 2, (int64_t[]){3, 4}, 2,
+	    2, &q, true, 1, 0);
+	q = g2(7, 7, 1, 1, 3, 3, 3, 3);
+	one(dt, "dw 7x7 s1 p3 14x14 relu", 1, 4, (int64_t[]){14, 14}, 4, 4, &q,
+	    true, 0, INFINITY);
+	one(dt, "dw 7x7 s1 p3 10x37", 2, 3, (int64_t[]){10, 37}, 3, 3, &q,
+	    true, 1, 0);
+	q = g2(7, 7, 2, 1, 3, 3, 3, 3);
+	one(dt, "dw 7x7 s2 p3 13x13 clip", 1, 3, (int64_t[]){13, 13}, 3, 3, &q,
+	    true, 0, 6);
+	one(dt, "dw 7x7 s2 p3 9x70", 1, 2, (int64_t[]){9, 70}, 2, 2, &q,
+	    false, 1, 0);
+	/* the general path: dilation, 9x9, 3x1, stride 3 */
+	q = g2(3, 3, 1, 2, 2, 2, 2, 2);
+	one(dt, "dw 3x3 dilation 2 p2 11x10", 1, 3, (int64_t[]){11, 10}, 3,
+	    3, &q, true, 0, 6);
+	q = g2(9, 9, 1, 1, 4, 4, 4, 4);
+	one(dt, "dw 9x9 s1 p4 12x11", 1, 2, (int64_t[]){12, 11}, 2, 2, &q,
+	    true, 1, 0);
 	q = g2(3, 1, 3, 1, 1, 0, 1, 0);
 	one(dt, "dw 3x1 s3 p1 10x9", 1, 2, (int64_t[]){10, 9}, 2, 2, &q,
 	    false, 1, 0);
@@ -302,6 +350,12 @@ test_depthwise(enum gp_dtype dt)
 	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
 	one(dt, "dw large 3x3 s2 p1 (1, 96, 28, 28)", 1, 96,
 	    (int64_t[]){28, 28}, 96, 96, &q, true, 0, 6);
+	q = g2(5, 5, 1, 1, 2, 2, 2, 2);
+	one(dt, "dw large 5x5 s1 p2 (1, 72, 14, 14)", 1, 72,
+	    (int64_t[]){14, 14}, 72, 72, &q, true, 0, 6);
+	q = g2(5, 5, 2, 1, 2, 2, 2, 2);
+	one(dt, "dw large 5x5 s2 p2 (1, 40, 28, 28)", 1, 40,
+	    (int64_t[]){28, 28}, 40, 40, &q, true, 1, 0);
 }
 
 static void
