@@ -97,6 +97,13 @@ static const struct bcase cases[] = {
 	    .h = 7, .w = 7, .m = 160, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "mbv2 1x1 320->1280 7x7", .n = 1, .c = 320,
 	    .h = 7, .w = 7, .m = 1280, .k = 1, .s = 1, .p = 0, .group = 1},
+	/* squeeze-and-excitation (MobileNetV3, EfficientNet): one pixel */
+	{.name = "se 1x1 576->144 1x1", .n = 1, .c = 576,
+	    .h = 1, .w = 1, .m = 144, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "se 1x1 144->576 1x1", .n = 1, .c = 144,
+	    .h = 1, .w = 1, .m = 576, .k = 1, .s = 1, .p = 0, .group = 1},
+	{.name = "se 1x1 1152->48 1x1", .n = 1, .c = 1152,
+	    .h = 1, .w = 1, .m = 48, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "squeezenet 1x1 96->16 55x55", .n = 1, .c = 96,
 	    .h = 55, .w = 55, .m = 16, .k = 1, .s = 1, .p = 0, .group = 1},
 	{.name = "squeezenet 1x1 16->64 55x55", .n = 1, .c = 16,

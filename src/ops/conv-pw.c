@@ -60,7 +60,7 @@ pw_blocks(int64_t m, int64_t n, int64_t k, int64_t nimg, int nt,
 	}
 }
 
-#define DEF_PW(SFX, T, GEMM)                                                  \
+#define DEF_PW(SFX, T, GEMM, GEMV)                                            \
 /* Block j of image i: rows [r0, r1), columns [c0, c1) of Y.  With a     \
  * bias the block is filled with it and the gemm adds to it (beta 1: so   \
  * OpenBLAS skips its pass that zeroes the block for beta 0). */           \
@@ -76,9 +76,15 @@ pw_block_##SFX(const T *x, const T *wt, const T *b, T *y, int64_t n,          \
 			for (int64_t c = c0; c < c1; c++)                     \
 				yr[c] = bv;                                   \
 		}                                                             \
-	GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(r1 - r0),       \
-	    (int)(c1 - c0), (int)k, 1, wt + r0 * k, (int)k, x + c0, (int)n,   \
-	    b != NULL ? 1 : 0, y + r0 * n + c0, (int)n);                      \
+	if (c1 - c0 == 1)	/* one pixel (a squeeze-and-excitation's) */  \
+		GEMV(CblasRowMajor, CblasNoTrans, (int)(r1 - r0), (int)k, 1,  \
+		    wt + r0 * k, (int)k, x + c0, (int)n, b != NULL ? 1 : 0,   \
+		    y + r0 * n + c0, (int)n);                                 \
+	else                                                                  \
+		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans,               \
+		    (int)(r1 - r0), (int)(c1 - c0), (int)k, 1, wt + r0 * k,   \
+		    (int)k, x + c0, (int)n, b != NULL ? 1 : 0, y + r0 * n +   \
+		    c0, (int)n);                                              \
 	if (!clamp)                                                           \
 		return;                                                       \
 	for (int64_t r = r0; r < r1; r++) {                                   \
@@ -126,5 +132,5 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	openblas_set_num_threads(blas_nt);                                    \
 }
 
-DEF_PW(f32, float, cblas_sgemm)
-DEF_PW(f64, double, cblas_dgemm)
+DEF_PW(f32, float, cblas_sgemm, cblas_sgemv)
+DEF_PW(f64, double, cblas_dgemm, cblas_dgemv)

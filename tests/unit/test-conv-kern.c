@@ -367,6 +367,13 @@ test_pointwise(enum gp_dtype dt)
 
 	one(dt, "pw small 5 -> 9 on 7x7 bias clip", 1, 5, (int64_t[]){7, 7}, 9,
 	    1, &q, true, 0, 6);
+	/* one pixel (a squeeze-and-excitation's): a gemv per image */
+	one(dt, "pw one pixel 576 -> 144, bias clip", 1, 576,
+	    (int64_t[]){1, 1}, 144, 1, &q, true, 0, 6);
+	one(dt, "pw one pixel 40 -> 160, 3 images, no bias", 3, 40,
+	    (int64_t[]){1, 1}, 160, 1, &q, false, 1, 0);
+	one(dt, "pw one pixel 1-D 24 -> 8, relu", 2, 24, (int64_t[]){1}, 8, 1,
+	    &q1, true, 0, INFINITY);
 	/* column blocks (pixels >= channels), two images */
 	one(dt, "pw column blocks 24 -> 16 on 56x56, 2 images, relu", 2, 24,
 	    (int64_t[]){56, 56}, 16, 1, &q, true, 0, INFINITY);

@@ -1478,6 +1478,72 @@ test_blocks(void)
 	free(want);
 }
 
+/* Broadcasts of 32768 elements and more: the general loop over the threads
+ * (ew_general_parallel), the output cut along its first dimension of more
+ * than one element.  Element k of an input is k (of a (C, 1, 1) input: c). */
+static void
+test_blocks_parallel(void)
+{
+	struct gp_tensor o = {0};
+	int64_t se[4] = {1, 240, 14, 14}, sc[4] = {1, 240, 1, 1};
+	int64_t s3[3] = {2, 300, 60}, col[2] = {300, 1}, row[3] = {1, 1, 40000};
+	int64_t n = 240 * 196;
+	double *want = calloc(40000, sizeof(double));
+	bool good = true;
+	int i, x;
+
+	reset();
+	/* a squeeze-and-excitation's scale, float32, either operand first */
+	x = input(GP_FLOAT32, 4, se, NULL);
+	for (int f = 0; f < 2; f++) {
+		int c = input(GP_FLOAT32, 4, sc, NULL);
+
+		i = f ? node2("mul", x, c) : node2("mul", c, x);
+		run(i, &o);
+		good = true;
+		for (int64_t k = 0; k < n; k++)
+			good = good && gp_tensor_get(&o, k) == (double)k *
+			    (double)(k / 196);
+		ok(good && o.ndim == 4 && o.shape[1] == 240, "(1, 240, 14, 14) "
+		    "float32 * (1, 240, 1, 1)%s: every element",
+		    f ? ", operands swapped" : "");
+		gp_tensor_release(&o);
+	}
+	/* with a conversion: float64 (2, 300, 60) - int32 (300, 1); the
+	 * cut dimension (2) is not the broadcast one */
+	i = node2("sub", input(GP_FLOAT64, 3, s3, NULL), input(GP_INT32, 2,
+	    col, NULL));
+	run(i, &o);
+	good = true;
+	for (int64_t k = 0; k < 36000; k++)
+		good = good && gp_tensor_get(&o, k) == (double)(k - (k / 60) %
+		    300);
+	ok(good && o.dtype == GP_FLOAT64, "(2, 300, 60) float64 - (300, 1) "
+	    "int32: every element");
+	gp_tensor_release(&o);
+	/* the cut dimension broadcast in the other operand (of size 1) */
+	i = node2("add", input(GP_FLOAT64, 3, s3, NULL), input(GP_FLOAT64, 3,
+	    (int64_t[]){1, 300, 60}, NULL));
+	run(i, &o);
+	good = true;
+	for (int64_t k = 0; k < 36000; k++)
+		good = good && gp_tensor_get(&o, k) == (double)(k + k % 18000);
+	ok(good, "(2, 300, 60) + (1, 300, 60) float64: every element");
+	gp_tensor_release(&o);
+	/* the cut along the only dimension of more than one element, three
+	 * inputs of which one is converted */
+	i = node("clip", NULL, 3, (int[]){input(GP_FLOAT32, 3, row, NULL),
+	    input(GP_INT16, 0, NULL, (double[]){100}), input(GP_FLOAT32, 0,
+	    NULL, (double[]){30000})});
+	run(i, &o);
+	for (int64_t k = 0; k < 40000; k++)
+		want[k] = k < 100 ? 100 : k > 30000 ? 30000 : (double)k;
+	ok(close_to(&o, want, 0), "clip of (1, 1, 40000) float32 between an "
+	    "int16 and a float32 scalar");
+	gp_tensor_release(&o);
+	free(want);
+}
+
 static void
 test_zero_size(void)
 {
@@ -1684,6 +1750,7 @@ main(void)
 	test_clip();
 	test_nary();
 	test_blocks();
+	test_blocks_parallel();
 	test_zero_size();
 	test_errors();
 	test_registry();
