@@ -242,6 +242,34 @@ gp_iter_add(struct gp_iter *it, int k, const struct gp_tensor *t)
 	}
 }
 
+static int64_t
+abs64(int64_t v)
+{
+	return (v < 0 ? -v : v);
+}
+
+void
+gp_iter_order_by(struct gp_iter *it, int k)
+{
+	/* insertion sort of the dims by |stride| of operand k, descending */
+	for (int d = 1; d < it->ndim; d++) {
+		int64_t sh = it->shape[d], st[GP_ITER_MAX_OPS];
+		int e = d;
+
+		for (int q = 0; q < it->nop; q++)
+			st[q] = it->strides[q][d];
+		while (e > 0 && abs64(it->strides[k][e - 1]) < abs64(st[k])) {
+			it->shape[e] = it->shape[e - 1];
+			for (int q = 0; q < it->nop; q++)
+				it->strides[q][e] = it->strides[q][e - 1];
+			e--;
+		}
+		it->shape[e] = sh;
+		for (int q = 0; q < it->nop; q++)
+			it->strides[q][e] = st[q];
+	}
+}
+
 void
 gp_iter_run(struct gp_iter *it, gp_inner_fn fn, void *ctx)
 {

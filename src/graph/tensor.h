@@ -109,6 +109,11 @@ void	gp_iter_init(struct gp_iter *it, int ndim, const int64_t *shape,
 /* Operand k is tensor t, broadcast to the iteration shape (right aligned;
  * its dims of size 1 get stride 0). */
 void	gp_iter_add(struct gp_iter *it, int k, const struct gp_tensor *t);
+/* Reorder the dimensions so that operand k's strides descend (stable;
+ * numpy's K order): an operand laid out channels-last, a transposed view,
+ * is then walked along its memory rather than across it.  Only for loops
+ * whose result does not depend on the order (elementwise). */
+void	gp_iter_order_by(struct gp_iter *it, int k);
 /* Merge dimensions that are contiguous for every operand, then call fn
  * once per innermost row. */
 void	gp_iter_run(struct gp_iter *it, gp_inner_fn fn, void *ctx);

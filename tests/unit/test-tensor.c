@@ -162,6 +162,75 @@ test_broadcast_copy(void)
 	gp_tensor_release(&dst);
 }
 
+/* gp_iter_order_by: rows recorded by the inner function. */
+struct rec {
+	int	 calls;
+	int64_t	 n[16], step0[16];
+	int	 seen[12];
+	char	*base;
+};
+
+static void
+rec_inner(char **ptrs, const int64_t *steps, int64_t n, void *ctx)
+{
+	struct rec *r = ctx;
+
+	if (r->calls < 16) {
+		r->n[r->calls] = n;
+		r->step0[r->calls] = steps[0];
+	}
+	r->calls++;
+	for (int64_t i = 0; i < n; i++)
+		r->seen[(ptrs[0] + i * steps[0] - r->base) / 4]++;
+}
+
+/* An output that is the transpose view (4, 3) of a (3, 4) float32 buffer
+ * (strides 4, 16), plus a broadcast column (4, 1): in the output's memory
+ * order the rows are the buffer's 3 rows of 4 (step 4), not 4 rows of 3
+ * (step 16); every element once either way. */
+static void
+test_iter_order(void)
+{
+	struct gp_tensor buf = {0}, o = {0}, col = {0};
+	struct gp_iter it;
+	struct rec r;
+	int64_t bs[2] = {3, 4}, cs[2] = {4, 1};
+	bool once = true;
+
+	gp_tensor_alloc(&buf, GP_FLOAT32, 2, bs);
+	gp_tensor_alloc(&col, GP_FLOAT32, 2, cs);
+	gp_tensor_view(&o, &buf);
+	o.shape[0] = 4;
+	o.shape[1] = 3;
+	o.strides[0] = 4;
+	o.strides[1] = 16;
+	for (int order = 0; order < 2; order++) {
+		memset(&r, 0, sizeof(r));
+		r.base = gp_tensor_data(&buf);
+		gp_iter_init(&it, 2, o.shape, 2);
+		gp_iter_add(&it, 0, &o);
+		gp_iter_add(&it, 1, &col);
+		if (order)
+			gp_iter_order_by(&it, 0);
+		gp_iter_run(&it, rec_inner, &r);
+		once = true;
+		for (int i = 0; i < 12; i++)
+			once = once && r.seen[i] == 1;
+		if (order)
+			ok(once && r.calls == 3 && r.n[0] == 4 &&
+			    r.step0[0] == 4, "ordered by the output: 3 rows "
+			    "of 4, step 4 (%d rows of %lld, step %lld)",
+			    r.calls, (long long)r.n[0], (long long)r.step0[0]);
+		else
+			ok(once && r.calls == 4 && r.n[0] == 3 &&
+			    r.step0[0] == 16, "in C order: 4 rows of 3, step "
+			    "16");
+	}
+	gp_tensor_release(&o);
+	gp_tensor_release(&buf);
+	gp_tensor_release(&col);
+}
+
 /* The byte count of a shape: the non-zero dimensions must fit in 64 bits
  * even when another is 0 (the rule variables follow), hand-computed. */
 static void
@@ -193,5 +262,6 @@ main(void)
 	test_views();
 	test_broadcast();
 	test_broadcast_copy();
+	test_iter_order();
 	return (done_testing());
 }
