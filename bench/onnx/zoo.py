@@ -27,6 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import bench  # noqa: E402  (bench.py: Server, Gptop, timing helpers)
 
 # name: (torchvision constructor, its keyword arguments, input shape)
