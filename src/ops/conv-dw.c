@@ -7,15 +7,15 @@
  * The output planes (image, channel) are an OpenMP parallel loop
  * (ops/par.h), in one run of consecutive planes per thread.  A 2-D 3x3,
  * 5x5 or 7x7 kernel with stride 1 or 2 and no dilation (planek_) copies
- * the part of
- * the input plane its outputs read into a zero-padded buffer of the run's
- * scratch (stride 2: four planes, of the even and odd rows and columns,
- * so that the taps of consecutive outputs are consecutive; the pads are
- * zeroed once per run, the layout being the same for every plane), then
- * sums the taps, the bias and the clamp of each output in one
- * vectorized loop with no bounds test: along each output row, or along
- * the whole padded plane at once when rows are short.  planek_ is
- * compiled for the baseline and for AVX2 with FMA (GP_SIMD_CLONES), and
+ * the part of the input plane its outputs read into a zero-padded buffer
+ * of the run's scratch (stride 2: four planes, of the even and odd rows
+ * and columns, so that the taps of consecutive outputs are consecutive;
+ * the pads are zeroed once per run, the layout being the same for every
+ * plane), then sums the taps, the bias and the clamp of each output in
+ * one vectorized loop with no bounds test: along each output row, or
+ * along the whole padded plane at once when rows are short.  planek_, a
+ * function a kernel size (plane3_, plane5_, plane7_), is compiled for
+ * the baseline and for AVX2 with FMA (GP_SIMD_CLONES), and
  * the file lets GCC contract a * b + c into one FMA (-std=c11 forbids it
  * by default: the 3x3 sums ran at half the speed).  Any other kernel,
  * stride or dilation (row_gen_) sums one tap at a time along each output
@@ -749,17 +749,17 @@ taps_##SFX(T *restrict o, const T *restrict r0, int64_t ld, int64_t sub,      \
 		tapsk2_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi, K);           \
 }                                                                             \
 /* A 2-D K x K kernel (3x3, 5x5, 7x7), stride S (1 or 2), no dilation,    \
- * any pads: the plane                                                     \
- * is first copied into buf[] (laid out by pad3_plan: its pads are zeros,   \
- * written once per chunk of planes by pad3_zero, and only the part of X   \
- * the outputs read is copied); with stride 2 the copy puts the padded     \
- * plane's even and odd rows and columns apart, into four planes, so that  \
- * the taps of consecutive outputs are consecutive.  Then every output     \
- * sums its K x K taps, its bias, and is clamped, in one vectorized loop  \
- * with no border: along each output row, or, when the rows are short      \
- * (MobileNet's 7x7 and 14x14 planes), along the whole padded plane at     \
- * once, as one long row (the outputs past each row's end, which read the  \
- * next row, are dropped when the rows are copied out). */                 \
+ * any pads: the plane is first copied into buf[] (laid out by pad3_plan:  \
+ * its pads are zeros, written once per chunk of planes by pad3_zero, and  \
+ * only the part of X the outputs read is copied); with stride 2 the copy  \
+ * puts the padded plane's even and odd rows and columns apart, into four  \
+ * planes, so that the taps of consecutive outputs are consecutive.  Then  \
+ * every output sums its K x K taps, its bias, and is clamped, in one      \
+ * vectorized loop with no border: along each output row, or, when the   \
+ * rows are short (MobileNet's 7x7 and 14x14 planes), along the whole      \
+ * padded plane at once, as one long row (the outputs past each row's      \
+ * end, which read the next row, are dropped when the rows are copied      \
+ * out). */                                                                \
 static inline __attribute__((always_inline)) void                             \
 planek_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
     T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi,        \

@@ -1307,10 +1307,11 @@ iabs(int64_t v)
 
 #ifdef GP_HAVE_OPENMP
 /* run_general over a large output, one part per thread: the output's
- * dimension d (its outermost in memory) cut into ranges, each input's view of it with the output's
- * (a broadcast dimension, of one element, stays whole).  A broadcast
- * multiply (a squeeze-and-excitation's (C, 1, 1) scale of (C, H, W)) ran
- * on one thread at 2.2x the time of a contiguous one on two. */
+ * dimension d (its outermost in memory) cut into ranges, each input's
+ * view of it with the output's (a broadcast dimension, of one element,
+ * stays whole).  A broadcast multiply (a squeeze-and-excitation's (C, 1,
+ * 1) scale of (C, H, W)) ran on one thread at 2.2x the time of a
+ * contiguous one on two. */
 static void __attribute__((noinline))
 ew_general_parallel(const struct ew_plan *p, int nin,
     struct gp_tensor *const *in, struct gp_tensor *o, bool contig, int d)
