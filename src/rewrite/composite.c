@@ -301,6 +301,15 @@ ctype(enum gp_dtype dt)
 	return (gp_dtype_table[dt].ctype);
 }
 
+/* The C type of dt in memory (pointers, block arrays): a bool's bytes as
+ * unsigned char, since GCC vectorizes no load or store of _Bool (a loop
+ * reading or writing one stayed scalar); values stay _Bool. */
+static const char *
+mtype(enum gp_dtype dt)
+{
+	return (dt == GP_BOOL ? "unsigned char" : ctype(dt));
+}
+
 static void
 c_literal(struct gp_buf *b, const struct gp_cconst *k)
 {
@@ -494,7 +503,7 @@ void
 gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 {
 	bool used[GP_COMPOSITE_MAX_IN] = {false};
-	const char *ot = ctype(c->out_dt);
+	const char *ot = mtype(c->out_dt);
 	size_t osz = gp_dtype_size(c->out_dt);
 	int end[GP_COMPOSITE_MAX_OPS], n_stage;
 
@@ -525,8 +534,8 @@ gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 		for (int k = 0; k < c->n_in; k++)
 			if (used[k] && !c->in_scalar[k])
 				gp_buf_printf(b, "\t\tconst %s *a%d = (const %s "
-				    "*)p[%d];\n", ctype(c->in_dt[k]), k,
-				    ctype(c->in_dt[k]), k + 1);
+				    "*)p[%d];\n", mtype(c->in_dt[k]), k,
+				    mtype(c->in_dt[k]), k + 1);
 		gp_buf_puts(b, "#pragma omp simd\n\t\tfor (int64_t j = 0; "
 		    "j < n; j++) {\n");
 		for (int k = 0; k < c->n_in; k++)
@@ -543,18 +552,18 @@ gp_composite_c_source(const struct gp_composite *c, struct gp_buf *b)
 	for (int k = 0; k < c->n_in; k++)
 		if (used[k] && !c->in_scalar[k])
 			gp_buf_printf(b, "\t\t%s b%d[GP_JB];\n",
-			    ctype(c->in_dt[k]), k);
+			    mtype(c->in_dt[k]), k);
 	for (int s = 0; s + 1 < n_stage; s++)
 		for (int i = s == 0 ? 0 : end[s - 1]; i < end[s]; i++)
 			if (c_reads_any(c, end[s], c->n_ops, GP_CREF_REG, i))
 				gp_buf_printf(b, "\t\t%s s%d[GP_JB];\n",
-				    ctype(c->ops[i].out), i);
+				    mtype(c->ops[i].out), i);
 	gp_buf_puts(b, "\t\tfor (int64_t j0 = 0; j0 < n; j0 += GP_JB) {\n"
 	    "\t\t\tconst int64_t m = n - j0 < GP_JB ? n - j0 : GP_JB;\n");
 	gp_buf_printf(b, "\t\t\t%s *o = s[0] == %zu ? (%s *)(p[0] + j0 * "
 	    "%zu) : bo;\n", ot, osz, ot, osz);
 	for (int k = 0; k < c->n_in; k++) {
-		const char *t = ctype(c->in_dt[k]);
+		const char *t = mtype(c->in_dt[k]);
 		size_t sz = gp_dtype_size(c->in_dt[k]);
 
 		if (!used[k] || c->in_scalar[k])

@@ -477,13 +477,15 @@ flags_of(int level)
 		return ("-std=gnu11 -O2 -fPIC -shared -w");
 	if (J.isa == 2)
 		return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
-		    "-ffp-contract=off -fopenmp-simd -mavx2 -mfma -mavx512f "
+		    "-fno-trapping-math -ffp-contract=off -fopenmp-simd "
+		    "-mavx2 -mfma -mavx512f "
 		    "-mavx512dq -mavx512vl -mavx512bw");
 	if (J.isa == 1)
 		return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
-		    "-ffp-contract=off -fopenmp-simd -mavx2 -mfma");
+		    "-fno-trapping-math -ffp-contract=off -fopenmp-simd "
+		    "-mavx2 -mfma");
 	return ("-std=gnu11 -O2 -fPIC -shared -w -fno-math-errno "
-	    "-ffp-contract=off -fopenmp-simd");
+	    "-fno-trapping-math -ffp-contract=off -fopenmp-simd");
 }
 
 static const char *

@@ -1000,6 +1000,37 @@ test_fusion_math(void)
 		free(vars);
 		free(name);
 	}
+	/* bool operands in memory (a switch's condition read from an input,
+	 * a compare's result written out), which the JIT's loops read and
+	 * write as bytes: 1517 elements, whole vectors and a tail; then the
+	 * condition a transposed view, gathered block by block */
+	for (int t = 0; t < 2; t++) {
+		const char *vars = "'x': {'kind': 'input', 'dtype': 'float32', "
+		    "'shape': [37, 41], 'init': {'uniform': [-2, 2], 'seed': "
+		    "6}}, 'c0': {'kind': 'input', 'dtype': 'bool', 'shape': "
+		    "[41, 37], 'init': {'integers': [0, 2], 'seed': 7}}";
+
+		g = graph_of(vars, t ? "{'op': 'transpose', 'inputs': ['c0'], "
+		    "'outputs': ['c'], 'params': {'axes': [1, 0]}},"
+		    "{'op': 'mul', 'inputs': ['x', 0.01], 'outputs': ['m']},"
+		    "{'op': 'switch', 'inputs': ['c', 'm', 'x'], "
+		    "'outputs': ['y']},"
+		    "{'op': 'gt', 'inputs': ['x', 0.5], 'outputs': ['g']},"
+		    "{'op': 'and', 'inputs': ['g', 'c'], 'outputs': ['z']}" :
+		    "{'op': 'reshape', 'inputs': ['c0'], 'outputs': ['c'], "
+		    "'params': {'shape': [37, 41]}},"
+		    "{'op': 'mul', 'inputs': ['x', 0.01], 'outputs': ['m']},"
+		    "{'op': 'switch', 'inputs': ['c', 'm', 'x'], "
+		    "'outputs': ['y']},"
+		    "{'op': 'gt', 'inputs': ['x', 0.5], 'outputs': ['g']},"
+		    "{'op': 'and', 'inputs': ['g', 'c'], 'outputs': ['z']}",
+		    "'y', 'z'", NULL);
+		if (g != NULL)
+			check_loaded(g, t ? "bool operands, the condition "
+			    "transposed" : "bool operands");
+		else
+			ok(false, "bool operands: the graph loads");
+	}
 }
 
 static void
