@@ -33,12 +33,14 @@ tmalloc(size_t n)
 	return (p);
 }
 
+/* A copy of p[0, n); p may be NULL when n is 0 (a scalar's dims). */
 static __attribute__((__unused__)) void *
 dup_mem(const void *p, size_t n)
 {
 	void *q = tmalloc(n);
 
-	memcpy(q, p, n);
+	if (n > 0)
+		memcpy(q, p, n);
 	return (q);
 }
 
