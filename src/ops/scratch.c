@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "ops/scratch.h"
+#include "ops/trcopy.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -113,7 +114,8 @@ gp_scratch_as(const struct gp_tensor *x, enum gp_dtype dt, int k,
 		return (x);
 	t = scratch_tensor((enum gp_scratch_slot)(GP_SCRATCH_IN0 + k), x, dt,
 	    tmp);
-	gp_tensor_copy_into(t, x);
+	if (!gp_trcopy(t, x))
+		gp_tensor_copy_into(t, x);
 	return (t);
 }
 

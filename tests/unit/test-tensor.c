@@ -8,6 +8,7 @@
 
 #include "../tap.h"
 #include "graph/tensor.h"
+#include "ops/trcopy.h"
 
 static void
 test_promote(void)
@@ -231,6 +232,78 @@ test_iter_order(void)
 	gp_tensor_release(&col);
 }
 
+/* ops/trcopy.c against the strided iterator's copy, bit for bit: views of
+ * a tensor of 0, 1, 2, ... (as 4-byte patterns) permuted by perm; want
+ * says whether the tile copy takes the layout. */
+static void
+trcopy_case(enum gp_dtype dt, int nd, const int64_t *shape, const int *perm,
+    bool want)
+{
+	struct gp_tensor base = {0}, v = {0}, a = {0}, b = {0};
+	int64_t vs[GP_MAX_DIMS], n = gp_shape_numel(nd, shape);
+	size_t sz = gp_dtype_size(dt);
+	char what[96];
+	bool took;
+	int k = snprintf(what, sizeof(what), "%s (", gp_dtype_name(dt));
+
+	gp_tensor_alloc(&base, dt, nd, shape);
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t u = (uint64_t)i * 2654435761u;
+
+		memcpy(gp_tensor_data(&base) + i * (int64_t)sz, &u, sz);
+	}
+	gp_tensor_view(&v, &base);
+	for (int d = 0; d < nd; d++) {
+		v.shape[d] = shape[perm[d]];
+		v.strides[d] = base.strides[perm[d]];
+		vs[d] = v.shape[d];
+		k += snprintf(what + k, sizeof(what) - (size_t)k, "%s%lld",
+		    d ? ", " : "", (long long)vs[d]);
+	}
+	snprintf(what + k, sizeof(what) - (size_t)k, ")");
+	gp_tensor_alloc(&a, dt, nd, vs);
+	gp_tensor_alloc(&b, dt, nd, vs);
+	took = gp_trcopy(&a, &v);
+	gp_tensor_copy_into(&b, &v);
+	if (want)
+		ok(took && memcmp(gp_tensor_data(&a), gp_tensor_data(&b),
+		    (size_t)n * sz) == 0, "trcopy: %s view: the iterator's "
+		    "copy, bit for bit", what);
+	else
+		ok(!took, "trcopy: %s view: not a transpose of 4-byte values, "
+		    "left to the iterator", what);
+	gp_tensor_release(&a);
+	gp_tensor_release(&b);
+	gp_tensor_release(&v);
+	gp_tensor_release(&base);
+}
+
+static void
+test_trcopy(void)
+{
+	/* channels-last: whole tiles, and edges on both sides */
+	trcopy_case(GP_FLOAT32, 4, (const int64_t[]){1, 96, 56, 56},
+	    (const int[]){0, 2, 3, 1}, true);
+	trcopy_case(GP_FLOAT32, 4, (const int64_t[]){2, 13, 5, 7},
+	    (const int[]){0, 2, 3, 1}, true);
+	trcopy_case(GP_INT32, 3, (const int64_t[]){3, 5, 7},
+	    (const int[]){2, 0, 1}, true);
+	trcopy_case(GP_FLOAT32, 2, (const int64_t[]){13, 17},
+	    (const int[]){1, 0}, true);
+	trcopy_case(GP_UINT32, 3, (const int64_t[]){3, 9, 24},
+	    (const int[]){0, 2, 1}, true);
+	trcopy_case(GP_FLOAT32, 4, (const int64_t[]){1, 16, 8, 8},
+	    (const int[]){0, 3, 1, 2}, true);
+	/* not for it: 8-byte values, the last dimension contiguous, no
+	 * permutation */
+	trcopy_case(GP_FLOAT64, 2, (const int64_t[]){4, 5},
+	    (const int[]){1, 0}, false);
+	trcopy_case(GP_FLOAT32, 3, (const int64_t[]){4, 5, 6},
+	    (const int[]){1, 0, 2}, false);
+	trcopy_case(GP_FLOAT32, 3, (const int64_t[]){4, 5, 6},
+	    (const int[]){0, 1, 2}, false);
+}
+
 /* The byte count of a shape: the non-zero dimensions must fit in 64 bits
  * even when another is 0 (the rule variables follow), hand-computed. */
 static void
@@ -263,5 +336,6 @@ main(void)
 	test_broadcast();
 	test_broadcast_copy();
 	test_iter_order();
+	test_trcopy();
 	return (done_testing());
 }
