@@ -733,17 +733,6 @@ gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p, float *c,
 	}
 }
 
-/* The packing buffer, from the calling thread's scratch (all threads'
- * parts in one request: ops/scratch.h), aligned for the kernel. */
-static float *
-scratch(size_t bytes)
-{
-	char *raw = gp_scratch_get(GP_SCRATCH_COL, bytes);
-
-	return ((float *)(void *)(raw + (ALIGN - (uintptr_t)raw % ALIGN) %
-	    ALIGN));
-}
-
 /* The direct path's operands: w (m x k), B's rows at xp + off[k] (the
  * padded planes; output row l reads from xp + l wp: wp, the padded rows'
  * values times the stride; a pointwise conv: x, one row of n), y (m x n,
@@ -957,11 +946,23 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
     const struct gp_win *win, int64_t cg, int64_t m, bool act, float lo,
     float hi)
 {
+	gp_conv_gemm_f32_in(x, w, b, y, win, cg, m, act, lo, hi,
+	    gp_scratch_get(GP_SCRATCH_COL, gp_conv_gemm_scratch(win, cg, m)));
+}
+
+void
+gp_conv_gemm_f32_in(const float *x, const float *w, const float *b,
+    float *y, const struct gp_win *win, int64_t cg, int64_t m, bool act,
+    float lo, float hi, void *work)
+{
 	int64_t k = cg * vol3(win->k), n = vol3(win->out), nkb;
 	int64_t kc = depth(k, &nkb), sl = (n + NR - 1) / NR;
 	int64_t st = (m + MR - 1) / MR;
 	struct tile t0 = {.bias = b, .act = act, .lo = lo, .hi = hi};
-	float *all = scratch(gp_conv_gemm_scratch(win, cg, m));
+	/* the packing buffers (every thread's part), aligned for the
+	 * kernel */
+	float *all = (float *)(void *)((char *)work + (ALIGN - (uintptr_t)
+	    work % ALIGN) % ALIGN);
 	size_t part = chunk_bytes(k, n) / sizeof(float);
 
 	if (direct(win, k, m)) {
@@ -1051,6 +1052,16 @@ gp_conv_gemm_f32(const float *x, const float *w, const float *b, float *y,
 {
 	(void)x, (void)w, (void)b, (void)y, (void)win, (void)cg, (void)m;
 	(void)act, (void)lo, (void)hi;
+	abort();
+}
+
+void
+gp_conv_gemm_f32_in(const float *x, const float *w, const float *b,
+    float *y, const struct gp_win *win, int64_t cg, int64_t m, bool act,
+    float lo, float hi, void *work)
+{
+	(void)x, (void)w, (void)b, (void)y, (void)win, (void)cg, (void)m;
+	(void)act, (void)lo, (void)hi, (void)work;
 	abort();
 }
 

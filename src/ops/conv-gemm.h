@@ -32,6 +32,14 @@ bool	gp_conv_gemm_ok(void);
 void	gp_conv_gemm_f32(const float *x, const float *w, const float *b,
 	    float *y, const struct gp_win *win, int64_t cg, int64_t m,
 	    bool act, float lo, float hi);
+/* The same with its buffers in work (gp_conv_gemm_scratch() bytes, any
+ * alignment), asking no scratch: for a caller that runs groups on the
+ * threads, each with its own part of one request made before its
+ * parallel region (ops/scratch.h); the gemm's own regions then run on
+ * the calling thread alone. */
+void	gp_conv_gemm_f32_in(const float *x, const float *w, const float *b,
+	    float *y, const struct gp_win *win, int64_t cg, int64_t m,
+	    bool act, float lo, float hi, void *work);
 
 /*
  * One thread: c (m x nn, rows ldc apart) = a (m x k, rows lda apart) . b,

@@ -8,7 +8,9 @@
  * The cases cover the 3x3 fast paths (stride 1 and 2, planes narrower
  * and wider than the kernel's whole-plane limit of 32 columns; stride 2
  * read in place, even sizes with pads 1, or from a padded copy), the
- * general path (dilation, 5x5, 1-D, 3-D), asymmetric and oversized pads,
+ * 5x5 and 7x7 paths, the general path (dilation, 9x9, 1-D, 3-D), grouped
+ * convs of many small groups (their groups over the threads) and of a
+ * few large ones, asymmetric and oversized pads,
  * odd sizes, a channel multiplier, and for the pointwise conv both ways
  * of cutting the gemm (column and row blocks), several images, with and
  * without bias; shapes past GP_PAR_MIN run over the threads.  Then the
@@ -358,6 +360,27 @@ test_depthwise(enum gp_dtype dt)
 	    (int64_t[]){28, 28}, 40, 40, &q, true, 1, 0);
 }
 
+/* Grouped convs of many small groups (RegNet's: 8 channels a group) run
+ * their groups over the threads, each group's gemm on one thread; groups
+ * of more than 64 output channels each run their gemm over the threads. */
+static void
+test_grouped(enum gp_dtype dt)
+{
+	struct geo q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+
+	one(dt, "grouped 3x3 s1 p1, 26 groups of 8, 14x14, 2 images, relu", 2,
+	    208, (int64_t[]){14, 14}, 208, 26, &q, true, 0, INFINITY);
+	one(dt, "grouped 3x3 s1 p1, 55 groups of 8, 7x7", 1, 440,
+	    (int64_t[]){7, 7}, 440, 55, &q, false, 1, 0);
+	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
+	one(dt, "grouped 3x3 s2 p1, 6 groups of 8, 28x27, bias", 1, 48,
+	    (int64_t[]){28, 27}, 48, 6, &q, true, 1, 0);
+	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+	one(dt, "grouped 3x3 s1 p1, 3 groups of 16 -> 80 (each over the "
+	    "threads), 12x12", 1, 48, (int64_t[]){12, 12}, 240, 3, &q, true,
+	    0, 6);
+}
+
 static void
 test_pointwise(enum gp_dtype dt)
 {
@@ -598,6 +621,8 @@ main(void)
 	test_depthwise(GP_FLOAT64);
 	test_pointwise(GP_FLOAT32);
 	test_pointwise(GP_FLOAT64);
+	test_grouped(GP_FLOAT32);
+	test_grouped(GP_FLOAT64);
 	test_pools(GP_FLOAT32);
 	test_pools(GP_FLOAT64);
 	test_gpools(GP_FLOAT32);

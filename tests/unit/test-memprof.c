@@ -1623,6 +1623,17 @@ static const struct strided_case strided_cases[] = {
 	    "\"shape\": [4, 3, 3, 3], \"init\": {\"fill\": 0.5}}",
 	    "{\"op\": \"conv\", \"inputs\": [\"xt\", \"w\"], \"params\": "
 	    "{\"kernel_shape\": [3, 3]}, \"outputs\": [\"y\"]}"},
+	/* three groups of 2 channels: the groups over the threads, each
+	 * thread's buffers one part of one request (ops/conv.c) */
+	{"grouped conv", ", \"w1\": {\"kind\": \"shared\", \"dtype\": "
+	    "\"float32\", \"shape\": [6, 3, 1, 1], \"init\": {\"fill\": "
+	    "0.5}}, \"w2\": {\"kind\": \"shared\", \"dtype\": \"float32\", "
+	    "\"shape\": [6, 2, 3, 3], \"init\": {\"fill\": 0.25}}",
+	    "{\"op\": \"conv\", \"inputs\": [\"xt\", \"w1\"], \"params\": "
+	    "{\"kernel_shape\": [1, 1]}, \"outputs\": [\"h\"]}, {\"op\": "
+	    "\"conv\", \"inputs\": [\"h\", \"w2\"], \"params\": "
+	    "{\"kernel_shape\": [3, 3], \"group\": 3, \"pads\": [1, 1, 1, "
+	    "1]}, \"outputs\": [\"y\"]}"},
 	{"conv, a strided weight", ", \"w\": {\"kind\": \"shared\", "
 	    "\"dtype\": \"float32\", \"shape\": [4, 3, 3, 3], \"init\": "
 	    "{\"fill\": 0.5}}", "{\"op\": \"transpose\", \"inputs\": [\"w\"], "
