@@ -596,6 +596,56 @@ cb_block(const float *x, const float *wt, const float *b, float *y,
 	}
 }
 
+/* A row of n outputs of a stride-1 K x K kernel (5x5, 7x7) in float32,
+ * 32 outputs at a time: each tap's weight broadcast once for 4 vectors
+ * of outputs.  The generic sum (tapsk1_) ran a vector at a time with its
+ * K x K weights and tap addresses reloaded from the stack for each (25
+ * or 49 do not fit the registers): 3 loads an FMA.  The same sum (bias,
+ * then the taps in row order, FMA by FMA) and clamp; returns how many
+ * outputs it did (a multiple of 32), the rest left to tapsk1_. */
+__attribute__((target("avx2,fma"))) static int64_t
+tapsk_blocked(float *restrict o, const float *restrict r0, int64_t ld,
+    int64_t n, const float *restrict wc, float bv, float lo, float hi, int K)
+{
+	__m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+	int64_t j;
+
+	for (j = 0; j + 32 <= n; j += 32) {
+		__m256 a0 = _mm256_set1_ps(bv), a1 = a0, a2 = a0, a3 = a0;
+
+		for (int kh = 0; kh < K; kh++) {
+			const float *r = r0 + kh * ld + j;
+
+			for (int kw = 0; kw < K; kw++) {
+				__m256 w = _mm256_broadcast_ss(wc + kh * K + kw);
+
+				a0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + kw),
+				    a0);
+				a1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + kw +
+				    8), a1);
+				a2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + kw +
+				    16), a2);
+				a3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + kw +
+				    24), a3);
+			}
+		}
+		/* clamp_f32's order: a NaN passes */
+		_mm256_storeu_ps(o + j, _mm256_min_ps(vhi, _mm256_max_ps(vlo,
+		    a0)));
+		_mm256_storeu_ps(o + j + 8, _mm256_min_ps(vhi,
+		    _mm256_max_ps(vlo, a1)));
+		_mm256_storeu_ps(o + j + 16, _mm256_min_ps(vhi,
+		    _mm256_max_ps(vlo, a2)));
+		_mm256_storeu_ps(o + j + 24, _mm256_min_ps(vhi,
+		    _mm256_max_ps(vlo, a3)));
+	}
+	return (j);
+}
+
+#define TAPSK_BLOCKED_f32(o, r0, ld, n, wc, bv, lo, hi, K)		\
+	(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? \
+	    tapsk_blocked(o, r0, ld, n, wc, bv, lo, hi, K) : 0)
+
 /* A plane through s2_plane when s2_plan took the geometry (float32 only;
  * q->on is false elsewhere): true if it ran. */
 #define S2_PLANE_f32(xc, wc, bv, yc, q, pb, lo, hi)			\
@@ -605,9 +655,11 @@ cb_block(const float *x, const float *wt, const float *b, float *y,
 #else
 #define S2_PLANE_f32(...)	false
 #define CB_BLOCK_f32(...)	abort()
+#define TAPSK_BLOCKED_f32(...)	0
 #endif
 #define CB_BLOCK_f64(...)	abort()
 #define S2_PLANE_f64(...)	false
+#define TAPSK_BLOCKED_f64(...)	0
 
 /* the taps' loops unrolled before the row is vectorized */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -743,9 +795,11 @@ taps_##SFX(T *restrict o, const T *restrict r0, int64_t ld, int64_t sub,      \
 		taps1_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi);               \
 	else if (K == 3)                                                      \
 		taps2_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi);               \
-	else if (S == 1)                                                      \
-		tapsk1_##SFX(o, r0, ld, n, wc, bv, lo, hi, K);                \
-	else                                                                  \
+	else if (S == 1) {                                                    \
+		int64_t d = TAPSK_BLOCKED_##SFX(o, r0, ld, n, wc, bv, lo, hi, \
+		    K);                                                       \
+		tapsk1_##SFX(o + d, r0 + d, ld, n - d, wc, bv, lo, hi, K);    \
+	} else                                                                \
 		tapsk2_##SFX(o, r0, ld, sub, n, wc, bv, lo, hi, K);           \
 }                                                                             \
 /* A 2-D K x K kernel (3x3, 5x5, 7x7), stride S (1 or 2), no dilation,    \
