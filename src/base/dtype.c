@@ -223,41 +223,12 @@ static inline double to_GP_FLOAT64(double v) { return (v); }
 #define CONV_SRC_GP_FLOAT32 SRCS(GP_FLOAT32, float)
 #define CONV_SRC_GP_FLOAT64 SRCS(GP_FLOAT64, double)
 
-/* dst[1, n) = dst[0], elements of sz bytes. */
-static void
-fill(void *dst, size_t sz, size_t n)
-{
-	if (sz == 4) {
-		uint32_t v, *d = dst;
-
-		memcpy(&v, dst, 4);
-		for (size_t i = 1; i < n; i++)
-			d[i] = v;
-	} else if (sz == 8) {
-		uint64_t v, *d = dst;
-
-		memcpy(&v, dst, 8);
-		for (size_t i = 1; i < n; i++)
-			d[i] = v;
-	} else {
-		for (size_t i = 1; i < n; i++)
-			memcpy((char *)dst + i * sz, dst, sz);
-	}
-}
-
 void
 gp_dtype_convert(void *dst, enum gp_dtype dt, const void *src,
     enum gp_dtype st, ptrdiff_t sstride, size_t n)
 {
 	if (dt == st && sstride == (ptrdiff_t)gp_dtype_size(st)) {
 		memmove(dst, src, n * gp_dtype_size(st));
-		return;
-	}
-	if (sstride == 0 && n > 1) {
-		/* one value broadcast (elemwise's stride-0 operands, once a
-		 * row): converted once, then stored n times */
-		gp_dtype_convert(dst, dt, src, st, 0, 1);
-		fill(dst, gp_dtype_size(dt), n);
 		return;
 	}
 	switch (dt) {

@@ -6,6 +6,7 @@
 
 #include "graph/tensor.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int64_t
@@ -242,32 +243,33 @@ gp_iter_add(struct gp_iter *it, int k, const struct gp_tensor *t)
 	}
 }
 
-static int64_t
-abs64(int64_t v)
+void
+gp_dims_order_by(int nd, int64_t *shape, int nop, int64_t (*st)[GP_MAX_DIMS],
+    int k)
 {
-	return (v < 0 ? -v : v);
+	/* insertion sort of the dims by |stride| of operand k, descending */
+	for (int d = 1; d < nd; d++) {
+		int64_t sh = shape[d], sd[GP_ITER_MAX_OPS];
+		int e = d;
+
+		for (int q = 0; q < nop; q++)
+			sd[q] = st[q][d];
+		while (e > 0 && llabs(st[k][e - 1]) < llabs(sd[k])) {
+			shape[e] = shape[e - 1];
+			for (int q = 0; q < nop; q++)
+				st[q][e] = st[q][e - 1];
+			e--;
+		}
+		shape[e] = sh;
+		for (int q = 0; q < nop; q++)
+			st[q][e] = sd[q];
+	}
 }
 
 void
 gp_iter_order_by(struct gp_iter *it, int k)
 {
-	/* insertion sort of the dims by |stride| of operand k, descending */
-	for (int d = 1; d < it->ndim; d++) {
-		int64_t sh = it->shape[d], st[GP_ITER_MAX_OPS];
-		int e = d;
-
-		for (int q = 0; q < it->nop; q++)
-			st[q] = it->strides[q][d];
-		while (e > 0 && abs64(it->strides[k][e - 1]) < abs64(st[k])) {
-			it->shape[e] = it->shape[e - 1];
-			for (int q = 0; q < it->nop; q++)
-				it->strides[q][e] = it->strides[q][e - 1];
-			e--;
-		}
-		it->shape[e] = sh;
-		for (int q = 0; q < it->nop; q++)
-			it->strides[q][e] = st[q];
-	}
+	gp_dims_order_by(it->ndim, it->shape, it->nop, it->strides, k);
 }
 
 void

@@ -114,6 +114,10 @@ void	gp_iter_add(struct gp_iter *it, int k, const struct gp_tensor *t);
  * is then walked along its memory rather than across it.  Only for loops
  * whose result does not depend on the order (elementwise). */
 void	gp_iter_order_by(struct gp_iter *it, int k);
+/* The same over nd dims of shape with nop operands' strides st (the
+ * Composite kernel's own iterator uses it too). */
+void	gp_dims_order_by(int nd, int64_t *shape, int nop,
+	    int64_t (*st)[GP_MAX_DIMS], int k);
 /* Merge dimensions that are contiguous for every operand, then call fn
  * once per innermost row. */
 void	gp_iter_run(struct gp_iter *it, gp_inner_fn fn, void *ctx);

@@ -668,6 +668,16 @@ tapsk_blocked(float *restrict o, const float *restrict r0, int64_t ld,
 #define DW_UNROLL
 #endif
 
+/* plane<K>_: planek_ for one kernel side K (inside DEF_DW). */
+#define DEF_PLANE(SFX, T, K)						\
+	GP_SIMD_CLONES static void					\
+	plane##K##_##SFX(const T *restrict xc, const T *restrict wc,	\
+	    T bv, T *restrict yc, const struct pad3 *p,			\
+	    T *restrict buf, T lo, T hi)				\
+	{								\
+		planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, K);	\
+	}
+
 #define DEF_DW(SFX, T)                                                        \
 /* yr[c0, c1) = clamp(bias + the taps of output row (od, oh)), any        \
  * kernel, stride, dilation and pads. */                                  \
@@ -860,24 +870,9 @@ planek_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
 /* planek_ for each K, a function (and its clones) of its own: one for   \
  * every K spilled the 3x3's weights out of registers (1.1-1.2x the time  \
  * at 14x14 and 28x28). */                                                 \
-GP_SIMD_CLONES static void                                                    \
-plane3_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
-    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
-{                                                                             \
-	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 3);                      \
-}                                                                             \
-GP_SIMD_CLONES static void                                                    \
-plane5_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
-    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
-{                                                                             \
-	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 5);                      \
-}                                                                             \
-GP_SIMD_CLONES static void                                                    \
-plane7_##SFX(const T *restrict xc, const T *restrict wc, T bv,                \
-    T *restrict yc, const struct pad3 *p, T *restrict buf, T lo, T hi)        \
-{                                                                             \
-	planek_##SFX(xc, wc, bv, yc, p, buf, lo, hi, 7);                      \
-}                                                                             \
+DEF_PLANE(SFX, T, 3)                                                          \
+DEF_PLANE(SFX, T, 5)                                                          \
+DEF_PLANE(SFX, T, 7)                                                          \
 void                                                                          \
 gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
     const struct gp_conv_geom *g)                                             \

@@ -1303,12 +1303,6 @@ copy_kernel(const struct gp_node *n, struct gp_tensor *const *in,
 		gp_tensor_copy_into(o, s);
 }
 
-static inline int64_t
-iabs(int64_t v)
-{
-	return (v < 0 ? -v : v);
-}
-
 #ifdef GP_HAVE_OPENMP
 /* run_general over a large output, one part per thread: the output's
  * dimension d (its outermost in memory) cut into ranges, each input's
@@ -1367,8 +1361,8 @@ ew_kernel_slow(const struct gp_node *n, struct gp_tensor *const *in,
 
 		/* the output's outermost dimension in memory */
 		for (int e = 0; e < o->ndim; e++)
-			if (o->shape[e] > 1 && (d < 0 || iabs(o->strides[e]) >
-			    iabs(o->strides[d])))
+			if (o->shape[e] > 1 && (d < 0 || llabs(o->strides[e]) >
+			    llabs(o->strides[d])))
 				d = e;
 		if (d >= 0) {
 			ew_general_parallel(p, n->n_in, in, o, contig, d);

@@ -595,12 +595,6 @@ struct citer {
 	char	*base[NOP];
 };
 
-static int64_t
-labs64(int64_t v)
-{
-	return (v < 0 ? -v : v);
-}
-
 static void
 citer_init(struct citer *it, struct gp_tensor *const *ops, int nop)
 {
@@ -628,22 +622,7 @@ citer_init(struct citer *it, struct gp_tensor *const *ops, int nop)
 	 * that an output laid out channels-last is walked along its memory:
 	 * ConvNeXt's layer scale and residual add, in place in a transposed
 	 * view, ran across the channels, one cache line an element */
-	for (int d = 1; d < nd; d++) {
-		int64_t sh = it->shape[d], st[NOP];
-		int e = d;
-
-		for (int k = 0; k < nop; k++)
-			st[k] = it->st[k][d];
-		while (e > 0 && labs64(it->st[0][e - 1]) < labs64(st[0])) {
-			it->shape[e] = it->shape[e - 1];
-			for (int k = 0; k < nop; k++)
-				it->st[k][e] = it->st[k][e - 1];
-			e--;
-		}
-		it->shape[e] = sh;
-		for (int k = 0; k < nop; k++)
-			it->st[k][e] = st[k];
-	}
+	gp_dims_order_by(nd, it->shape, nop, it->st, 0);
 	/* merge d into d + 1 when contiguous for every operand */
 	for (int d = nd - 2; d >= 0; d--) {
 		bool ok = true;
