@@ -143,6 +143,17 @@ static const struct bcase cases[] = {
 	    .w = 56, .m = 96, .k = 7, .s = 1, .p = 3, .group = 96},
 	{.name = "depthwise 7x7 384 14x14", .n = 1, .c = 384, .h = 14,
 	    .w = 14, .m = 384, .k = 7, .s = 1, .p = 3, .group = 384},
+	/* RegNetY-400MF's grouped 3x3 convs: groups of 8 channels */
+	{.name = "grouped 3x3 g6 48 56x56", .n = 1, .c = 48, .h = 56,
+	    .w = 56, .m = 48, .k = 3, .s = 1, .p = 1, .group = 6},
+	{.name = "grouped 3x3 g13 104 28x28", .n = 1, .c = 104, .h = 28,
+	    .w = 28, .m = 104, .k = 3, .s = 1, .p = 1, .group = 13},
+	{.name = "grouped 3x3 g26 208 14x14", .n = 1, .c = 208, .h = 14,
+	    .w = 14, .m = 208, .k = 3, .s = 1, .p = 1, .group = 26},
+	{.name = "grouped 3x3 g55 440 7x7", .n = 1, .c = 440, .h = 7,
+	    .w = 7, .m = 440, .k = 3, .s = 1, .p = 1, .group = 55},
+	{.name = "grouped 3x3/2 g55 440 14x14", .n = 1, .c = 440, .h = 14,
+	    .w = 14, .m = 440, .k = 3, .s = 2, .p = 1, .group = 55},
 };
 
 static void

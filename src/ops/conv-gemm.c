@@ -189,9 +189,12 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 	if (w->k[0] != 1 || w->in[0] != 1 || w->pb[0] != 0 || w->pe[0] != 0)
 		return (false);
 	/* stride 2 where each input value is read by 4 taps or more (7x7:
-	 * 0.86-0.94 of the packed path's time; 3x3: 1.0-1.07) */
+	 * 0.86-0.94 of the packed path's time; 3x3: 1.0-1.07), or with few
+	 * rows of w to share the packing (bench-conv, one thread: MobileNet's
+	 * 3x3/2 stem, 3 -> 32, 0.83 of the time; 55 groups of 8 channels at
+	 * 14x14, 0.87) */
 	if (w->s[1] != w->s[2] || w->s[1] > 2 || (w->s[1] == 2 &&
-	    w->k[1] * w->k[2] < 16))
+	    w->k[1] * w->k[2] < 16 && m > 32))
 		return (false);
 	for (int i = 1; i < GP_WIN_DIMS; i++)
 		if (w->pb[i] < 0 || w->pe[i] < 0)
@@ -641,6 +644,24 @@ kernel(const struct tile *t)
 		kernel_rows(t, 2);
 }
 
+/* Row tile r of m rows: its first row, and its rows in *mr.  Tiles of MR
+ * rows, but when m leaves 2 rows over (8, 14, 32, 128, 440...) the last
+ * two tiles have 4 each: a tile of 2 rows keeps only 4 accumulators, too
+ * few for the FMA units' latency (RegNet's grouped convs of 8 channels,
+ * bench-conv, one thread: 0.91-0.93 of the time at 14x14 to 56x56). */
+static inline int64_t
+row_tile(int64_t m, int64_t r, int *mr)
+{
+	int64_t st = (m + MR - 1) / MR, i0 = r * MR;
+
+	if (m % MR == 2 && st >= 2 && r >= st - 2) {
+		*mr = 4;
+		return ((st - 2) * MR + (r - (st - 2)) * 4);
+	}
+	*mr = m - i0 < MR ? (int)(m - i0) : MR;
+	return (i0);
+}
+
 /* Row tiles [r0, r1) of w (columns [k0, k0 + kl)) times the ns packed
  * slivers at blk (sliver stride sst) into y's columns [n0, n0 + nn). */
 __attribute__((target("avx2,fma"))) static void
@@ -651,10 +672,9 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
 	t->kc = kl;
 	t->ldc = n;
 	for (int64_t r = r0; r < r1; r++) {
-		int64_t i0 = r * MR;
+		int64_t i0 = row_tile(m, r, &t->mr);
 		const float *bias = t->bias;
 
-		t->mr = m - i0 < MR ? (int)(m - i0) : MR;
 		for (int i = 0; i < MR; i++)
 			t->a[i] = w + (i0 + (i < t->mr ? i : 0)) * k + k0;
 		if (bias != NULL)
@@ -685,8 +705,9 @@ packed(const float *a, int64_t lda, const float *b, float *c, int64_t ldc,
 		t.kc = k - k0 < kc ? k - k0 : kc;
 		t.first = kb == 0 && !acc;
 		t.last = kb == nkb - 1;
-		for (int64_t i0 = 0; i0 < m; i0 += MR) {
-			t.mr = m - i0 < MR ? (int)(m - i0) : MR;
+		for (int64_t r = 0; r < (m + MR - 1) / MR; r++) {
+			int64_t i0 = row_tile(m, r, &t.mr);
+
 			for (int i = 0; i < MR; i++)
 				t.a[i] = a + (i0 + (i < t.mr ? i : 0)) * lda +
 				    k0;
@@ -775,9 +796,8 @@ direct_item(const struct dpath *d, int64_t r0, int64_t r1, int64_t l0,
 		t.kc = d->k - k0 < kc ? d->k - k0 : kc;
 		t.off = d->off + k0;
 		for (int64_t r = r0; r < r1; r++) {
-			int64_t i0 = r * MR;
+			int64_t i0 = row_tile(d->m, r, &t.mr);
 
-			t.mr = d->m - i0 < MR ? (int)(d->m - i0) : MR;
 			for (int i = 0; i < MR; i++)
 				t.a[i] = d->w + (i0 + (i < t.mr ? i : 0)) *
 				    d->k + k0;
@@ -798,10 +818,48 @@ direct_item(const struct dpath *d, int64_t r0, int64_t r1, int64_t l0,
 	}
 }
 
+/* Columns [c0, c0 + 8) of x's row xr (iw values), those outside [0, iw)
+ * zeros (masked off, not read); a pad row's (xr NULL), zeros. */
+__attribute__((target("avx2"), always_inline)) static inline __m256
+row_lanes(const float *xr, int64_t c0, int64_t iw)
+{
+	__m256i i;
+
+	if (xr == NULL)
+		return (_mm256_setzero_ps());
+	if (c0 >= 0 && c0 + 8 <= iw)
+		return (_mm256_loadu_ps(xr + c0));
+	i = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+	    _mm256_set1_epi32((int)c0));
+	return (_mm256_maskload_ps(xr + c0, _mm256_and_si256(
+	    _mm256_cmpgt_epi32(i, _mm256_set1_epi32(-1)),
+	    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)iw), i))));
+}
+
+/* v to d, n values of it (the rest of a row), or all 8 when the room
+ * left in the plane (the rows after this one, written after it by the
+ * same thread) holds them. */
+__attribute__((target("avx2"), always_inline)) static inline void
+put_lanes(float *d, __m256 v, int64_t n, int64_t room)
+{
+	if (n >= 8 || room >= 8)
+		_mm256_storeu_ps(d, v);
+	else
+		gp_lanes_store(d, v, (int)n);
+}
+
 /* Plane c of x (in[1] x in[2]) into xp inside the pads' zeros: hp padded
- * rows, each cut into the stride s's phases (column j of phase f is padded
- * column j s + f), a phase's rows of wq values, its planes pst values
- * apart (s 1: one phase, rows of wq = the padded width). */
+ * rows, each cut into the stride s's phases (s 1 or 2; column j of phase
+ * f is padded column j s + f), a phase's rows of wq values, its planes
+ * pst values apart (s 1: one phase, rows of wq = the padded width).  Row
+ * by row, 8 values at a time, each vector written whole when the plane
+ * has room for it (past the row's end it writes the next rows' start,
+ * written after), its lanes only at the plane's end, where another
+ * thread's plane may follow: the library calls a small plane's rows took
+ * (zeros, copy, zeros) cost RegNet's grouped convs of 8 channels at 7x7
+ * a tenth of their time, the even and odd values picked one by one at
+ * 14x14, stride 2, a third.  Wide rows of stride 1 take the library's
+ * memset and memcpy. */
 __attribute__((target("avx2"))) static void
 pad_plane(const float *x, float *xp, const struct gp_win *win, int64_t hp,
     int64_t wq, int64_t pst)
@@ -810,39 +868,37 @@ pad_plane(const float *x, float *xp, const struct gp_win *win, int64_t hp,
 
 	for (int64_t r = 0; r < hp; r++) {
 		float *d = xp + r * wq;
-		const float *xr;
+		const float *xr = NULL;
+		int64_t room = (hp - r) * wq;
 
-		if (r < win->pb[1] || r - win->pb[1] >= win->in[1]) {
-			for (int64_t f = 0; f < s; f++)
-				memset(d + f * pst, 0, sizeof(float) *
-				    (size_t)wq);
+		if (r >= win->pb[1] && r - win->pb[1] < win->in[1])
+			xr = x + (r - win->pb[1]) * iw;
+		if (s == 1 && wq > 64 && xr == NULL) {
+			memset(d, 0, sizeof(float) * (size_t)wq);
 			continue;
 		}
-		xr = x + (r - win->pb[1]) * iw;
-		if (s == 1) {
+		if (s == 1 && wq > 64) {
 			memset(d, 0, sizeof(float) * (size_t)pl);
 			memcpy(d + pl, xr, sizeof(float) * (size_t)iw);
 			memset(d + pl + iw, 0, sizeof(float) *
 			    (size_t)(wq - pl - iw));
 			continue;
 		}
-		for (int64_t f = 0; f < s; f++) {
-			/* padded column j s + f holds x's column j s + f -
-			 * pl for j in [j0, j1), zeros around */
-			float *df = d + f * pst;
-			int64_t j0 = pl - f <= 0 ? 0 : (pl - f + s - 1) / s;
-			int64_t j1 = iw + pl - f <= 0 ? 0 : (iw + pl - f - 1) /
-			    s + 1;
+		for (int64_t j = 0; j < wq; j += 8) {
+			__m256 a, b;
 
-			j1 = j1 < wq ? j1 : wq;
-			j0 = j0 < j1 ? j0 : j1;
-			memset(df, 0, sizeof(float) * (size_t)j0);
-			if (s == 2)
-				gather2(df + j0, xr + 2 * j0 + f - pl, j1 - j0);
-			else
-				for (int64_t j = j0; j < j1; j++)
-					df[j] = xr[j * s + f - pl];
-			memset(df + j1, 0, sizeof(float) * (size_t)(wq - j1));
+			if (s == 1) {
+				put_lanes(d + j, row_lanes(xr, j - pl, iw),
+				    wq - j, room - j);
+				continue;
+			}
+			/* padded columns [2 j, 2 j + 16), split into the
+			 * even and odd phases */
+			a = row_lanes(xr, 2 * j - pl, iw);
+			b = row_lanes(xr, 2 * j + 8 - pl, iw);
+			put_lanes(d + j, gp_deint_even(a, b), wq - j, room - j);
+			put_lanes(d + pst + j, gp_deint_odd(a, b), wq - j,
+			    room - j);
 		}
 	}
 }

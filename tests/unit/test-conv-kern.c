@@ -10,7 +10,8 @@
  * read in place, even sizes with pads 1, or from a padded copy), the
  * 5x5 and 7x7 paths, the general path (dilation, 9x9, 1-D, 3-D), grouped
  * convs of many small groups (their groups over the threads) and of a
- * few large ones, asymmetric and oversized pads,
+ * few large ones, the gemm conv's direct path on small planes (strides 1
+ * and 2), asymmetric and oversized pads,
  * odd sizes, a channel multiplier, and for the pointwise conv both ways
  * of cutting the gemm (column and row blocks), several images, with and
  * without bias; shapes past GP_PAR_MIN run over the threads.  Then the
@@ -381,6 +382,34 @@ test_grouped(enum gp_dtype dt)
 	    0, 6);
 }
 
+/* The float32 gemm conv's direct path on small planes (ops/conv-gemm.c):
+ * padded planes narrower than a vector (their rows written whole over the
+ * next rows, never past the plane: the threads pad the planes side by
+ * side), stride 2 on few output channels (its even and odd phases), and
+ * row tiles of 6, 4 and 4 rows (14 output channels) or 4 and 4 (8). */
+static void
+test_small_planes(enum gp_dtype dt)
+{
+	struct geo q = g2(3, 3, 2, 1, 0, 0, 0, 0);
+
+	one(dt, "gemm 3x3 s2 no pads, 24 -> 8 on 9x7 (phases of 4 values)", 1,
+	    24, (int64_t[]){9, 7}, 8, 1, &q, true, 1, 0);
+	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
+	one(dt, "gemm 3x3 s2 p1, 12 -> 20 on 14x13, 2 images, relu", 2, 12,
+	    (int64_t[]){14, 13}, 20, 1, &q, true, 0, INFINITY);
+	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+	one(dt, "gemm 3x3 s1 p1, 40 -> 14 on 5x5 (padded rows of 7)", 1, 40,
+	    (int64_t[]){5, 5}, 14, 1, &q, true, 0, 6);
+	one(dt, "gemm 3x3 s1 p1, 48 -> 20 on 7x7, 3 images", 3, 48,
+	    (int64_t[]){7, 7}, 20, 1, &q, false, 1, 0);
+	q = g2(3, 3, 1, 2, 2, 2, 2, 2);
+	one(dt, "gemm 3x3 s1 d2 p2, 24 -> 8 on 7x6", 1, 24,
+	    (int64_t[]){7, 6}, 8, 1, &q, true, 1, 0);
+	q = g2(3, 3, 1, 1, 0, 0, 0, 0);
+	one(dt, "gemm 3x3 s1 no pads, 32 -> 14 on 3x9 (one output row)", 1, 32,
+	    (int64_t[]){3, 9}, 14, 1, &q, true, 1, 0);
+}
+
 static void
 test_pointwise(enum gp_dtype dt)
 {
@@ -623,6 +652,8 @@ main(void)
 	test_pointwise(GP_FLOAT64);
 	test_grouped(GP_FLOAT32);
 	test_grouped(GP_FLOAT64);
+	test_small_planes(GP_FLOAT32);
+	test_small_planes(GP_FLOAT64);
 	test_pools(GP_FLOAT32);
 	test_pools(GP_FLOAT64);
 	test_gpools(GP_FLOAT32);
