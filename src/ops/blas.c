@@ -358,7 +358,9 @@ static const struct blas_fns blas_fns[GP_DTYPE__COUNT] = {
  * spin from the conv before (ops/par.h), and the split is BLAS's own
  * (each y element the same dot product).  mobilenet_v2's classifier took
  * 0.66-0.81 of OpenBLAS's threaded call's time (medians of 100 calls,
- * four runs each, alternated).
+ * four runs each, alternated).  A smaller gemv runs on one thread, for
+ * the same reason: OpenBLAS threads one from 9,216 elements, and its
+ * threads are asleep (ops/conv-pw.c).
  */
 static void
 gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
@@ -369,13 +371,14 @@ gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
 	int64_t isz = (int64_t)gp_dtype_size(dt);
 	int nt = gp_par_max_threads(), blas_nt;
 
+	blas_nt = openblas_get_num_threads();
+	openblas_set_num_threads(1);
 	if (nt < 2 || (int64_t)M * N < GEMV_PAR_MIN || ny < 16 * nt) {
 		blas_fns[dt].gemv(ta, M, N, alpha, a, lda, x, incx, beta, y,
 		    incy);
+		openblas_set_num_threads(blas_nt);
 		return;
 	}
-	blas_nt = openblas_get_num_threads();
-	openblas_set_num_threads(1);
 	GP_PAR_FOR(GP_PAR_MIN)
 	for (int k = 0; k < nt; k++) {
 		int64_t j0, j1;
