@@ -143,6 +143,15 @@ static const struct bcase cases[] = {
 	    .w = 56, .m = 96, .k = 7, .s = 1, .p = 3, .group = 96},
 	{.name = "depthwise 7x7 384 14x14", .n = 1, .c = 384, .h = 14,
 	    .w = 14, .m = 384, .k = 7, .s = 1, .p = 3, .group = 384},
+	/* DenseNet-121's 3x3 convs: 128 -> 32 (its growth rate) */
+	{.name = "densenet 3x3 128->32 56x56", .n = 1, .c = 128, .h = 56,
+	    .w = 56, .m = 32, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "densenet 3x3 128->32 28x28", .n = 1, .c = 128, .h = 28,
+	    .w = 28, .m = 32, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "densenet 3x3 128->32 14x14", .n = 1, .c = 128, .h = 14,
+	    .w = 14, .m = 32, .k = 3, .s = 1, .p = 1, .group = 1},
+	{.name = "densenet 3x3 128->32 7x7", .n = 1, .c = 128, .h = 7,
+	    .w = 7, .m = 32, .k = 3, .s = 1, .p = 1, .group = 1},
 	/* RegNetY-400MF's grouped 3x3 convs: groups of 8 channels */
 	{.name = "grouped 3x3 g6 48 56x56", .n = 1, .c = 48, .h = 56,
 	    .w = 56, .m = 48, .k = 3, .s = 1, .p = 1, .group = 6},

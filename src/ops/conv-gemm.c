@@ -109,17 +109,29 @@ depth(int64_t k, int64_t *nkb)
 	return (depth_of(k, KC, nkb));
 }
 
-/* Share the rows of w between the threads (all of col packed at once)
- * rather than the columns: when the columns are few (the 7x7 and 14x14
- * layers of a CNN: the slivers would not spread over the threads, the
- * last one mostly padding) and all of col is not too large. */
+/* Few enough columns (output pixels) that all of col, packed at once,
+ * is not too large, and the slivers would not spread over the threads. */
 static bool
-rows_mode(int64_t k, int64_t n, int64_t m)
+few_columns(int64_t k, int64_t n)
 {
 	int64_t sl = (n + NR - 1) / NR;
 
-	return (sl < MAX_SLIVERS && m >= 4 * MR && k * sl * NR * (int64_t)sizeof(float)
-	    <= ROWS_MAX);
+	return (sl < MAX_SLIVERS && k * sl * NR * (int64_t)sizeof(float) <=
+	    ROWS_MAX);
+}
+
+/* Share the rows of w between the threads (all of col packed at once)
+ * rather than the columns: when the columns are few (the 7x7 and 14x14
+ * layers of a CNN: the slivers would not spread over the threads, the
+ * last one mostly padding), all of col is not too large, and enough rows
+ * of w share its packing: with fewer than 96 the direct path wins
+ * (bench-conv, 2 threads: DenseNet's 3x3 128 -> 32 at 14x14 0.207 ->
+ * 0.112 ms, at 7x7 0.077 -> 0.047; 96 -> 48 0.75, 128 -> 64 0.71-0.90,
+ * 64 -> 24 0.5; but 256 -> 96 at 7x7 1.7-1.9 times rows mode's). */
+static bool
+rows_mode(int64_t k, int64_t n, int64_t m)
+{
+	return (few_columns(k, n) && m >= 16 * MR);
 }
 
 static int64_t
@@ -202,10 +214,14 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 	return ((span - ow) * m <= 8 * span);
 }
 
+/* A pointwise conv of few columns and 24 rows or more runs faster as
+ * ops/conv-pw.c's blocks of OpenBLAS gemms (and a one-pixel conv as its
+ * gemv). */
 bool
 gp_conv_gemm_pointwise(const struct gp_win *win, int64_t cg, int64_t m)
 {
-	return (!rows_mode(cg * vol3(win->k), vol3(win->out), m));
+	return (!few_columns(cg * vol3(win->k), vol3(win->out)) || m < 4 *
+	    MR);
 }
 
 /* Bytes of one thread's packed chunk (a multiple of ALIGN). */
