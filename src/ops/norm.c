@@ -6,7 +6,9 @@
  * (n, c) plane), in float32 or float64.
  *
  * batch_norm folds its four per-channel inputs into one scale and one
- * shift per channel (in double) and runs y = x * a + b over each plane.
+ * shift per channel (in double) and runs y = x * a + b over each plane,
+ * clamped to [act_min, act_max] when the bn_act rewrite fused a Relu or
+ * a Clip into it (DenseNet's pre-activations).
  * layer_norm and instance_norm compute each row's mean and then its
  * variance in double, in two vectorized passes over the row (no
  * cancellation as in E[x^2] - E[x]^2), then write (x - mean) / sqrt(var + epsilon) * scale +
@@ -34,10 +36,12 @@ struct norm_priv {
 	enum norm_kind	kind;
 	double		eps;
 	int		axis;	/* layer_norm: the first normalized axis */
+	double		lo, hi;	/* batch_norm: the clamp (act_min, act_max) */
+	bool		act;	/* ... when either is finite */
 };
 
 static const char *const p_batch[] = {"epsilon", "momentum",
-	"training_mode", "spatial", NULL};
+	"training_mode", "spatial", "act_min", "act_max", NULL};
 static const char *const p_layer[] = {"axis", "epsilon", "stash_type",
 	NULL};
 static const char *const p_inst[] = {"epsilon", NULL};
@@ -53,19 +57,29 @@ static const char *const p_inst[] = {"epsilon", NULL};
 #endif
 
 #define DEF_NORM(SFX, T)                                                      \
-/* y = x * a[c] + b[c] over planes of len elements, channel pl % nc */        \
+/* y = x * a[c] + b[c] over planes of len elements, channel pl % nc; with  \
+ * act, clamped to [lo, hi] as conv clamps (NaN stays NaN) */                \
 static void                                                                   \
 affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
-    const T *a, const T *b)                                                   \
+    const T *a, const T *b, bool act, T lo, T hi)                             \
 {                                                                             \
 	GP_PAR_FOR(planes * len)                                              \
 	for (int64_t pl = 0; pl < planes; pl++) {                             \
 		const T *restrict xr = x + pl * len;                          \
 		T *restrict yr = y + pl * len, av = a[pl % nc],               \
 		    bv = b[pl % nc];                                          \
+		if (!act) {                                                   \
+			GP_SIMD                                               \
+			for (int64_t i = 0; i < len; i++)                     \
+				yr[i] = xr[i] * av + bv;                      \
+			continue;                                             \
+		}                                                             \
 		GP_SIMD                                                       \
-		for (int64_t i = 0; i < len; i++)                             \
-			yr[i] = xr[i] * av + bv;                              \
+		for (int64_t i = 0; i < len; i++) {                           \
+			T v = xr[i] * av + bv;                                \
+			v = v < lo ? lo : v;                                  \
+			yr[i] = v > hi ? hi : v;                              \
+		}                                                             \
 	}                                                                     \
 }                                                                             \
 /* Each row of len normalized; scale and bias per column (percol) or per  \
@@ -213,11 +227,13 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 		if (f32)
 			affine_f32((const float *)gp_tensor_data(t),
 			    (float *)gp_tensor_data(o), rows, nc, len,
-			    (const float *)a, (const float *)b);
+			    (const float *)a, (const float *)b, np->act,
+			    (float)np->lo, (float)np->hi);
 		else
 			affine_f64((const double *)gp_tensor_data(t),
 			    (double *)gp_tensor_data(o), rows, nc, len,
-			    (const double *)a, (const double *)b);
+			    (const double *)a, (const double *)b, np->act,
+			    np->lo, np->hi);
 	} else {
 		params_into(a, o->dtype, in[1], nc);
 		params_into(b, o->dtype, in[2], nc);
@@ -317,8 +333,15 @@ prep_norm(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		if (gp_op_param_double(n->params, "momentum", 0.9, &mom,
 		    err) < 0 || gp_win_param_flag(n->params, "training_mode",
 		    false, &train, err) < 0 || gp_win_param_flag(n->params,
-		    "spatial", true, &spatial, err) < 0)
+		    "spatial", true, &spatial, err) < 0 ||
+		    gp_op_param_double(n->params, "act_min", -INFINITY,
+		    &np->lo, err) < 0 || gp_op_param_double(n->params,
+		    "act_max", INFINITY, &np->hi, err) < 0)
 			return (-1);
+		if (isnan(np->lo) || isnan(np->hi) || np->lo > np->hi)
+			return (gp_err_set(err, "%s: act_min %g and act_max %g: "
+			    "expected act_min <= act_max", op, np->lo, np->hi));
+		np->act = np->lo > -INFINITY || np->hi < INFINITY;
 		if (train)
 			return (gp_err_set(err, "%s: training_mode is set: "
 			    "only the inference form is implemented (the given "
@@ -428,15 +451,22 @@ fmt_norm(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 	gp_buf_printf(b, "{");
 	if (np->kind == N_LAYER)
 		gp_buf_printf(b, "axis=%d, ", np->axis);
-	gp_buf_printf(b, "epsilon=%g}", np->eps);
+	gp_buf_printf(b, "epsilon=%g", np->eps);
+	if (np->act && np->lo == 0 && np->hi == INFINITY)
+		gp_buf_puts(b, ", relu");
+	else if (np->act)
+		gp_buf_printf(b, ", clip=[%g, %g]", np->lo, np->hi);
+	gp_buf_puts(b, "}");
 }
 
 static const struct gp_op op_batch_norm = {
 	.name = "batch_norm",
 	.cls = "BatchNormalization",
 	.doc = "batch_norm(X, scale, B, input_mean, input_var; epsilon, "
-	    "momentum, training_mode): ONNX BatchNormalization, inference "
-	    "form, X (N, C, ...), the others (C); float32 or float64",
+	    "momentum, training_mode, act_min, act_max): ONNX "
+	    "BatchNormalization, inference form, X (N, C, ...), the others "
+	    "(C); float32 or float64; act_min, act_max clamp the output (a "
+	    "fused Relu or Clip: the bn_act rewrite)",
 	.min_in = 5, .max_in = 5, .n_out = 1,
 	.params = p_batch,
 	.prepare = prep_norm,

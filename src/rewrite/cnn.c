@@ -9,6 +9,9 @@
  *   conv_act         maximum(conv(...), lo), minimum(conv(...), hi) or
  *                    clip(conv(...), lo, hi) -> conv(...; act_min, act_max)
  *                    (a clamp of a clamped conv: the intersection)
+ *   bn_act           the same of a batch_norm that bn_fold left (one not
+ *                    after a conv: DenseNet's pre-activations) ->
+ *                    batch_norm(...; act_min, act_max)
  *   layer_norm_fuse  the LayerNorm torch exports below opset 17 (mean,
  *                    sub, pow 2, mean, add eps, sqrt, div, mul, add)
  *                    -> layer_norm
@@ -33,7 +36,8 @@
  * must be fixed: constants, or shared variables that no function updates.
  * The folded weights differ from the unfolded arithmetic by rounding
  * (W * a rounded once instead of the conv's output times a); the others
- * keep the arithmetic's order (conv_bias, conv_act: identical results) or
+ * keep the arithmetic's order (conv_bias, conv_act, bn_act: identical
+ * results) or
  * compute the statistics in double (layer_norm_fuse).  conv_winograd
  * changes the arithmetic: its sums differ from the direct conv's by
  * rounding (a few ulps of the sum of the products' magnitudes); an input
@@ -185,14 +189,15 @@ act_label(const struct gp_node *c, double lo, double hi)
 	return (r);
 }
 
-/* A new conv like c on (X, W, B), with act_min/act_max when finite.  It
- * keeps c's name and front-end family, and its label (with the clamp). */
+/* A new apply of c's op on the nin inputs in, with c's params but
+ * act_min/act_max when finite.  It keeps c's name and front-end family,
+ * and its label (with the clamp). */
 static int
-conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
-    double lo, double hi)
+clamped_like(struct gp_graph *g, const struct gp_node *c, const int *in,
+    int nin, double lo, double hi)
 {
 	json_t *p = json_deep_copy(c->params);
-	int in[3] = {x, wt, b}, v;
+	int v;
 	char *name = c->name ? gp_xstrdup(c->name) : NULL;
 	char *family = c->family ? gp_xstrdup(c->family) : NULL;
 	char *label = act_label(c, lo, hi);
@@ -204,7 +209,7 @@ conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
 		json_object_set_new(p, "act_min", json_real(lo));
 	if (hi < INFINITY)
 		json_object_set_new(p, "act_max", json_real(hi));
-	v = gp_rw_apply(g, "conv", p, b >= 0 ? 3 : 2, in);
+	v = gp_rw_apply(g, c->op->name, p, nin, in);
 	if (v < 0) {
 		free(name);
 		free(family);
@@ -216,6 +221,16 @@ conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
 	n->family = family;
 	n->label = label;
 	return (v);
+}
+
+/* A new conv like c on (X, W, B), clamped to [lo, hi]. */
+static int
+conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
+    double lo, double hi)
+{
+	int in[3] = {x, wt, b};
+
+	return (clamped_like(g, c, in, b >= 0 ? 3 : 2, lo, hi));
 }
 
 /* A new constant of type t named after variable `like` and a suffix. */
@@ -376,15 +391,16 @@ conv_bias(struct cnn *s, int x)
 }
 
 /*
- * conv_act
+ * conv_act, bn_act
  */
 
-/* The conv producing v, read only there, clamped or not: its clamp in
- * *lo, *hi (infinite when none); or NULL. */
+/* The apply of op (conv or batch_norm) producing v, read only there,
+ * clamped or not: its clamp in *lo, *hi (infinite when none); or NULL. */
 static const struct gp_node *
-act_conv(const struct cnn *s, int v, double *lo, double *hi)
+act_producer(const struct cnn *s, int v, const char *op, double *lo,
+    double *hi)
 {
-	const struct gp_node *c = gp_rw_producer_is(s->w.g, v, "conv");
+	const struct gp_node *c = gp_rw_producer_is(s->w.g, v, op);
 	struct gp_err err;
 
 	if (c == NULL || !used_once(s, v) ||
@@ -395,8 +411,10 @@ act_conv(const struct cnn *s, int v, double *lo, double *hi)
 	return (c);
 }
 
+/* maximum(c, lo), minimum(c, hi) or clip(c, lo, hi) of an apply c of op
+ * -> c with act_min, act_max. */
 static bool
-conv_act(struct cnn *s, int x)
+act_into(struct cnn *s, int x, const char *op)
 {
 	struct gp_graph *g = s->w.g;
 	const struct gp_node *n = &g->nodes[x], *c = NULL;
@@ -412,9 +430,10 @@ conv_act(struct cnn *s, int x)
 	if (is_max || is_min) {
 		if (n->n_in != 2)
 			return (false);
-		ci = (c = act_conv(s, n->in[0], &clo, &chi)) != NULL ? 0 : 1;
-		if (c == NULL && (c = act_conv(s, n->in[1], &clo, &chi)) ==
-		    NULL)
+		ci = (c = act_producer(s, n->in[0], op, &clo, &chi)) != NULL ?
+		    0 : 1;
+		if (c == NULL && (c = act_producer(s, n->in[1], op, &clo,
+		    &chi)) == NULL)
 			return (false);
 		if (!gp_rw_const_value(g, n->in[1 - ci], &a) || isnan(a))
 			return (false);
@@ -423,7 +442,7 @@ conv_act(struct cnn *s, int x)
 		else
 			hi = a;
 	} else {
-		if (n->n_in != 3 || (c = act_conv(s, n->in[0], &clo,
+		if (n->n_in != 3 || (c = act_producer(s, n->in[0], op, &clo,
 		    &chi)) == NULL || !gp_rw_const_value(g, n->in[1], &lo) ||
 		    !gp_rw_const_value(g, n->in[2], &hi) || isnan(lo) ||
 		    isnan(hi) || lo > hi)
@@ -435,9 +454,20 @@ conv_act(struct cnn *s, int x)
 	hi = fmin(hi, chi);
 	if (lo > hi || !gp_rw_same_type(g, c->out[0], n->out[0]))
 		return (false);
-	v = conv_like(g, c, c->in[0], c->in[1], c->n_in > 2 ? c->in[2] : -1,
-	    lo, hi);
+	v = clamped_like(g, c, c->in, c->n_in, lo, hi);
 	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+static bool
+conv_act(struct cnn *s, int x)
+{
+	return (act_into(s, x, "conv"));
+}
+
+static bool
+bn_act(struct cnn *s, int x)
+{
+	return (act_into(s, x, "batch_norm"));
 }
 
 /*
@@ -845,6 +875,9 @@ CNN(conv_bias, "conv", SPEC, SPEC_TAGS, "conv(X, W) + b, b per output "
     "channel -> conv(X, W, b)")
 CNN(conv_act, "conv", SPEC, SPEC_TAGS, "maximum(conv, lo), minimum(conv, "
     "hi), clip(conv, lo, hi) (Relu, Relu6) -> conv with act_min, act_max")
+CNN(bn_act, "batch_norm", SPEC, SPEC_TAGS, "maximum(batch_norm, lo), "
+    "minimum(batch_norm, hi), clip(batch_norm, lo, hi) (a pre-activation's "
+    "Relu) -> batch_norm with act_min, act_max")
 CNN(layer_norm_fuse, "mean", SPEC, SPEC_TAGS, "(x - mean(x)) / sqrt(mean("
     "(x - mean(x))^2) + eps) * gamma + beta over trailing axes -> "
     "layer_norm")
@@ -863,6 +896,7 @@ const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_bn_fold,
 	&rw_conv_bias,
 	&rw_conv_act,
+	&rw_bn_act,
 	&rw_layer_norm_fuse,
 	&rw_conv_winograd,
 	&rw_gemm_pack,

@@ -1,6 +1,6 @@
 /*
  * test-rewrite-cnn.c: the CNN rewriters (src/rewrite/cnn.c): bn_fold,
- * conv_bias, conv_act, layer_norm_fuse, conv_winograd and gemm_pack (its
+ * conv_bias, conv_act, bn_act, layer_norm_fuse, conv_winograd and gemm_pack (its
  * outputs also against the product computed here in double).  Each on a
  * small graph where it must fire (the applies left, and the results
  * against the graph with the rewrite left out), and on look-alikes where
@@ -10,7 +10,7 @@
  * resnet18 and mobilenet_v2 bench/onnx/export.py makes) adds models to
  * the last check.
  *
- * "Identical" is bit for bit (conv_bias and conv_act keep the
+ * "Identical" is bit for bit (conv_bias, conv_act and bn_act keep the
  * arithmetic's order); bn_fold rounds W * a once instead of the conv's
  * output times a, and layer_norm computes its statistics in double, so
  * those are compared within 1e-6 of the largest magnitude of each output
@@ -363,6 +363,46 @@ test_bn_fold(void)
 	    "bn_fold + conv_act: batch_norm read twice: folded, relu apart");
 	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
 	    "batch_norm read twice");
+	gp_graph_free(g);
+}
+
+/* bn_act: the clamp into a batch_norm that stays (bn_fold left out
+ * here, as for DenseNet's pre-activations, which follow no conv) */
+static void
+test_bn_act(void)
+{
+	struct gp_graph *g;
+
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
+	    RELU("n", "r"), "'r'", NULL);
+	expect_ops(g, ONLY("bn_act"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05, relu}",
+	    "bn_act: batch_norm + relu");
+	compare(g, "optimizer=fast_run,optimizer_excluding=bn_fold",
+	    "optimizer=fast_run,optimizer_excluding=bn_fold:bn_act", true,
+	    "bn_act: batch_norm + relu");
+	/* after a conv, bn_fold comes first: one conv */
+	expect_ops(g, ONLY("bn_fold:conv_act:bn_act"),
+	    "Conv{3x3, pads=[1, 1, 1, 1], relu}",
+	    "bn_act: after a conv, folded into it (bn_fold, conv_act)");
+	gp_graph_free(g);
+	/* relu then clip(0, 6): one clamp, the intersection */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
+	    RELU("n", "r0") ", {'op': 'clip', 'inputs': ['r0', 0, 6], "
+	    "'outputs': ['r']}", "'r'", NULL);
+	expect_ops(g, ONLY("bn_act"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05, clip=[0, 6]}",
+	    "bn_act: relu then clip(0, 6)");
+	compare(g, "optimizer=fast_run,optimizer_excluding=bn_fold",
+	    "optimizer=fast_run,optimizer_excluding=bn_fold:bn_act", true,
+	    "bn_act: relu then clip(0, 6)");
+	gp_graph_free(g);
+	/* must not fire: the batch_norm's output is also a function output */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
+	    RELU("n", "r"), "'r', 'n'", NULL);
+	expect_ops(g, ONLY("bn_act"), "Conv{3x3, pads=[1, 1, 1, 1]} "
+	    "BatchNormalization{epsilon=1e-05} Elemwise{maximum}",
+	    "bn_act: not when the batch_norm's output is a function output");
 	gp_graph_free(g);
 }
 
@@ -999,6 +1039,7 @@ main(void)
 		top_srcdir = s;
 	test_bn_fold();
 	test_conv_act();
+	test_bn_act();
 	test_layer_norm();
 	test_conv_winograd();
 	test_gemm_pack();
