@@ -13,6 +13,8 @@
  *                       row -> one reshape
  *   useless_cast        cast to x's own dtype -> x
  *   useless_identity    identity(x) -> x; fill(a, b) of b's own type -> b
+ *   useless_pad         a pad of 0 on every side -> x (torch exports one
+ *                       before each of DenseNet's AveragePools)
  *
  * A replacement is made only when it has exactly the type (dtype and shape)
  * of what it replaces: x * 1.0 of an int32 x is float64 and stays.  The
@@ -256,6 +258,25 @@ useless_identity(struct gp_rw *w, int x)
 	return (false);
 }
 
+static bool
+useless_pad(struct gp_rw *w, int x)
+{
+	const struct gp_node *n = &w->g->nodes[x];
+	const json_t *pads, *e;
+	size_t i;
+
+	if (!gp_rw_is(n, "pad"))
+		return (false);
+	w->ctx->tried++;
+	pads = json_object_get(n->params, "pads");
+	if (!json_is_array(pads))
+		return (false);
+	json_array_foreach(pads, i, e)
+		if (!json_is_integer(e) || json_integer_value(e) != 0)
+			return (false);
+	return (gp_rw_replace_out(w, x, n->in[0]));
+}
+
 #define CANON(fn, doc_, ...)						\
 	static int							\
 	run_##fn(struct gp_rewrite_ctx *c, struct gp_err *err)		\
@@ -284,6 +305,7 @@ CANON(useless_reshape, "reshape or flatten to x's own shape -> x; two in "
 CANON(useless_cast, "cast to x's own dtype -> x", "cast")
 CANON(useless_identity, "identity(x) -> x; fill(a, b) of b's own type -> b",
     "identity", "fill", "second")
+CANON(useless_pad, "pad of 0 on every side -> x", "pad")
 
 const struct gp_rewriter *const gp_rewriters_canonicalize[] = {
 	&rw_mul_one,
@@ -295,5 +317,6 @@ const struct gp_rewriter *const gp_rewriters_canonicalize[] = {
 	&rw_useless_reshape,
 	&rw_useless_cast,
 	&rw_useless_identity,
+	&rw_useless_pad,
 	NULL,
 };

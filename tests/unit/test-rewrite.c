@@ -432,6 +432,23 @@ test_canonicalize(void)
 	expect(X("x"), "{'op': 'identity', 'inputs': ['x'], "
 	    "'outputs': ['c']}", "'c'", c, "",
 	    "useless_identity: identity(x) -> x");
+	expect(XS("m", "[3, 4]", "float64", 1),
+	    "{'op': 'pad', 'inputs': ['m'], 'outputs': ['a'], "
+	    "'params': {'pads': [0, 0, 0, 0], 'value': 5}},"
+	    "{'op': 'exp', 'inputs': ['a'], 'outputs': ['c']}", "'c'", c,
+	    "Elemwise{exp}", "useless_pad: pads of 0");
+	/* the same shape, shifted: a pad and a crop stay */
+	expect(XS("m", "[3, 4]", "float64", 1),
+	    "{'op': 'pad', 'inputs': ['m'], 'outputs': ['a'], "
+	    "'params': {'pads': [0, 1, 0, -1]}},"
+	    "{'op': 'exp', 'inputs': ['a'], 'outputs': ['c']}", "'c'", c,
+	    "Pad{constant=0, pads=[0, 1, 0, -1]} Elemwise{exp}",
+	    "useless_pad: a pad and a crop of one column stay");
+	expect(XS("m", "[3, 4]", "float64", 1),
+	    "{'op': 'pad', 'inputs': ['m'], 'outputs': ['a'], "
+	    "'params': {'pads': [0, 0, 0, 0], 'mode': 'reflect'}},"
+	    "{'op': 'exp', 'inputs': ['a'], 'outputs': ['c']}", "'c'", c,
+	    "Elemwise{exp}", "useless_pad: reflect by 0");
 }
 
 static void
