@@ -371,9 +371,14 @@ gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
 	int64_t isz = (int64_t)gp_dtype_size(dt);
 	int nt = gp_par_max_threads(), blas_nt;
 
+	if (nt < 2 || ny < 16 * nt) {
+		blas_fns[dt].gemv(ta, M, N, alpha, a, lda, x, incx, beta, y,
+		    incy);
+		return;
+	}
 	blas_nt = openblas_get_num_threads();
 	openblas_set_num_threads(1);
-	if (nt < 2 || (int64_t)M * N < GEMV_PAR_MIN || ny < 16 * nt) {
+	if ((int64_t)M * N < GEMV_PAR_MIN) {
 		blas_fns[dt].gemv(ta, M, N, alpha, a, lda, x, incx, beta, y,
 		    incy);
 		openblas_set_num_threads(blas_nt);

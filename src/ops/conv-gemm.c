@@ -120,19 +120,6 @@ few_columns(int64_t k, int64_t n)
 	    ROWS_MAX);
 }
 
-/* Share the rows of w between the threads (all of col packed at once)
- * rather than the columns: when the columns are few (the 7x7 and 14x14
- * layers of a CNN: the slivers would not spread over the threads, the
- * last one mostly padding), all of col is not too large, and enough rows
- * of w share its packing: with fewer than 96 the direct path wins
- * (bench-conv, 2 threads: DenseNet's 3x3 128 -> 32 at 14x14 0.207 ->
- * 0.112 ms, at 7x7 0.077 -> 0.047; 96 -> 48 0.75, 128 -> 64 0.71-0.90,
- * 64 -> 24 0.5; but 256 -> 96 at 7x7 1.7-1.9 times rows mode's). */
-static bool
-rows_mode(int64_t k, int64_t n, int64_t m)
-{
-	return (few_columns(k, n) && m >= 16 * MR);
-}
 
 static int64_t
 vol3(const int64_t *v)
@@ -179,23 +166,21 @@ flat_packs(int64_t k, int64_t n, int64_t m)
 	return (n % NR != 0 && m >= 32 && k >= 128);
 }
 
-/* Read B where it lies (the direct path) rather than pack it: a
+/* Could B be read where it lies (the direct path) rather than packed: a
  * pointwise conv (unless flat_packs), or a 1-D or 2-D conv of strides 1
- * (any kernel, pads and dilation) or 2 (a kernel of 16 taps or more),
- * when not in rows mode, and when its tiles (which follow the output
- * rows: 16 columns, then 8 or 16 for the rest of the row) waste less than
- * packing would cost: packing costs about as much as 8 rows of w's
- * multiply per packed value (measured: 20% of the time at m = 64), so the
- * direct path is taken when at most 8 / m of its columns are waste (56 or
- * 55 columns: 0 or 2%; 28 at m = 128: 12.5%, packed). */
+ * (any kernel, pads and dilation) or 2 (a kernel of 16 taps or more, or
+ * at most 32 rows of w), when its tiles (which follow the output rows: 16
+ * columns, then 8 or 16 for the rest of the row) waste less than packing
+ * would cost: packing costs about as much as 8 rows of w's multiply per
+ * packed value (measured: 20% of the time at m = 64), so the direct path
+ * is taken when at most 8 / m of its columns are waste (56 or 55 columns:
+ * 0 or 2%; 28 at m = 128: 12.5%, packed). */
 static bool
-direct(const struct gp_win *w, int64_t k, int64_t m)
+direct_fits(const struct gp_win *w, int64_t k, int64_t m)
 {
 	int64_t n = vol3(w->out), ow = w->out[2], rem = ow % NR;
 	int64_t span = ow - rem + (rem == 0 ? 0 : rem <= 8 ? 8 : NR);
 
-	if (rows_mode(k, n, m))
-		return (false);
 	if (flat(w))
 		return (!flat_packs(k, n, m));
 	if (w->k[0] != 1 || w->in[0] != 1 || w->pb[0] != 0 || w->pe[0] != 0)
@@ -212,6 +197,29 @@ direct(const struct gp_win *w, int64_t k, int64_t m)
 		if (w->pb[i] < 0 || w->pe[i] < 0)
 			return (false);
 	return ((span - ow) * m <= 8 * span);
+}
+
+/* Share the rows of w between the threads (all of col packed at once)
+ * rather than the columns: when the columns are few (the 7x7 and 14x14
+ * layers of a CNN: the slivers would not spread over the threads, the
+ * last one mostly padding), all of col is not too large, and enough rows
+ * of w share its packing (24 or more); with fewer than 96 the direct path
+ * wins where it fits (bench-conv, 2 threads: DenseNet's 3x3 128 -> 32 at
+ * 14x14 0.207 -> 0.112 ms, at 7x7 0.077 -> 0.047; 96 -> 48 0.75, 128 ->
+ * 64 0.71-0.90, 64 -> 24 0.5; but 256 -> 96 at 7x7 1.7-1.9 times rows
+ * mode's). */
+static bool
+rows_mode(const struct gp_win *w, int64_t k, int64_t m)
+{
+	return (few_columns(k, vol3(w->out)) && m >= 4 * MR && (m >= 16 *
+	    MR || !direct_fits(w, k, m)));
+}
+
+/* The direct path: where it fits, unless in rows mode. */
+static bool
+direct(const struct gp_win *w, int64_t k, int64_t m)
+{
+	return (!rows_mode(w, k, m) && direct_fits(w, k, m));
 }
 
 /* A pointwise conv of few columns and 24 rows or more runs faster as
@@ -252,7 +260,7 @@ gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg, int64_t m)
 			    sizeof(float);
 		return (bytes);
 	}
-	if (rows_mode(k, n, m))
+	if (rows_mode(win, k, m))
 		return ((size_t)(k * sl * NR) * sizeof(float) + ALIGN);
 	return (chunk_bytes(k, n) * (size_t)gp_par_max_threads() + ALIGN);
 }
@@ -1041,7 +1049,7 @@ gp_conv_gemm_f32_in(const float *x, const float *w, const float *b,
 		conv_direct(x, w, y, win, cg, m, all, &t0);
 		return;
 	}
-	if (rows_mode(k, n, m)) {
+	if (rows_mode(win, k, m)) {
 		/* few columns: pack all of col once (the threads share the
 		 * rows of k), then the threads take groups of RG row tiles */
 		int64_t ng = (st + RG - 1) / RG;

@@ -111,13 +111,16 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	bool clamp = g->lo > -INFINITY || g->hi < INFINITY;                   \
 	T lo = (T)g->lo, hi = (T)g->hi;                                       \
 	pw_blocks(m, n, k, nimg, nt, &bm, &bn, &nb);                          \
+	/* (one thread of ours: OpenBLAS threads as it will) */                \
 	blas_nt = openblas_get_num_threads();                                 \
-	openblas_set_num_threads(1);                                          \
+	if (nt > 1)                                                           \
+		openblas_set_num_threads(1);                                  \
 	if (nb == 1) {                                                        \
 		for (int64_t i = 0; i < nimg; i++)                            \
 			pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n,   \
 			    n, k, 0, m, 0, n, lo, hi, clamp);                 \
-		openblas_set_num_threads(blas_nt);                            \
+		if (nt > 1)                                                   \
+			openblas_set_num_threads(blas_nt);                    \
 		return;                                                       \
 	}                                                                     \
 	GP_PAR_FOR(GP_PAR_MIN)                                                \

@@ -272,7 +272,7 @@ bn_fold(struct cnn *s, int x)
 	const char *src;
 	struct gp_type wtype, btype;
 	int64_t cout, per;
-	double eps;
+	double eps, lo, hi;
 	struct gp_err err;
 	int nw, nb, in0, v;
 	char *wd, *bd;
@@ -290,7 +290,12 @@ bn_fold(struct cnn *s, int x)
 	for (int k = 1; k < c->n_in; k++)
 		if (!fixed(s, c->in[k]))
 			return (false);
-	if (gp_op_param_double(n->params, "epsilon", 1e-5, &eps, &err) < 0)
+	/* a batch_norm bn_act clamped (its conv's bias became the conv's in
+	 * a later pass): the folded conv clamps the same */
+	if (gp_op_param_double(n->params, "epsilon", 1e-5, &eps, &err) < 0 ||
+	    gp_op_param_double(n->params, "act_min", -INFINITY, &lo,
+	    &err) < 0 || gp_op_param_double(n->params, "act_max", INFINITY,
+	    &hi, &err) < 0)
 		return (false);
 	wtype = g->vars[c->in[1]].type;
 	dt = wtype.dtype;
@@ -336,7 +341,7 @@ bn_fold(struct cnn *s, int x)
 		    gp_tensor_get(be, o) + (b0 - gp_tensor_get(mu, o)) * a);
 	}
 	gp_tensor_release(&wc);
-	v = conv_like(g, c, in0, nw, nb, -INFINITY, INFINITY);
+	v = conv_like(g, c, in0, nw, nb, lo, hi);
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 

@@ -397,6 +397,17 @@ test_bn_act(void)
 	    "optimizer=fast_run,optimizer_excluding=bn_fold:bn_act", true,
 	    "bn_act: relu then clip(0, 6)");
 	gp_graph_free(g);
+	/* a batch_norm that clamps already (bn_act's, or the graph's own)
+	 * folded into a conv: the folded conv clamps the same */
+	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", {'op': 'batch_norm', "
+	    "'inputs': ['c', 'gamma', 'beta', 'mu', 'var'], 'outputs': ['n'], "
+	    "'params': {'act_min': 0, 'act_max': 0.5}}", "'n'", NULL);
+	expect_ops(g, ONLY("bn_fold"),
+	    "Conv{3x3, pads=[1, 1, 1, 1], clip=[0, 0.5]}",
+	    "bn_fold: a clamped batch_norm, the clamp kept");
+	compare(g, "optimizer=fast_run", "optimizer_excluding=cnn", false,
+	    "bn_fold: a clamped batch_norm, the clamp kept");
+	gp_graph_free(g);
 	/* must not fire: the batch_norm's output is also a function output */
 	g = graph_of(CONV_VARS, CONV("c", ", 'b'") ", " BN("c", "n", "mu") ", "
 	    RELU("n", "r"), "'r', 'n'", NULL);
