@@ -18,12 +18,19 @@
 # line counts the elements outside ONNX's tolerance and scales the worst
 # difference; doc/onnx.md), then gptop (bench-ab's serve mode, unprofiled)
 # and ONNX Runtime (ort-bench.js --serve) in batches of about 0.3 s,
-# alternated, REPS repetitions: the medians per inference and their ratio.
+# alternated, REPS repetitions: the medians per inference and their ratio,
+# and the idle policy gptop's threads chose at start (src/ops/par.c:
+# "spin" for GOMP_SPINCOUNT, "sleep" for OMP_WAIT_POLICY=passive, which
+# it takes when other tasks run then: a run of 2026-11-27 whose gptop
+# servers started while the previous model's processes were still going
+# away slept, and read resnet18 at batch 4 at 1.23 of ORT's time instead
+# of 0.99; gptop's server now starts after a second's pause).
 # Exit status 1 when a model cannot be exported or run.
 import argparse
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -113,7 +120,8 @@ def conformance(gptop, d):
 
 
 def time_model(a, d):
-    """(gptop ms, ORT ms, gptop / ORT medians) or a reason string."""
+    """(gptop ms, ORT ms, gptop / ORT medians, lowest and highest ratio,
+    gptop's idle policy) or a reason string."""
     model = os.path.join(d, "model.onnx")
     npy = os.path.join(d, "test_data_set_0", "input_0.npy")
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(a.threads),
@@ -122,7 +130,13 @@ def time_model(a, d):
     why = g.why_not()
     if why is not None:
         return why
+    # the conformance run and the previous model's servers gone first:
+    # gptop's server chooses its idle policy from the tasks running
+    time.sleep(1.0)
     gs = g.server(a.bench_ab)
+    policy = bench.idle_policy(gs.p.pid)
+    policy = "spin" if policy.startswith("GOMP_SPINCOUNT") else \
+        "sleep" if "passive" in policy else policy
     ort = bench.Server(["node", os.path.join(HERE, "ort-bench.js"), model,
                         "--threads", str(a.threads), "--serve"], env)
     try:
@@ -146,7 +160,7 @@ def time_model(a, d):
     for v in (tg, to, ratio):
         v.sort()
     m = len(tg) // 2
-    return tg[m] * 1e3, to[m] * 1e3, ratio[m], ratio[0], ratio[-1]
+    return tg[m] * 1e3, to[m] * 1e3, ratio[m], ratio[0], ratio[-1], policy
 
 
 def main():
@@ -169,8 +183,8 @@ def main():
         if n not in MODELS:
             sys.exit("zoo.py: no model %s (models: %s)" %
                      (n, ", ".join(sorted(MODELS))))
-    print("%-20s %-5s %10s %10s %7s  %-13s %s" % (
-        "model", "check", "gptop ms", "ORT ms", "ratio", "range",
+    print("%-20s %-5s %10s %10s %7s  %-13s %-5s %s" % (
+        "model", "check", "gptop ms", "ORT ms", "ratio", "range", "idle",
         "conformance detail"), flush=True)
     for n in names:
         try:
@@ -188,8 +202,8 @@ def main():
             failures += 1
             print("%-20s %-5s not run: %s" % (n, verdict, t), flush=True)
             continue
-        print("%-20s %-5s %10.3f %10.3f %7.3f  %.3f-%.3f   %s" % (
-            n, verdict, t[0], t[1], t[2], t[3], t[4], detail[:120]),
+        print("%-20s %-5s %10.3f %10.3f %7.3f  %.3f-%.3f   %-5s %s" % (
+            n, verdict, t[0], t[1], t[2], t[3], t[4], t[5], detail[:120]),
             flush=True)
     return 1 if failures else 0
 
