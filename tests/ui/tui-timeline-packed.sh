@@ -83,6 +83,22 @@ top_is_lane0() {
 not_top_lane0() {
 	! top_is_lane0
 }
+# After End: the selected apply's lane L (from the line under the lanes)
+# against the R lane rows shown.  A lane past the rows that fit from lane
+# 0 scrolls them (lane 0 no longer first); one within them does not (a
+# slow apply late in the call can put the last apply in an early lane: a
+# TSan run put apply 299 in lane 3 of 181).
+scrolled_to_sel() {
+	l=$(tui_screen | sed -n 's/^> [0-9]* (lane \([0-9]*\) of .*/\1/p')
+	rows=$(plines | wc -l)
+	echo "# selected apply in lane $l, $rows lane rows shown"
+	[ -n "$l" ] || return 1
+	if [ "$l" -ge "$rows" ]; then
+		not_top_lane0
+	else
+		top_is_lane0
+	fi
+}
 # The lanes a chain of applies 0 to n-1 needs at least on an axis of bw
 # cells, whatever their times: each takes at least its label's cells (its
 # number; offenders' " (k)" aside) and a cell of gap from the next in its
@@ -229,8 +245,8 @@ check "... Home: apply 0 selected, the lanes shown from lane 0" \
 tui_keys End
 check "... End: apply 299 selected, its lane shown" \
     tui_wait_all '^> 299 \(lane [0-9]+ of [0-9]+, scrolled\)' '^ *299 [A-Z].*>'
-check "... the lanes scrolled down: lane 0 is not the first shown" \
-    not_top_lane0
+check "... the lanes scrolled as far as its lane needs (lane 0 first only if its lane fits)" \
+    scrolled_to_sel
 tui_keys Home
 check "... Home again: back to lane 0" \
     tui_wait_all '^> 0 \(lane 0 of' '^ +0 [A-Z].*>'
