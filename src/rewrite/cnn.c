@@ -290,8 +290,8 @@ bn_fold(struct cnn *s, int x)
 	for (int k = 1; k < c->n_in; k++)
 		if (!fixed(s, c->in[k]))
 			return (false);
-	/* a batch_norm bn_act clamped (its conv's bias became the conv's in
-	 * a later pass): the folded conv clamps the same */
+	/* a batch_norm that clamps (act_min/act_max the graph gives, or
+	 * bn_act's from an earlier pass): the folded conv clamps the same */
 	if (gp_op_param_double(n->params, "epsilon", 1e-5, &eps, &err) < 0 ||
 	    gp_op_param_double(n->params, "act_min", -INFINITY, &lo,
 	    &err) < 0 || gp_op_param_double(n->params, "act_max", INFINITY,
