@@ -215,11 +215,13 @@ rows_mode(const struct gp_win *w, int64_t k, int64_t m)
 	    MR || !direct_fits(w, k, m)));
 }
 
-/* The direct path: where it fits, unless in rows mode. */
+/* The direct path: where it fits, unless in rows mode (which, where the
+ * direct path fits, is taken from 96 rows). */
 static bool
 direct(const struct gp_win *w, int64_t k, int64_t m)
 {
-	return (!rows_mode(w, k, m) && direct_fits(w, k, m));
+	return (direct_fits(w, k, m) && !(few_columns(k, vol3(w->out)) &&
+	    m >= 16 * MR));
 }
 
 /* A pointwise conv of few columns and 24 rows or more runs faster as
@@ -897,11 +899,11 @@ pad_plane(const float *x, float *xp, const struct gp_win *win, int64_t hp,
 
 		if (r >= win->pb[1] && r - win->pb[1] < win->in[1])
 			xr = x + (r - win->pb[1]) * iw;
-		if (s == 1 && wq > 64 && xr == NULL) {
-			memset(d, 0, sizeof(float) * (size_t)wq);
-			continue;
-		}
 		if (s == 1 && wq > 64) {
+			if (xr == NULL) {
+				memset(d, 0, sizeof(float) * (size_t)wq);
+				continue;
+			}
 			memset(d, 0, sizeof(float) * (size_t)pl);
 			memcpy(d + pl, xr, sizeof(float) * (size_t)iw);
 			memset(d + pl + iw, 0, sizeof(float) *
