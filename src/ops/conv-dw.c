@@ -20,9 +20,10 @@
  * by default: the 3x3 sums ran at half the speed).  Any other kernel,
  * stride or dilation (row_gen_) sums one tap at a time along each output
  * row, between the first and last output whose tap lies inside X, then
- * clamps the row.  On planes of at most 8 columns, a 3x3 of stride 1 and
- * pads 1 in float32 on AVX2 and FMA goes 8 channels at a time, the planes
- * transposed so that one vector holds a pixel's 8 channels (cb_block).
+ * clamps the row.  In float32 on AVX2 and FMA, with channels a multiple
+ * of 8, the 5x5 and 7x7 kernels and the 3x3 of stride 1 on short rows
+ * go 8 channels at a time, the planes transposed so that one vector holds
+ * a pixel's 8 channels (cb_block; cb_geom says where it pays).
  * Stride 2 in float32 on AVX2 and FMA (s2_plane) reads the taps where X
  * lies (or, for uncommon pads, from a plainly padded copy) and splits
  * them into even and odd in registers.  The clamp is a fused Relu or Clip
@@ -115,15 +116,52 @@ fast3(const struct gp_win *w)
 	return (fastk(w) && w->k[1] == 3);
 }
 
+struct cbp {
+	int64_t	ih, iw, oh, ow, pt, pl;
+	int64_t	hp, wp;		/* the padded plane, in vectors */
+};
+
+static void
+cb_plan(const struct gp_win *w, struct cbp *c)
+{
+	c->ih = w->in[1];
+	c->iw = w->in[2];
+	c->oh = w->out[1];
+	c->ow = w->out[2];
+	c->pt = w->pb[1];
+	c->pl = w->pb[2];
+	c->hp = (c->oh - 1) * w->s[1] + w->k[1];
+	c->wp = (c->ow - 1) * w->s[2] + w->k[2];
+}
+
+/* cb_block's work space (values): the padded plane and the outputs. */
+static int64_t
+cb_len(const struct gp_win *w)
+{
+	struct cbp c;
+
+	cb_plan(w, &c);
+	return (8 * (c.hp * c.wp + c.oh * c.ow));
+}
+
 /* Does cb_block take this geometry (in float32 on AVX2 and FMA, 8
- * channels at a time)?  3x3, stride 1, pads 1 on every side, rows of at
- * most 8 outputs (MobileNet's 7x7 layers: 0.60-0.68 of planek_'s time;
- * at 14x14, 0.97-1.1). */
+ * channels at a time; pads of at least 0)?  Measured against planek_
+ * (bench-conv, one thread and two): 3x3 of stride 1 on rows of at most 8
+ * outputs (MobileNet's 7x7 layers: 0.6-0.68 of the time; at 14x14
+ * 0.97-1.1, at 28x28 and stride 2 1.2-2.2, so not those); 5x5 and 7x7,
+ * except 5x5 of stride 1 on rows of more than 16 (28x28: 0.91-1.09):
+ * 5x5 at 7x7 0.55-0.6, at 14x14 0.8-0.86, stride 2 0.45-0.74, 7x7 at
+ * 14x14 0.75-0.77 and at 56x56 0.58-0.71. */
 static bool
 cb_geom(const struct gp_win *w)
 {
-	return (fast3(w) && w->s[1] == 1 && w->pb[1] == 1 && w->pb[2] == 1 &&
-	    w->pe[1] == 1 && w->pe[2] == 1 && w->out[2] <= 8);
+	int64_t K = w->k[1], S = w->s[1], ow = w->out[2];
+
+	if (!fastk(w) || w->pb[1] < 0 || w->pb[2] < 0)
+		return (false);
+	if (K == 3)
+		return (S == 1 && ow <= 8);
+	return (K == 7 || S == 2 || ow <= 16);
 }
 
 /* The work space of planek_ (values): the padded plane (stride 2: its
@@ -139,9 +177,7 @@ pad3_len(const struct gp_win *w)
 	int64_t h = w->k[1] - 1, hh = h / 2;
 
 	if (s == 1)
-		return (S2_MAX((oh + h) * (ow + h) + 8 + oh * (ow + h) + 8,
-		    cb_geom(w) ?
-		    8 * (oh + 2) * (ow + 2) : 0));
+		return ((oh + h) * (ow + h) + 8 + oh * (ow + h) + 8);
 	/* or, if larger, s2_plane's plainly padded plane (s2_plan) */
 	s2 = fast3(w) ? (2 * oh + 2) * (2 * ((ow + 7) / 8 * 8) + 2) : 0;
 	return (S2_MAX(4 * (oh + hh) * (ow + hh) + oh * (ow + hh), s2));
@@ -150,7 +186,9 @@ pad3_len(const struct gp_win *w)
 int64_t
 gp_conv_dw_work(const struct gp_win *w)
 {
-	return (fastk(w) ? pad3_len(w) : 0);
+	if (!fastk(w))
+		return (0);
+	return (S2_MAX(pad3_len(w), cb_geom(w) ? cb_len(w) : 0));
 }
 
 /* How planek_ lays out a plane in its work space, the same for every
@@ -523,77 +561,156 @@ cb_transpose(__m256 r[8])
 }
 
 /*
- * Eight channels at once (cb_geom's geometry): the 8 planes x[c * ivol],
- * transposed 8 pixels at a time into buf as one padded plane of 8-channel
- * vectors ((oh + 2) x (ow + 2) of them, the border zeroed by the caller),
- * so that each output is 9 vector multiply-adds of the 8 channels' taps,
- * with no short rows; every 8 outputs are transposed back into the 8
- * output planes.  On short planes the per-plane way (planek_) spends
- * most of its time on its 7- or 14-value row copies.  The same sum
- * (bias, then the taps row by row, FMA by FMA) and clamp as taps1_.
+ * Eight channels at once (cb_geom's geometries): the 8 planes x[c * ivol]
+ * transposed, row by row and 8 pixels at a time, into one padded plane
+ * of 8-channel vectors at buf (cbp's hp x wp of them, the border zeroed by
+ * the caller and never written), so that each output is K x K vector
+ * multiply-adds of the 8 channels' taps, with no short rows and, at
+ * stride 2, no split into even and odd values; the outputs go to a plane
+ * of vectors after it, 4 of a row at a time (each weight loaded once for
+ * 4 multiply-adds), and are transposed back 8 at a time into the 8 output
+ * planes.  On short planes the per-plane way (planek_) spends most of its
+ * time on its row copies.  The same sum (bias, then the taps row by row,
+ * FMA by FMA) and clamp as taps1_ and taps2_.
  */
-__attribute__((target("avx2,fma"))) static void
-cb_block(const float *x, const float *wt, const float *b, float *y,
-    int64_t oh, int64_t ow, float *buf, float lo, float hi)
+/* NB consecutive outputs of a row (o: NB vectors) from the padded plane
+ * at t (the first output's top-left tap; rows wp vectors apart): each
+ * weight loaded once for NB multiply-adds. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+cb_outs(float *o, const float *t, int64_t wp, const float (*tw)[8],
+    __m256 bv, __m256 vlo, __m256 vhi, const int K, const int S,
+    const int NB)
 {
-	int64_t n = oh * ow, ld = ow + 2, h = 0, w = 0;
-	__m256 r[8], wv[9], vlo = _mm256_set1_ps(lo);
-	__m256 vhi = _mm256_set1_ps(hi), bv = _mm256_setzero_ps();
-	float tw[9][8];
+	__m256 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+
+	for (int kh = 0; kh < K; kh++)
+		for (int kw = 0; kw < K; kw++) {
+			__m256 wv = _mm256_load_ps(tw[kh * K + kw]);
+			const float *u = t + 8 * (kh * wp + kw);
+
+			a0 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(u), a0);
+			if (NB > 1)
+				a1 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(u +
+				    8 * S), a1);
+			if (NB > 2)
+				a2 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(u +
+				    16 * S), a2);
+			if (NB > 3)
+				a3 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(u +
+				    24 * S), a3);
+		}
+	_mm256_storeu_ps(o, _mm256_min_ps(vhi, _mm256_max_ps(vlo, a0)));
+	if (NB > 1)
+		_mm256_storeu_ps(o + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo,
+		    a1)));
+	if (NB > 2)
+		_mm256_storeu_ps(o + 16, _mm256_min_ps(vhi,
+		    _mm256_max_ps(vlo, a2)));
+	if (NB > 3)
+		_mm256_storeu_ps(o + 24, _mm256_min_ps(vhi,
+		    _mm256_max_ps(vlo, a3)));
+}
+
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+cb_block_k(const float *x, const float *wt, const float *b, float *y,
+    const struct cbp *g, float *buf, float lo, float hi, const int K,
+    const int S)
+{
+	int64_t ivol = g->ih * g->iw, n = g->oh * g->ow, wp = g->wp;
+	float *ob = buf + 8 * g->hp * wp;
+	__m256 r[8], vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+	__m256 bv = _mm256_setzero_ps();
+	float tw[49][8] __attribute__((aligned(32)));
 
 	for (int c = 0; c < 8; c++)
-		for (int k = 0; k < 9; k++)
-			tw[k][c] = wt[c * 9 + k];
-	for (int k = 0; k < 9; k++)
-		wv[k] = _mm256_loadu_ps(tw[k]);
+		for (int k = 0; k < K * K; k++)
+			tw[k][c] = wt[c * K * K + k];
 	if (b != NULL)
 		bv = _mm256_loadu_ps(b);
-	for (int64_t p = 0; p < n; p += 8) {
-		int cnt = n - p < 8 ? (int)(n - p) : 8;
+	/* X's rows into the padded plane (those inside it) */
+	for (int64_t i = 0; i < g->ih && i + g->pt < g->hp; i++) {
+		float *d = buf + 8 * ((i + g->pt) * wp + g->pl);
+		int64_t cols = g->iw < wp - g->pl ? g->iw : wp - g->pl;
 
-		for (int c = 0; c < 8; c++)
-			r[c] = gp_lanes_load(x + c * n + p, cnt);
-		cb_transpose(r);
-		for (int j = 0; j < cnt; j++) {
-			_mm256_storeu_ps(buf + 8 * ((h + 1) * ld + w + 1), r[j]);
-			if (++w == ow) {
-				w = 0;
-				h++;
-			}
+		for (int64_t j = 0; j < cols; j += 8) {
+			int cnt = cols - j < 8 ? (int)(cols - j) : 8;
+
+			for (int c = 0; c < 8; c++)
+				r[c] = gp_lanes_load(x + c * ivol + i * g->iw +
+				    j, cnt);
+			cb_transpose(r);
+			for (int k = 0; k < cnt; k++)
+				_mm256_storeu_ps(d + 8 * (j + k), r[k]);
 		}
 	}
-	h = w = 0;
+	/* the outputs, 4 of a row at a time, then the 1 to 3 left */
+	for (int64_t oh = 0; oh < g->oh; oh++) {
+		const float *r0 = buf + 8 * (oh * S * wp);
+		float *o = ob + 8 * oh * g->ow;
+		int64_t ow = 0;
+
+		for (; ow + 4 <= g->ow; ow += 4)
+			cb_outs(o + 8 * ow, r0 + 8 * ow * S, wp, tw, bv, vlo,
+			    vhi, K, S, 4);
+		switch (g->ow - ow) {
+		case 3:
+			cb_outs(o + 8 * ow, r0 + 8 * ow * S, wp, tw, bv, vlo,
+			    vhi, K, S, 3);
+			break;
+		case 2:
+			cb_outs(o + 8 * ow, r0 + 8 * ow * S, wp, tw, bv, vlo,
+			    vhi, K, S, 2);
+			break;
+		case 1:
+			cb_outs(o + 8 * ow, r0 + 8 * ow * S, wp, tw, bv, vlo,
+			    vhi, K, S, 1);
+			break;
+		}
+	}
+	/* back into the 8 output planes, 8 outputs at a time */
 	for (int64_t p = 0; p < n; p += 8) {
 		int cnt = n - p < 8 ? (int)(n - p) : 8;
 
-		for (int j = 0; j < 8; j++) {
-			const float *t0 = buf + 8 * (h * ld + w);
-			const float *t1 = t0 + 8 * ld, *t2 = t1 + 8 * ld;
-			__m256 acc = bv;
-
-			if (j >= cnt) {
-				r[j] = acc;
-				continue;
-			}
-			acc = _mm256_fmadd_ps(wv[0], _mm256_loadu_ps(t0), acc);
-			acc = _mm256_fmadd_ps(wv[1], _mm256_loadu_ps(t0 + 8), acc);
-			acc = _mm256_fmadd_ps(wv[2], _mm256_loadu_ps(t0 + 16), acc);
-			acc = _mm256_fmadd_ps(wv[3], _mm256_loadu_ps(t1), acc);
-			acc = _mm256_fmadd_ps(wv[4], _mm256_loadu_ps(t1 + 8), acc);
-			acc = _mm256_fmadd_ps(wv[5], _mm256_loadu_ps(t1 + 16), acc);
-			acc = _mm256_fmadd_ps(wv[6], _mm256_loadu_ps(t2), acc);
-			acc = _mm256_fmadd_ps(wv[7], _mm256_loadu_ps(t2 + 8), acc);
-			acc = _mm256_fmadd_ps(wv[8], _mm256_loadu_ps(t2 + 16), acc);
-			r[j] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc));
-			if (++w == ow) {
-				w = 0;
-				h++;
-			}
-		}
+		for (int k = 0; k < 8; k++)
+			r[k] = k < cnt ? _mm256_loadu_ps(ob + 8 * (p + k)) :
+			    _mm256_setzero_ps();
 		cb_transpose(r);
 		for (int c = 0; c < 8; c++)
 			gp_lanes_store(y + c * n + p, r[c], cnt);
 	}
+}
+
+/* cb_block_k for each kernel side and stride, a function of its own. */
+#define CB_DEF(K, S)							\
+	__attribute__((target("avx2,fma"))) static void		\
+	cb_block_##K##_##S(const float *x, const float *wt,		\
+	    const float *b, float *y, const struct cbp *g, float *buf,	\
+	    float lo, float hi)						\
+	{								\
+		cb_block_k(x, wt, b, y, g, buf, lo, hi, K, S);		\
+	}
+CB_DEF(3, 1)
+CB_DEF(3, 2)
+CB_DEF(5, 1)
+CB_DEF(5, 2)
+CB_DEF(7, 1)
+CB_DEF(7, 2)
+
+static void
+cb_block(const float *x, const float *wt, const float *b, float *y,
+    const struct gp_win *w, float *buf, float lo, float hi)
+{
+	static void (*const fns[3][2])(const float *, const float *,
+	    const float *, float *, const struct cbp *, float *, float,
+	    float) = {
+		{cb_block_3_1, cb_block_3_2},
+		{cb_block_5_1, cb_block_5_2},
+		{cb_block_7_1, cb_block_7_2},
+	};
+	struct cbp g;
+
+	cb_plan(w, &g);
+	fns[w->k[1] / 2 - 1][w->s[1] - 1](x, wt, b, y, &g, buf, lo, hi);
 }
 
 /* A row of n outputs of a stride-1 K x K kernel (5x5, 7x7) in float32,
@@ -651,7 +768,7 @@ tapsk_blocked(float *restrict o, const float *restrict r0, int64_t ld,
 #define S2_PLANE_f32(xc, wc, bv, yc, q, pb, lo, hi)			\
 	((q)->on && (s2_plane(xc, wc, bv, yc, q, pb, lo, hi), true))
 #define CB_BLOCK_f32(xc, wc, bc, yc, w, pb, lo, hi)			\
-	cb_block(xc, wc, bc, yc, (w)->out[1], (w)->out[2], pb, lo, hi)
+	cb_block(xc, wc, bc, yc, w, pb, lo, hi)
 #else
 #define S2_PLANE_f32(...)	false
 #define CB_BLOCK_f32(...)	abort()
@@ -907,7 +1024,7 @@ gp_conv_dw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 		int64_t i0, i1;                                               \
 		T *pb = plen > 0 ? buf + plen * k : NULL;                     \
 		gp_par_split(planes, cb ? 8 : 1, k, nt, &i0, &i1);            \
-		if (plen > 0 && i0 < i1 && !q.direct)                         \
+		if (plen > 0 && i0 < i1 && (cb || !q.direct))                 \
 			memset(pb, 0, sizeof(T) * (size_t)(cb ? plen :        \
 			    q.on ? q.len : p.zero));                          \
 		for (int64_t i = i0; i < i1; i++) {                           \

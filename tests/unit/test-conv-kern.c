@@ -327,6 +327,42 @@ test_depthwise(enum gp_dtype dt)
 	    true, 0, 6);
 	one(dt, "dw 7x7 s2 p3 9x70", 1, 2, (int64_t[]){9, 70}, 2, 2, &q,
 	    false, 1, 0);
+	/* 8 channels at a time (float32, channels a multiple of 8): 5x5
+	 * and 7x7, stride 1 and 2; rows of 4 outputs and 1, 2 or 3 more;
+	 * pads asymmetric, none (X's last row and column past the padded
+	 * plane), and wider than the kernel; a NaN; 3x3 of stride 1 on
+	 * short rows with uneven pads */
+	q = g2(5, 5, 2, 1, 2, 2, 2, 2);
+	one(dt, "dw 5x5 s2 p2 14x14, 16 channels, 2 images, clip", 2, 16,
+	    (int64_t[]){14, 14}, 16, 16, &q, true, -0.5, 0.5);
+	dw_nan_at = 8 * 11 * 13 + 5 * 13 + 12;
+	one(dt, "dw 5x5 s2 p2 11x13, 16 channels, a NaN", 1, 16,
+	    (int64_t[]){11, 13}, 16, 16, &q, false, 1, 0);
+	dw_nan_at = -1;
+	q = g2(5, 5, 2, 1, 0, 0, 0, 0);
+	one(dt, "dw 5x5 s2 no pads 8x10, 8 channels", 1, 8,
+	    (int64_t[]){8, 10}, 8, 8, &q, true, 0, INFINITY);
+	one(dt, "dw 5x5 s2 no pads 6x40 (one output row), 8 channels", 1, 8,
+	    (int64_t[]){6, 40}, 8, 8, &q, false, 1, 0);
+	/* X's last column past the padded row, left pads to keep zero */
+	q = g2(5, 5, 2, 1, 2, 2, 0, 0);
+	one(dt, "dw 5x5 s2 pads 2,2,0,0 9x10, 8 channels", 1, 8,
+	    (int64_t[]){9, 10}, 8, 8, &q, true, 1, 0);
+	q = g2(5, 5, 2, 1, 6, 5, 4, 6);
+	one(dt, "dw 5x5 s2 pads 6,5,4,6 on 3x4, 8 channels", 1, 8,
+	    (int64_t[]){3, 4}, 8, 8, &q, true, 1, 0);
+	q = g2(5, 5, 1, 1, 2, 1, 0, 3);
+	one(dt, "dw 5x5 s1 pads 2,1,0,3 9x14, 24 channels", 1, 24,
+	    (int64_t[]){9, 14}, 24, 24, &q, true, 0, 6);
+	q = g2(7, 7, 1, 1, 3, 3, 3, 3);
+	one(dt, "dw 7x7 s1 p3 10x37, 8 channels, relu", 1, 8,
+	    (int64_t[]){10, 37}, 8, 8, &q, true, 0, INFINITY);
+	q = g2(7, 7, 2, 1, 3, 3, 3, 3);
+	one(dt, "dw 7x7 s2 p3 13x13, 16 channels, clip", 1, 16,
+	    (int64_t[]){13, 13}, 16, 16, &q, true, 0, 6);
+	q = g2(3, 3, 1, 1, 2, 1, 0, 2);
+	one(dt, "dw 3x3 s1 pads 2,1,0,2 5x6, 8 channels", 1, 8,
+	    (int64_t[]){5, 6}, 8, 8, &q, true, 1, 0);
 	/* the general path: dilation, 9x9, 3x1, stride 3 */
 	q = g2(3, 3, 1, 2, 2, 2, 2, 2);
 	one(dt, "dw 3x3 dilation 2 p2 11x10", 1, 3, (int64_t[]){11, 10}, 3,
