@@ -529,37 +529,6 @@ s2_plane(const float *xc, const float *wc, float bv, float *yc,
 	}
 }
 
-/* r[0 .. 8) (rows of an 8 x 8 block) transposed in place. */
-__attribute__((target("avx2"), always_inline)) static inline void
-cb_transpose(__m256 r[8])
-{
-	__m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-	__m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-	__m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-	__m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-	__m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-	__m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-	__m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-	__m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-	__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44);
-	__m256 u1 = _mm256_shuffle_ps(t0, t2, 0xee);
-	__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44);
-	__m256 u3 = _mm256_shuffle_ps(t1, t3, 0xee);
-	__m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44);
-	__m256 u5 = _mm256_shuffle_ps(t4, t6, 0xee);
-	__m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44);
-	__m256 u7 = _mm256_shuffle_ps(t5, t7, 0xee);
-
-	r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
-	r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
-	r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
-	r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
-	r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
-	r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
-	r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
-	r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
-}
-
 /*
  * Eight channels at once (cb_geom's geometries): the 8 planes x[c * ivol]
  * transposed, row by row and 8 pixels at a time, into one padded plane
@@ -638,7 +607,7 @@ cb_block_k(const float *x, const float *wt, const float *b, float *y,
 			for (int c = 0; c < 8; c++)
 				r[c] = gp_lanes_load(x + c * ivol + i * g->iw +
 				    j, cnt);
-			cb_transpose(r);
+			gp_transpose8(r);
 			for (int k = 0; k < cnt; k++)
 				_mm256_storeu_ps(d + 8 * (j + k), r[k]);
 		}
@@ -674,7 +643,7 @@ cb_block_k(const float *x, const float *wt, const float *b, float *y,
 		for (int k = 0; k < 8; k++)
 			r[k] = k < cnt ? _mm256_loadu_ps(ob + 8 * (p + k)) :
 			    _mm256_setzero_ps();
-		cb_transpose(r);
+		gp_transpose8(r);
 		for (int c = 0; c < 8; c++)
 			gp_lanes_store(y + c * n + p, r[c], cnt);
 	}

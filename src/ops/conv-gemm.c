@@ -25,7 +25,8 @@
  *
  * The same micro-kernel multiplies the gemm op's X by weights packed
  * once (gp_conv_gemm_mm_f32: the gemm_pack rewrite), the threads taking
- * slivers of 16 columns.
+ * slivers of 16 columns; and, transposed, a pointwise conv's pixels by
+ * its weights packed once (gp_conv_gemm_pwt_f32).
  *
  * Against im2col + cblas_sgemm: no k x n matrix written to memory and
  * read back (7 MB for a 3x3 conv of 64 channels at 56x56), no packing of
@@ -232,6 +233,21 @@ gp_conv_gemm_pointwise(const struct gp_win *win, int64_t cg, int64_t m)
 {
 	return (!few_columns(cg * vol3(win->k), vol3(win->out)) || m < 4 *
 	    MR);
+}
+
+/* The transposed kernel pays for a pointwise conv that would go to
+ * conv-pw.c, of 2 pixels or more and at least as many output channels as
+ * pixels (bench-conv, two threads: 320 -> 1280 and 192 -> 1152 at 7x7 0.9
+ * and 0.92 of the time, 96 -> 576 at 14x14 0.94, 64 -> 256 at 13x13 0.8;
+ * 384 -> 64 at 14x14 1.26; one pixel 2-3x; in models, where W comes cold
+ * from memory, more: mnasnet 0.94, mobilenet_v2 0.96). */
+bool
+gp_conv_gemm_pwt_pays(const struct gp_win *win, int64_t k, int64_t m)
+{
+	int64_t n = vol3(win->out);
+
+	return (gp_conv_gemm_ok() && !gp_conv_gemm_pointwise(win, k, m) &&
+	    n >= 2 && m >= n);
 }
 
 /* Bytes of one thread's packed chunk (a multiple of ALIGN). */
@@ -780,6 +796,115 @@ gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p, float *c,
 	}
 }
 
+/*
+ * A pointwise conv of few pixels, transposed (gp_conv_gemm_pwt_f32).  X
+ * (k x n) is copied once, transposed, into the work space (n x k, by 8 x 8
+ * blocks), so that its rows, the pixels, are the micro-kernel's rows of
+ * a read where they lie; each thread takes slivers of 16 output channels
+ * of W^T packed once (gp_conv_gemm_pack), multiplies all the pixels by
+ * one into a tile of n x 16 in its part of the work space (in L1), and
+ * writes the tile transposed into the sliver's 16 output planes, adding
+ * the bias and clamping on the way.  Against Y = W . X as blocks of
+ * OpenBLAS gemms (ops/conv-pw.c): no packing of W each call (the larger
+ * operand: 1152 x 192 floats against 192 x 49), and the pixels, 49 or
+ * 196, are the rows of row tiles of 6 rather than the columns of slivers
+ * of 16 (49 = 3 x 16 + 1).
+ */
+int64_t
+gp_conv_gemm_pwt_scratch(int64_t k, int64_t n)
+{
+	return ((int64_t)sizeof(float) * ((n * k + NR - 1) / NR * NR + n *
+	    NR * gp_par_max_threads()) + ALIGN);
+}
+
+/* The tile t (n x NR: pixel p's 16 channels at t + p NR) into y's first
+ * cols planes (plane c at y + c n), + b[c], clamped when act. */
+__attribute__((target("avx2,fma"))) static void
+pwt_out(const float *t, int64_t n, const float *b, float *y, int cols,
+    bool act, float lo, float hi)
+{
+	__m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi), r[8];
+
+	for (int half = 0; half * 8 < cols; half++) {
+		int nc = cols - half * 8 < 8 ? cols - half * 8 : 8;
+		__m256 bv = b != NULL ? gp_lanes_load(b + half * 8, nc) :
+		    _mm256_setzero_ps();
+
+		for (int64_t p0 = 0; p0 < n; p0 += 8) {
+			int np = n - p0 < 8 ? (int)(n - p0) : 8;
+
+			for (int i = 0; i < 8; i++) {
+				__m256 v = i < np ? _mm256_load_ps(t + (p0 +
+				    i) * NR + half * 8) : _mm256_setzero_ps();
+
+				v = _mm256_add_ps(v, bv);
+				if (act)
+					v = _mm256_min_ps(h, _mm256_max_ps(l,
+					    v));
+				r[i] = v;
+			}
+			gp_transpose8(r);
+			for (int c = 0; c < nc; c++)
+				gp_lanes_store(y + (half * 8 + c) * n + p0,
+				    r[c], np);
+		}
+	}
+}
+
+/* xt (n x k) = x (k x n) transposed, pixels [p0, p1) (p0 a multiple of
+ * 8). */
+__attribute__((target("avx2"))) static void
+pwt_in(const float *x, float *xt, int64_t k, int64_t n, int64_t p0,
+    int64_t p1)
+{
+	__m256 r[8];
+
+	for (int64_t q = p0; q < p1; q += 8) {
+		int np = p1 - q < 8 ? (int)(p1 - q) : 8;
+
+		for (int64_t c0 = 0; c0 < k; c0 += 8) {
+			int nc = k - c0 < 8 ? (int)(k - c0) : 8;
+
+			for (int i = 0; i < 8; i++)
+				r[i] = i < nc ? gp_lanes_load(x + (c0 + i) * n +
+				    q, np) : _mm256_setzero_ps();
+			gp_transpose8(r);
+			for (int j = 0; j < np; j++)
+				gp_lanes_store(xt + (q + j) * k + c0, r[j],
+				    nc);
+		}
+	}
+}
+
+void
+gp_conv_gemm_pwt_f32(const float *x, const float *p, const float *b,
+    float *y, int64_t k, int64_t m, int64_t n, bool act, float lo, float hi)
+{
+	int64_t ns = (m + NR - 1) / NR, nblk = (n + 7) / 8;
+	char *work = gp_scratch_get(GP_SCRATCH_COL, (size_t)
+	    gp_conv_gemm_pwt_scratch(k, n));
+	float *xt = (float *)(void *)(((uintptr_t)work + ALIGN - 1) /
+	    ALIGN * ALIGN);
+	float *tiles = xt + (n * k + NR - 1) / NR * NR;
+
+	REGION(m * n * k)
+	{
+		IN_FOR
+		for (int64_t q = 0; q < nblk; q++)
+			pwt_in(x, xt, k, n, q * 8, q * 8 + 8 < n ? q * 8 + 8 :
+			    n);
+		IN_FOR
+		for (int64_t j = 0; j < ns; j++) {
+			float *t = tiles + n * NR * gp_par_thread();
+
+			packed(xt, k, p + j * k * NR, t, NR, n, k, NR, false);
+			pwt_out(t, n, b != NULL ? b + j * NR : NULL, y + j *
+			    NR * n, m - j * NR < NR ? (int)(m - j * NR) : NR,
+			    act, lo, hi);
+		}
+	}
+}
+
 /* The direct path's operands: w (m x k), B's rows at xp + off[k] (the
  * padded planes; output row l reads from xp + l wp: wp, the padded rows'
  * values times the stride; a pointwise conv: x, one row of n), y (m x n,
@@ -1153,6 +1278,22 @@ gp_conv_gemm_mm_f32(const float *a, int64_t lda, const float *p, float *c,
 {
 	(void)a, (void)lda, (void)p, (void)c, (void)ldc, (void)m, (void)k;
 	(void)n, (void)acc;
+	abort();
+}
+
+int64_t
+gp_conv_gemm_pwt_scratch(int64_t k, int64_t n)
+{
+	(void)k, (void)n;
+	return (0);
+}
+
+void
+gp_conv_gemm_pwt_f32(const float *x, const float *p, const float *b,
+    float *y, int64_t k, int64_t m, int64_t n, bool act, float lo, float hi)
+{
+	(void)x, (void)p, (void)b, (void)y, (void)k, (void)m, (void)n;
+	(void)act, (void)lo, (void)hi;
 	abort();
 }
 

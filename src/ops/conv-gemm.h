@@ -95,4 +95,21 @@ bool	gp_conv_gemm_pointwise(const struct gp_win *win, int64_t cg,
 size_t	gp_conv_gemm_scratch(const struct gp_win *win, int64_t cg,
 	    int64_t m);
 
+/*
+ * A pointwise conv of one image and few pixels, transposed: y (m planes
+ * of n pixels) = W . x (k planes of n) + b, clamped to [lo, hi] when act,
+ * as y^T = x^T . W^T with W^T (k x m) packed by gp_conv_gemm_pack at p:
+ * x copied transposed into the work space (gp_conv_gemm_pwt_scratch()
+ * bytes of the calling thread's scratch slot GP_SCRATCH_COL), the threads
+ * taking slivers of 16 output channels.  Only where gp_conv_gemm_ok().
+ */
+int64_t	gp_conv_gemm_pwt_scratch(int64_t k, int64_t n);
+/* Does a pointwise conv (win, k input and m output channels) run faster
+ * so, W packed once (the gemm_pack rewrite's test)? */
+bool	gp_conv_gemm_pwt_pays(const struct gp_win *win, int64_t k,
+	    int64_t m);
+void	gp_conv_gemm_pwt_f32(const float *x, const float *p, const float *b,
+	    float *y, int64_t k, int64_t m, int64_t n, bool act, float lo,
+	    float hi);
+
 #endif

@@ -5,7 +5,9 @@
  * float32 on an AVX2 CPU, conv.c sends here only the convs of few pixels
  * (the 7x7 and 14x14 layers): the others run faster through
  * ops/conv-gemm.c (mostly its direct path, the micro-kernel reading x
- * where it lies).
+ * where it lies), and, with W packed once by the gemm_pack rewrite (param
+ * packed), those of as many output channels as pixels go to
+ * conv-gemm.c's transposed kernel (gp_conv_gemm_pwt_f32).
  *
  * Per image, Y (Cout x pixels) = W (Cout x Cin) . X (Cin x pixels): X in
  * NCHW is already that matrix, so the conv is one gemm on the input where

@@ -60,9 +60,13 @@ struct conv_priv {
 					 * winograd, rewrite conv_winograd) */
 	bool		wino_u;		/* input U: W's Winograd transform,
 					 * made once by the rewrite */
+	bool		pwt;		/* param packed, input P: W^T packed
+					 * once (rewrite gemm_pack), through
+					 * ops/conv-gemm.c's transposed
+					 * pointwise kernel */
 	bool		act;		/* clamp the output to [lo, hi] */
 	double		lo, hi;
-	int		nc;		/* inputs X, W[, B[, U]] */
+	int		nc;		/* inputs X, W[, B[, U or P]] */
 	bool		into;		/* param into: the output is input D
 					 * (after them) with channels [off,
 					 * off + M) the conv's */
@@ -70,8 +74,8 @@ struct conv_priv {
 };
 
 static const char *const p_conv[] = {"kernel_shape", "strides", "dilations",
-	"pads", "auto_pad", "group", "act_min", "act_max", "winograd", "into",
-	NULL};
+	"pads", "auto_pad", "group", "act_min", "act_max", "winograd", "packed",
+	"into", NULL};
 static const char *const p_convt[] = {"kernel_shape", "strides",
 	"dilations", "pads", "auto_pad", "group", "output_padding",
 	"output_shape", NULL};
@@ -380,7 +384,15 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	    (const T *)gp_tensor_data(t[1]),                                  \
 	    p->nc > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,               \
 	    (T *)(void *)y, nb, cin, cout, p
-	if (p->packed)
+	if (p->pwt)
+		for (int64_t i = 0; i < nb; i++)
+			gp_conv_gemm_pwt_f32((const float *)gp_tensor_data(t[0])
+			    + i * cin * vol(p->w.in), (const float *)
+			    gp_tensor_data(t[3]), (const float *)gp_tensor_data(
+			    t[2]), (float *)(void *)y + i * cout * vol(p->w.out),
+			    cin, cout, vol(p->w.out), p->act, (float)p->lo,
+			    (float)p->hi);
+	else if (p->packed)
 		conv_packed((const float *)gp_tensor_data(t[0]),
 		    (const float *)gp_tensor_data(t[1]), p->wino_u ?
 		    (const float *)gp_tensor_data(t[3]) : NULL, p->nc > 2 ?
@@ -403,7 +415,9 @@ check_inputs(struct gp_graph *g, struct gp_node *n, const char *op, int nc,
 {
 	const struct gp_type *x = gp_graph_in_type(g, n, 0);
 	const struct gp_type *w = gp_graph_in_type(g, n, 1);
-	static const char *const names[] = {"X", "W", "B", "U"};
+	/* input 3: W packed with param packed, else the Winograd U */
+	const char *const names[] = {"X", "W", "B", json_is_true(
+	    json_object_get(n->params, "packed")) ? "P" : "U"};
 
 	if (x->ndim < 3 || x->ndim > 5)
 		return (gp_err_set(err, "%s: X must have 3 to 5 dimensions "
@@ -501,6 +515,34 @@ check_wino_u(struct gp_graph *g, struct gp_node *n, struct conv_priv *p,
 	return (0);
 }
 
+/* Input P (after B): W (M, C, 1...) transposed and packed for the
+ * transposed pointwise kernel (gp_conv_gemm_pack of its C x M), made by
+ * the rewrite gemm_pack from fixed weights; only with param packed, of
+ * a float32 pointwise conv of one group. */
+static int
+check_pw_p(struct gp_graph *g, struct gp_node *n, struct conv_priv *p,
+    struct gp_err *err)
+{
+	const struct gp_type *pt = gp_graph_in_type(g, n, 3);
+	int64_t len = gp_conv_gemm_pack_len(p->cg, p->og);
+
+	if (p->wino)
+		return (gp_err_set(err, "conv: params packed and winograd "
+		    "together: expected one of them"));
+	if (pt->dtype != GP_FLOAT32 || gp_graph_in_type(g, n, 0)->dtype !=
+	    GP_FLOAT32 || !p->pointwise || p->group != 1)
+		return (gp_err_set(err, "conv: input P (W packed) is for a "
+		    "float32 pointwise conv (1x1, strides 1, no pads) of one "
+		    "group only"));
+	if (pt->ndim != 1 || pt->shape[0] != len)
+		return (err_shape(err, "conv: P of shape ", pt, ": expected "
+		    "(%lld,), W's %lld x %lld transpose in slivers of 16 "
+		    "columns", (long long)len, (long long)p->cg,
+		    (long long)p->og));
+	p->pwt = true;
+	return (0);
+}
+
 static int
 check_blas(const char *op, const struct conv_priv *p, int64_t m, int64_t nn,
     int64_t k, struct gp_err *err)
@@ -559,6 +601,7 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	struct conv_priv *p = gp_xcalloc(1, sizeof(*p));
 	int64_t shape[GP_MAX_DIMS], cin, cout;
 	int nsp;
+	bool packed;
 
 	n->priv = p;
 	if (gp_op_param_int(n->params, "into", -1, &p->off, err) < 0)
@@ -631,8 +674,16 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	    (!p->pointwise || gp_conv_gemm_pointwise(&p->w, p->cg, p->og));
 	if (gp_op_param_bool(n->params, "winograd", false, &p->wino, err) < 0)
 		return (-1);
-	if (p->nc > 3 && check_wino_u(g, n, p, err) < 0)
+	if (gp_op_param_bool(n->params, "packed", false, &packed, err) < 0)
 		return (-1);
+	if (packed && p->nc < 4)
+		return (gp_err_set(err, "conv: param packed without input P: "
+		    "expected X, W, B and P"));
+	if (p->nc > 3 && (packed ? check_pw_p(g, n, p, err) : check_wino_u(g,
+	    n, p, err)) < 0)
+		return (-1);
+	/* P is used where the kernel runs: elsewhere conv-pw.c takes W */
+	p->pwt = p->pwt && gp_conv_gemm_ok();
 	/* a request: taken where F(2x2, 3x3) applies and pays */
 	p->wino = p->wino && p->packed && gp_conv_wino_ok(&p->w, p->cg, p->og,
 	    p->wino_u);
@@ -647,7 +698,7 @@ prep_conv(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 		return (-1);
 	gp_ops_set_out(g, n, 0, x->dtype, x->ndim, shape);
 	n->kernel = k_conv;
-	n->impl = p->direct || p->packed ? GP_IMPL_C : GP_IMPL_BLAS;
+	n->impl = p->direct || p->packed || p->pwt ? GP_IMPL_C : GP_IMPL_BLAS;
 	return (0);
 }
 
@@ -806,6 +857,9 @@ work_conv(const struct gp_graph *g, const struct gp_node *n,
 	if (n->op->name[4] == '_')
 		return (copies + isz * (uint64_t)(p->og * p->kvol *
 		    vol(p->w.out)));
+	if (p->pwt)
+		return (copies + (uint64_t)gp_conv_gemm_pwt_scratch(p->cg,
+		    vol(p->w.out)));
 	if (p->direct)
 		return (copies + isz * (uint64_t)gp_conv_dw_work(&p->w) *
 		    (uint64_t)gp_par_max_threads());
@@ -837,6 +891,8 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 			gp_buf_printf(b, ", clip=[%g, %g]", p->lo, p->hi);
 		if (p->wino)
 			gp_buf_puts(b, ", winograd");
+		if (p->pwt)
+			gp_buf_puts(b, ", packed");
 		if (p->into)
 			gp_buf_printf(b, ", into=%lld", (long long)p->off);
 	}
@@ -846,11 +902,13 @@ fmt_conv(const struct gp_graph *g, const struct gp_node *n, struct gp_buf *b)
 static const struct gp_op op_conv = {
 	.name = "conv",
 	.cls = "Conv",
-	.doc = "conv(X, W[, B[, U]][, D]; kernel_shape, strides, dilations, "
+	.doc = "conv(X, W[, B[, U or P]][, D]; kernel_shape, strides, dilations, "
 	    "pads, auto_pad, group): ONNX Conv, 1-D to 3-D, NCHW; X (N, C, "
 	    "...), W (M, C/group, k...), B (M); act_min, act_max clamp the "
 	    "output (a fused Relu or Clip); winograd: Winograd's F(2x2, 3x3), "
-	    "U W's transform (group, 16, M/group, C/group) made once; into: "
+	    "U W's transform (group, 16, M/group, C/group) made once; packed: "
+	    "a float32 pointwise conv through the transposed kernel, P W "
+	    "packed once; into: "
 	    "the output is D (1, C, ...) with channels [into, into + M) the "
 	    "conv's, D overwritten in place when the rewrite join_into made "
 	    "it; float32 or float64",

@@ -22,7 +22,12 @@
  *                    weights), alpha 1, beta 0 or 1, 4M multiply-adds or
  *                    more or 16 columns at most -> the same gemm with Y
  *                    packed once (input P: ops/conv-gemm.h), the sums in
- *                    another order
+ *                    another order; and a float32 pointwise conv with a
+ *                    bias and fixed W, of few pixels and as many output
+ *                    channels or more (MobileNet's 7x7 and 14x14 expand
+ *                    convs) -> the same conv with W's transpose packed
+ *                    once (param packed, input P), the sums in another
+ *                    order
  *   join_into        join(conv_1, ..., conv_k) on the channels of a batch
  *                    of 1 -> the convs writing their channels of one
  *                    alloc_empty in turn, in place (conv's param into):
@@ -593,9 +598,10 @@ layer_norm_fuse(struct cnn *s, int x)
  * conv_winograd
  */
 
-/* c's label with ",wino" in its braces (Conv{3x3,p1,wino}). */
+/* c's label with ",tag" in its braces (Conv{3x3,p1,wino},
+ * Conv{1x1,relu,packed}). */
 static char *
-wino_label(const struct gp_node *c)
+tag_label(const struct gp_node *c, const char *tag)
 {
 	struct gp_buf b = {0};
 	size_t n;
@@ -605,9 +611,9 @@ wino_label(const struct gp_node *c)
 		return (NULL);
 	n = strlen(c->label);
 	if (n > 0 && c->label[n - 1] == '}')
-		gp_buf_printf(&b, "%.*s,wino}", (int)(n - 1), c->label);
+		gp_buf_printf(&b, "%.*s,%s}", (int)(n - 1), c->label, tag);
 	else
-		gp_buf_printf(&b, "%s{wino}", c->label);
+		gp_buf_printf(&b, "%s{%s}", c->label, tag);
 	r = gp_xstrdup(gp_buf_str(&b));
 	gp_buf_free(&b);
 	return (r);
@@ -702,7 +708,7 @@ conv_winograd(struct cnn *s, int x)
 	if (v < 0)
 		return (false);
 	c = &g->nodes[x];	/* gp_rw_apply may move the nodes */
-	name_like(&g->nodes[g->vars[v].producer], c, wino_label(c));
+	name_like(&g->nodes[g->vars[v].producer], c, tag_label(c, "wino"));
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 
@@ -733,6 +739,69 @@ fixed_matrix(const struct cnn *s, int y, int64_t *rs, int64_t *cs)
 	return (v);
 }
 
+/* A float32 pointwise conv (1x1, strides 1, no pads) of one group, a
+ * bias and fixed weights, of few pixels and at least as many output
+ * channels (gp_conv_gemm_pwt_pays): W's transpose packed once into input
+ * P, param packed (the transposed kernel of ops/conv-gemm.h). */
+static bool
+conv_pack(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *c = &g->nodes[x];
+	const struct gp_type *xt, *wt;
+	struct gp_type pt = {.dtype = GP_FLOAT32, .ndim = 1};
+	struct gp_win win;
+	struct gp_err err;
+	int64_t group, cin, cout, k1 = 1;
+	bool on, wino;
+	int in[4], p;
+	json_t *prm;
+
+	if (c->n_in != 3 || g->vars[c->out[0]].type.dtype != GP_FLOAT32 ||
+	    gp_op_param_bool(c->params, "packed", false, &on, &err) < 0 || on ||
+	    gp_op_param_bool(c->params, "winograd", false, &wino, &err) < 0 ||
+	    wino || json_object_get(c->params, "into") != NULL)
+		return (false);
+	xt = gp_graph_in_type(g, c, 0);
+	wt = gp_graph_in_type(g, c, 1);
+	if (xt->dtype != GP_FLOAT32 || xt->ndim < 3 || wt->ndim != xt->ndim)
+		return (false);
+	s->w.ctx->tried++;
+	if (gp_op_param_int(c->params, "group", 1, &group, &err) < 0 ||
+	    group != 1 || gp_win_parse(c->params, "conv", xt->ndim - 2,
+	    wt->shape + 2, false, &win, &err) < 0 || gp_win_output(&win,
+	    "conv", xt->shape + 2, &err) < 0)
+		return (false);
+	for (int d = 0; d < GP_WIN_DIMS; d++)
+		if (win.k[d] != 1 || win.s[d] != 1 || win.pb[d] != 0 ||
+		    win.pe[d] != 0)
+			k1 = 0;
+	cin = xt->shape[1];
+	cout = wt->shape[0];
+	if (!k1 || wt->shape[1] != cin || !gp_conv_gemm_pwt_pays(&win, cin,
+	    cout) || !fixed(s, c->in[1]) ||
+	    !gp_tensor_is_contiguous(&g->vars[c->in[1]].value))
+		return (false);
+	pt.shape[0] = gp_conv_gemm_pack_len(cin, cout);
+	p = const_like(g, &pt, c->in[1], ".packed");	/* the vars may move */
+	c = &g->nodes[x];
+	/* W (cout, cin, 1...): element (ci, co) of its transpose at co cin +
+	 * ci */
+	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
+	    &g->vars[c->in[1]].value), 1, cin, cin, cout, (float *)(void *)
+	    gp_tensor_data(&g->vars[p].value));
+	memcpy(in, c->in, sizeof(int) * 3);
+	in[3] = p;
+	prm = json_deep_copy(c->params);
+	json_object_set_new(prm, "packed", json_true());
+	p = gp_rw_apply(g, "conv", prm, 4, in);
+	if (p < 0)
+		return (false);
+	c = &g->nodes[x];	/* gp_rw_apply may move the nodes */
+	name_like(&g->nodes[g->vars[p].producer], c, tag_label(c, "packed"));
+	return (gp_rw_replace_out(&s->w, x, p));
+}
+
 static bool
 gemm_pack(struct cnn *s, int x)
 {
@@ -743,6 +812,8 @@ gemm_pack(struct cnn *s, int x)
 	int64_t rs, cs, k, nc;
 	int in[6], v, p;
 
+	if (gp_rw_is(n, "conv"))
+		return (conv_pack(s, x));
 	if (!gp_rw_is(n, "gemm") || n->n_in != 5 || g->vars[n->out[0]].type.
 	    dtype != GP_FLOAT32)
 		return (false);
@@ -870,6 +941,9 @@ join_into(struct cnn *s, int x)
 		.run = run_##fn,					\
 	};
 
+/* Two op names for a rewriter's ops_ (one macro argument). */
+#define OPS2(a, b)	a, b
+
 #define SPEC	GP_PHASE_SPECIALIZE
 #define SPEC_TAGS	"fast_run:specialize:cnn"
 
@@ -889,9 +963,10 @@ CNN(layer_norm_fuse, "mean", SPEC, SPEC_TAGS, "(x - mean(x)) / sqrt(mean("
 CNN(conv_winograd, "conv", SPEC, SPEC_TAGS, "float32 conv 3x3, strides "
     "and dilations 1, enough channels and pixels -> Winograd F(2x2, 3x3): "
     "2.25x fewer multiplies, sums rounded differently")
-CNN(gemm_pack, "gemm", SPEC, "fast_run:specialize:gemm", "float32 gemm "
-    "of fixed Y (weights), alpha 1, beta 0 or 1, large or narrow -> the "
-    "same gemm reading Y packed once (input P) through the conv kernel's "
+CNN(gemm_pack, OPS2("gemm", "conv"), SPEC, "fast_run:specialize:gemm",
+    "float32 gemm of fixed Y (weights), alpha 1, beta 0 or 1, large or "
+    "narrow, or pointwise conv of few pixels and fixed W -> the same op "
+    "reading the weights packed once (input P) through the conv kernel's "
     "micro-kernel")
 CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
     "join(conv, ..., conv) on the channels of one image -> the convs "

@@ -1041,6 +1041,202 @@ test_gemm_pack(void)
 	}
 }
 
+/*
+ * gemm_pack on a pointwise conv: y = conv(x, W[, b]) with act_min/act_max
+ * from act ("" for none), x (N, C, H, Wd) input, W (M, C, kh, kw) of
+ * kind wk, b (M) shared; dtype dt, group grp.
+ */
+static struct gp_graph *
+pw_graph(int64_t nimg, int64_t c, int64_t m, int64_t h, int64_t wd,
+    int64_t kh, const char *dt, const char *wk, bool bias, int64_t grp,
+    const char *act)
+{
+	char *vars = gp_xasprintf("'x': {'kind': 'input', 'dtype': '%s', "
+	    "'shape': [%lld, %lld, %lld, %lld], 'init': {'uniform': [-1, 1], "
+	    "'seed': 1}}, 'W': {'kind': '%s', 'dtype': '%s', 'shape': [%lld, "
+	    "%lld, %lld, %lld], 'init': {'uniform': [-0.2, 0.2], 'seed': 2}}, "
+	    "'b': {'kind': 'shared', 'dtype': '%s', 'shape': [%lld], 'init': "
+	    "{'uniform': [-0.1, 0.1], 'seed': 3}}", dt, (long long)nimg,
+	    (long long)c, (long long)h, (long long)wd, wk, dt, (long long)m,
+	    (long long)(c / grp), (long long)kh, (long long)kh, dt,
+	    (long long)m);
+	char *nodes = gp_xasprintf("{'op': 'conv', 'inputs': ['x', 'W'%s], "
+	    "'outputs': ['y'], 'params': {'kernel_shape': [%lld, %lld], "
+	    "'group': %lld%s}}", bias ? ", 'b'" : "", (long long)kh,
+	    (long long)kh, (long long)grp, act);
+	struct gp_graph *g = graph_of(vars, nodes, "'y'", NULL);
+
+	free(vars);
+	free(nodes);
+	return (g);
+}
+
+/* y of the pointwise conv graph g rewritten with flags against W . x + b
+ * clamped to [lo, hi], computed here in double: the largest |diff| over
+ * the largest |y|; -1 when it did not run. */
+static double
+pw_error(const struct gp_graph *g, const char *flags, int64_t nimg,
+    int64_t c, int64_t m, int64_t px, double lo, double hi)
+{
+	struct gp_graph *r = rewritten(g, flags);
+	const struct gp_tensor *x, *w, *b;
+	struct res rr;
+	double dmax = 0, ymax = 0;
+
+	if (r == NULL || !run(r, &rr)) {
+		gp_graph_free(r);
+		return (-1);
+	}
+	x = &r->vars[gp_graph_find_var(r, "x")].value;
+	w = &r->vars[gp_graph_find_var(r, "W")].value;
+	b = &r->vars[gp_graph_find_var(r, "b")].value;
+	for (int64_t i = 0; i < nimg; i++)
+		for (int64_t o = 0; o < m; o++)
+			for (int64_t q = 0; q < px; q++) {
+				double v = gp_tensor_get(b, o), d;
+
+				for (int64_t k = 0; k < c; k++)
+					v += gp_tensor_get(w, o * c + k) *
+					    gp_tensor_get(x, (i * c + k) * px +
+					    q);
+				v = v < lo ? lo : v > hi ? hi : v;
+				d = fabs(rr.v[(i * m + o) * px + q] - v);
+				dmax = d > dmax ? d : dmax;
+				ymax = fabs(v) > ymax ? fabs(v) : ymax;
+			}
+	res_free(&rr);
+	gp_graph_free(r);
+	return (dmax / ymax);
+}
+
+static void
+test_conv_pack(void)
+{
+	static const struct {
+		int64_t		 n, c, m, h, w;
+		const char	*act;
+		double		 lo, hi;
+		const char	*what;
+	} cases[] = {
+		{1, 192, 1152, 7, 7, "", -INFINITY, INFINITY, "192 -> 1152 "
+		    "at 7x7 (MnasNet's expand conv): 72 slivers, pixels in 8 "
+		    "row tiles of 6 and one of 1"},
+		{2, 20, 40, 5, 5, ", 'act_min': 0, 'act_max': 0.3", 0, 0.3,
+		    "20 -> 40 at 5x5, 2 images, clamped: a last sliver of 8 "
+		    "channels, 20 input channels (a partial transpose block)"},
+		{1, 13, 30, 3, 5, ", 'act_min': 0", 0, INFINITY, "13 -> 30 "
+		    "at 3x5, relu: a last sliver of 14, 15 pixels"},
+	};
+	bool avx = gp_conv_gemm_ok();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gp_graph *g = pw_graph(cases[i].n, cases[i].c,
+		    cases[i].m, cases[i].h, cases[i].w, 1, "float32", "shared",
+		    true, 1, cases[i].act);
+		struct gp_graph *r = g ? rewritten(g, ONLY("gemm_pack")) :
+		    NULL;
+		const struct gp_node *n = op_of(r, "conv");
+		const struct gp_var *pv = n != NULL && n->n_in == 4 ?
+		    &r->vars[n->in[3]] : NULL;
+		int64_t len = (cases[i].m + 15) / 16 * 16 * cases[i].c;
+		double e;
+
+		if (avx)
+			ok(pv != NULL && pv->kind == GP_VAR_CONSTANT &&
+			    strcmp(pv->name, "W.packed") == 0 &&
+			    pv->type.ndim == 1 && pv->type.shape[0] == len &&
+			    json_is_true(json_object_get(n->params, "packed")),
+			    "gemm_pack: conv %s: param packed, a constant "
+			    "W.packed of %lld values, input 3", cases[i].what,
+			    (long long)len);
+		else
+			ok(n != NULL && n->n_in == 3, "gemm_pack: no AVX2 and "
+			    "FMA: conv %s unchanged", cases[i].what);
+		e = g ? pw_error(g, "optimizer=fast_run", cases[i].n,
+		    cases[i].c, cases[i].m, cases[i].h * cases[i].w,
+		    cases[i].lo, cases[i].hi) : -1;
+		ok(e >= 0 && e <= 1e-6, "gemm_pack: conv %s: y against W . x "
+		    "+ b in double, within 1e-6 of max |y| (%.2g)",
+		    cases[i].what, e);
+		if (g != NULL)
+			compare(g, "optimizer=fast_run", "optimizer_excluding="
+			    "gemm_pack", false, cases[i].what);
+		gp_graph_free(r);
+		gp_graph_free(g);
+	}
+	/* two packed convs joined on the channels: join_into makes them
+	 * write their planes of one tensor in turn (param into after
+	 * packed, inputs X, W, B, P, D) */
+	{
+		char *vars = gp_xstrdup("'x': {'kind': 'input', 'dtype': "
+		    "'float32', 'shape': [1, 13, 3, 5], 'init': {'uniform': "
+		    "[-1, 1], 'seed': 1}}, 'WA': {'kind': 'shared', 'dtype': "
+		    "'float32', 'shape': [30, 13, 1, 1], 'init': {'uniform': "
+		    "[-0.2, 0.2], 'seed': 2}}, 'WB': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30, 13, 1, 1], 'init': "
+		    "{'uniform': [-0.2, 0.2], 'seed': 4}}, 'b': {'kind': "
+		    "'shared', 'dtype': 'float32', 'shape': [30], 'init': "
+		    "{'uniform': [-0.1, 0.1], 'seed': 3}}");
+		char *nodes = gp_xstrdup("{'op': 'conv', 'inputs': ['x', 'WB', "
+		    "'b'], 'outputs': ['yB'], 'params': {'kernel_shape': [1, "
+		    "1]}}, {'op': 'conv', 'inputs': ['x', 'WA', 'b'], "
+		    "'outputs': ['yA'], 'params': {'kernel_shape': [1, 1]}}, "
+		    "{'op': 'join', 'inputs': ['yA', 'yB'], 'outputs': ['y'], "
+		    "'params': {'axis': 1}}");
+		struct gp_graph *g = graph_of(vars, nodes, "'y'", NULL);
+
+		if (g != NULL)
+			compare(g, "optimizer=fast_run", "optimizer_excluding="
+			    "gemm_pack:join_into", false, "gemm_pack: two "
+			    "packed convs of 30 channels joined (join_into)");
+		gp_graph_free(g);
+		free(vars);
+		free(nodes);
+	}
+	/* not taken */
+	{
+		static const struct {
+			int64_t		 c, m, h, w, kh, grp;
+			const char	*dt, *wk;
+			bool		 bias;
+			const char	*what;
+		} no[] = {
+			{192, 1152, 7, 7, 1, 1, "float32", "shared", false,
+			    "a conv without a bias"},
+			{192, 1152, 7, 7, 1, 1, "float32", "input", true,
+			    "W an input"},
+			{192, 1152, 7, 7, 1, 1, "float64", "shared", true,
+			    "float64"},
+			{64, 384, 7, 7, 3, 1, "float32", "shared", true,
+			    "a 3x3 conv"},
+			{64, 384, 7, 7, 1, 2, "float32", "shared", true,
+			    "2 groups"},
+			{64, 32, 8, 8, 1, 1, "float32", "shared", true,
+			    "fewer output channels (32) than pixels (64)"},
+			{576, 144, 1, 1, 1, 1, "float32", "shared", true,
+			    "one pixel (a squeeze-and-excitation's)"},
+			{32, 64, 56, 56, 1, 1, "float32", "shared", true,
+			    "56x56 pixels (the blocked gemm's direct path)"},
+		};
+
+		for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			struct gp_graph *g = pw_graph(1, no[i].c, no[i].m,
+			    no[i].h, no[i].w, no[i].kh, no[i].dt, no[i].wk,
+			    no[i].bias, no[i].grp, no[i].kh == 3 ?
+			    ", 'pads': [1, 1, 1, 1]" : "");
+			struct gp_graph *r = g ? rewritten(g,
+			    ONLY("gemm_pack")) : NULL;
+			const struct gp_node *n = op_of(r, "conv");
+
+			ok(n != NULL && n->n_in == (no[i].bias ? 3 : 2) &&
+			    json_object_get(n->params, "packed") == NULL,
+			    "gemm_pack: not for %s", no[i].what);
+			gp_graph_free(r);
+			gp_graph_free(g);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -1054,6 +1250,7 @@ main(void)
 	test_layer_norm();
 	test_conv_winograd();
 	test_gemm_pack();
+	test_conv_pack();
 	test_models();
 	return (done_testing());
 }
