@@ -1169,7 +1169,9 @@ run_update(struct cx *cx, const struct gp_tensor *const *in,
  * OpenBLAS packing Y each call (bench/onnx's MLP: 0.85-0.89 of the
  * time of its two 512-column gemms, two threads).  It takes alpha 1, beta
  * 0 or 1, X with contiguous rows, an output with contiguous rows that X
- * does not overlap; otherwise (false) the call runs through BLAS, on Y.
+ * does not overlap, P on 32 bytes (the micro-kernel's aligned loads; a
+ * view can lie off them); otherwise (false) the call runs through BLAS,
+ * on Y.
  * A dry run makes the same choice of layouts, with alpha and beta as the
  * rewrite found them (constants).
  */
@@ -1187,7 +1189,8 @@ gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
 	if (alpha != 1 || (beta != 0 && beta != 1) || o->dtype !=
 	    GP_FLOAT32 || !mat_layout(&a, sizeof(float), &ta, &lda) ||
 	    ta != CblasNoTrans || !mat_layout(&c, sizeof(float), &tc, &ldc) ||
-	    tc != CblasNoTrans || same_storage(o, in[2]))
+	    tc != CblasNoTrans || same_storage(o, in[2]) ||
+	    (uintptr_t)gp_tensor_data(in[5]) % 32 != 0)
 		return (false);
 	if (cx->dry)
 		return (true);

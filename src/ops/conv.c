@@ -384,7 +384,10 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	    (const T *)gp_tensor_data(t[1]),                                  \
 	    p->nc > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,               \
 	    (T *)(void *)y, nb, cin, cout, p
-	if (p->pwt)
+	/* P a view off the kernel's 32-byte alignment: conv-pw.c on W */
+	if (p->pwt && (uintptr_t)gp_tensor_data(t[3]) % 32 != 0)
+		conv_f32(ARGS(float));
+	else if (p->pwt)
 		for (int64_t i = 0; i < nb; i++)
 			gp_conv_gemm_pwt_f32((const float *)gp_tensor_data(t[0])
 			    + i * cin * vol(p->w.in), (const float *)
