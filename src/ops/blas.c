@@ -1175,6 +1175,16 @@ run_update(struct cx *cx, const struct gp_tensor *const *in,
  * A dry run makes the same choice of layouts, with alpha and beta as the
  * rewrite found them (constants).
  */
+/* Is P on 32 bytes?  A dry run's tensors have no storage: their offset
+ * says (storage starts on GP_ALIGN). */
+static bool
+packed_aligned(const struct gp_tensor *p)
+{
+	if (p->storage == NULL)
+		return (p->offset % 32 == 0);
+	return ((uintptr_t)gp_tensor_data(p) % 32 == 0);
+}
+
 static bool
 gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
     struct gp_tensor *o)
@@ -1190,7 +1200,7 @@ gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
 	    GP_FLOAT32 || !mat_layout(&a, sizeof(float), &ta, &lda) ||
 	    ta != CblasNoTrans || !mat_layout(&c, sizeof(float), &tc, &ldc) ||
 	    tc != CblasNoTrans || same_storage(o, in[2]) ||
-	    (uintptr_t)gp_tensor_data(in[5]) % 32 != 0)
+	    !packed_aligned(in[5]))
 		return (false);
 	if (cx->dry)
 		return (true);
