@@ -292,11 +292,14 @@
 	T t = a >= b ? a : b;						\
 	return (t <= c ? t : c);
 #define EW_B_clip_UINT		EW_B_clip_SINT
+/* A NaN operand is the result (x first), else min(max(x, lo), hi) with
+ * numpy's ties (the second of equal values); written so that, with the
+ * bounds constants (a fused loop's), the NaN tests of lo and hi fold
+ * away and what is left is maxps, minps and one test of x (twice the
+ * speed of testing the intermediate values). */
 #define EW_B_clip_FLT(T, M)						\
-	T t = a > b ? a : b, u;						\
-	t = a != a ? a : t;						\
-	u = t < c ? t : c;						\
-	return (t != t ? t : u);
+	T t = a > b ? a : b, u = t < c ? t : c;				\
+	return (a != a ? a : b != b ? b : c != c ? c : u);
 
 #define EW_B_gt(T, M)		return (a > b);
 #define EW_B_ge(T, M)		return (a >= b);

@@ -1396,6 +1396,21 @@ test_clip(void)
 		ok(close_to(&o, (double[]){1.25, -1, 0.75, 1.25, 0.5, 1,
 		    1.25, 1.25}, 0), "%s clip", gp_dtype_name(dt));
 		gp_tensor_release(&o);
+		/* numpy (np.clip and minimum(maximum(x, lo), hi) agree):
+		 * clip(-0, 0, 1) = 0, clip(0, -0, 1) = -0 (the second of
+		 * equal values), a NaN bound gives NaN, lo = hi = 1 gives 1 */
+		i = node("clip", NULL, 3, (int[]){input1(dt, 5, (double[]){
+		    -0.0, 0.0, 2, 0.5, 0.5}), input1(dt, 5, (double[]){0.0,
+		    -0.0, NAN, 0, 1}), input1(dt, 5, (double[]){1, 1, 3, NAN,
+		    1})});
+		run(i, &o);
+		ok(gp_tensor_get(&o, 0) == 0 && !signbit(gp_tensor_get(&o,
+		    0)) && gp_tensor_get(&o, 1) == 0 && signbit(gp_tensor_get(
+		    &o, 1)) && isnan(gp_tensor_get(&o, 2)) &&
+		    isnan(gp_tensor_get(&o, 3)) && gp_tensor_get(&o, 4) == 1,
+		    "%s clip: numpy's signed zeros of ties, NaN bounds",
+		    gp_dtype_name(dt));
+		gp_tensor_release(&o);
 	}
 }
 
