@@ -231,6 +231,23 @@ gp_dtype_convert(void *dst, enum gp_dtype dt, const void *src,
 		memmove(dst, src, n * gp_dtype_size(st));
 		return;
 	}
+	if (sstride == 0 && n > 1) {
+		/* one value broadcast (an elementwise op's stride-0 operand,
+		 * once a row): converted once, then copied in doubling runs
+		 * (the loop a value at a time took 61% of a channel-scale mul's
+		 * time at 28x28) */
+		size_t sz = gp_dtype_size(dt), have = 1;
+		char *d = dst;
+
+		gp_dtype_convert(dst, dt, src, st, 0, 1);
+		while (have < n) {
+			size_t k = have < n - have ? have : n - have;
+
+			memcpy(d + have * sz, d, k * sz);
+			have += k;
+		}
+		return;
+	}
 	switch (dt) {
 		GP_FOREACH_DTYPE(CONV_DST)
 	default:

@@ -61,6 +61,30 @@ test_convert(void)
 	gp_dtype_convert(&wrap, GP_INT32, &big, GP_INT64, 0, 1);
 	is_int(wrap, 0, "int64 -> int32 wraps like C and numpy astype");
 	is_double(gp_dtype_load(&d8[1], GP_INT8), -1, 0, "load int8");
+	/* a stride-0 source: one value broadcast, converted once and
+	 * copied in doubling runs; every length up to past a power of 2 */
+	{
+		static const size_t lens[] = {1, 2, 3, 7, 8, 9, 1000};
+		int16_t h = -3;
+		double two = 2.5;
+		float f[1000];
+		int64_t q[1000];
+
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			size_t n = lens[l], bad = 0;
+
+			memset(f, 0, sizeof(f));
+			memset(q, 0, sizeof(q));
+			gp_dtype_convert(f, GP_FLOAT32, &h, GP_INT16, 0, n);
+			gp_dtype_convert(q, GP_INT64, &two, GP_FLOAT64, 0, n);
+			for (size_t i = 0; i < 1000; i++)
+				bad += i < n ? f[i] != -3.0f || q[i] != 2 :
+				    f[i] != 0 || q[i] != 0;
+			ok(bad == 0, "stride 0: int16 -3 and float64 2.5 into "
+			    "%zu float32 and int64 values, nothing past them",
+			    n);
+		}
+	}
 }
 
 static void
