@@ -321,6 +321,48 @@ test_float(enum gp_dtype dt)
 		    dt == GP_FLOAT32 ? 1e-6 : 1e-15,
 		    "log_softmax of inputs near 1000");
 	}
+	/* rows of 19 (a vector's 8 lanes twice, then 3 more) near 1000 whose
+	 * largest value lies in lane 5 of the first 8, in lane 2 of the
+	 * next, or in the last 3: each row's maximum found wherever it
+	 * lies, or exp overflows and the row is NaN; softmax(x) =
+	 * exp(x - max) / sum computed here in double */
+	{
+		int64_t s319[2] = {3, 19};
+		int big = var_fn(dt, 2, s319, NULL), ni;
+		static const int at[3] = {5, 10, 17};
+		struct gp_tensor o;
+
+		for (int r = 0; r < 3; r++)
+			for (int j = 0; j < 19; j++)
+				gp_dtype_store(gp_tensor_data(&g->vars[big].value)
+				    + (r * 19 + j) * (int64_t)gp_dtype_size(dt),
+				    dt, j == at[r] ? 1800 : 1000 + j);
+		if ((ni = node_ok("softmax", NULL, 1, &big)) >= 0) {
+			double worst = 0;
+
+			run(ni, &o);
+			for (int r = 0; r < 3; r++) {
+				double sum = 0;
+
+				for (int j = 0; j < 19; j++)
+					sum += exp((j == at[r] ? 1800 : 1000 +
+					    j) - 1800.0);
+				for (int j = 0; j < 19; j++) {
+					double w = exp((j == at[r] ? 1800 :
+					    1000 + j) - 1800.0) / sum;
+					double d = fabs(gp_tensor_get(&o, r *
+					    19 + j) - w);
+
+					worst = isnan(worst) || isnan(d) ? NAN :
+					    d > worst ? d : worst;
+				}
+			}
+			ok(worst <= 1e-6, "softmax %s: rows of 19 near 1000, "
+			    "the largest in a vector's lanes or the last 3 "
+			    "(worst error %g)", gp_dtype_name(dt), worst);
+			gp_tensor_release(&o);
+		}
+	}
 	/* the scale param: softmax(x * 0.5), log_softmax(x * -1.5) */
 	{
 		int ni;
