@@ -98,18 +98,20 @@ row_copy(void *restrict d, const void *restrict s, size_t bytes)
 		memcpy(dc + bytes - 32, sc + bytes - 32, 32);
 }
 
-/* Does planek_ take this geometry?  2-D, 3x3, 5x5 or 7x7, stride 1 or
- * 2 both ways, no dilation. */
+/* Does planek_ take this geometry?  2-D (a 3-D window of depth 1 with
+ * no depth pads), 3x3, 5x5 or 7x7, stride 1 or 2 both ways, no
+ * dilation. */
 static bool
 fastk(const struct gp_win *w)
 {
-	return (w->k[0] == 1 && w->in[0] == 1 && w->k[1] == w->k[2] &&
+	return (w->k[0] == 1 && w->in[0] == 1 && w->out[0] == 1 &&
+	    w->k[1] == w->k[2] &&
 	    (w->k[1] == 3 || w->k[1] == 5 || w->k[1] == 7) &&
 	    w->d[1] == 1 && w->d[2] == 1 && w->s[1] == w->s[2] &&
 	    (w->s[1] == 1 || w->s[1] == 2));
 }
 
-/* The 3x3 of those (s2_plane's and cb_block's). */
+/* The 3x3 of those (s2_plane's). */
 static bool
 fast3(const struct gp_win *w)
 {
@@ -659,7 +661,6 @@ cb_block_k(const float *x, const float *wt, const float *b, float *y,
 		cb_block_k(x, wt, b, y, g, buf, lo, hi, K, S);		\
 	}
 CB_DEF(3, 1)
-CB_DEF(3, 2)
 CB_DEF(5, 1)
 CB_DEF(5, 2)
 CB_DEF(7, 1)
@@ -672,7 +673,7 @@ cb_block(const float *x, const float *wt, const float *b, float *y,
 	static void (*const fns[3][2])(const float *, const float *,
 	    const float *, float *, const struct cbp *, float *, float,
 	    float) = {
-		{cb_block_3_1, cb_block_3_2},
+		{cb_block_3_1, NULL},	/* cb_geom takes no 3x3 of stride 2 */
 		{cb_block_5_1, cb_block_5_2},
 		{cb_block_7_1, cb_block_7_2},
 	};

@@ -147,7 +147,8 @@ struct plane_geo {
 static bool
 plane_geo(const struct gp_win *w, struct plane_geo *q)
 {
-	if (w->k[0] != 1 || w->in[0] != 1 || w->s[1] != 1 || w->s[2] != 1 ||
+	if (w->k[0] != 1 || w->in[0] != 1 || w->out[0] != 1 || w->s[1] != 1 ||
+	    w->s[2] != 1 ||
 	    w->d[1] != 1 || w->d[2] != 1 || w->pb[1] < 0 || w->pb[2] < 0 ||
 	    w->pe[1] < 0 || w->pe[2] < 0 || w->out[2] > PLANE_MAX_OW ||
 	    w->out[1] < 1 || w->out[2] < 1)

@@ -147,17 +147,30 @@ plain_conv(const struct cnn *s, int v)
 	return (c);
 }
 
+/* Does the item before end (after a ',' past body) read tag? */
+static bool
+last_item_is(const char *body, const char *end, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	return ((size_t)(end - body) >= n && memcmp(end - n, tag, n) == 0 &&
+	    (end - n == body || end[-(ptrdiff_t)n - 1] == ','));
+}
+
 /* The label of a conv like c clamped to [lo, hi]: c's front-end label
  * (an ONNX model's "Conv{3x3,p1}") with ",relu" or ",clip[lo,hi]" in its
- * braces, in place of the clamp c had; NULL when c has no label. */
+ * braces, in place of the clamp c had; the tags later rewrites put after
+ * the clamp (",wino", ",packed") stay after it, but ",packed" when unpack
+ * (the new conv has no P); NULL when c has no label. */
 static char *
-act_label(const struct gp_node *c, double lo, double hi)
+act_label(const struct gp_node *c, double lo, double hi, bool unpack)
 {
 	struct gp_buf b = {0};
 	const char *l = c->label, *open, *body, *end;
 	char *r;
 	bool had = json_object_get(c->params, "act_min") != NULL ||
 	    json_object_get(c->params, "act_max") != NULL;
+	bool wino = false, packed = false;
 
 	if (l == NULL)
 		return (NULL);
@@ -169,6 +182,15 @@ act_label(const struct gp_node *c, double lo, double hi)
 		end--;
 	} else {
 		open = body = end;
+	}
+	/* the tags after the clamp, in the order the rewrites add them */
+	if (last_item_is(body, end, "packed")) {
+		packed = true;
+		end -= strlen("packed") + (end - strlen("packed") > body);
+	}
+	if (last_item_is(body, end, "wino")) {
+		wino = true;
+		end -= strlen("wino") + (end - strlen("wino") > body);
 	}
 	if (had) {	/* drop the last item: the clamp conv_act put there */
 		const char *k = end;
@@ -185,6 +207,12 @@ act_label(const struct gp_node *c, double lo, double hi)
 		gp_buf_puts(&b, "relu");
 	else if (lo > -INFINITY || hi < INFINITY)
 		gp_buf_printf(&b, "clip[%g,%g]", lo, hi);
+	if (wino)
+		gp_buf_puts(&b, b.len > (size_t)(open - l) + 1 ? ",wino" :
+		    "wino");
+	if (packed && !unpack)
+		gp_buf_puts(&b, b.len > (size_t)(open - l) + 1 ? ",packed" :
+		    "packed");
 	if (b.len == (size_t)(open - l) + 1)
 		b.len--;	/* nothing in the braces: head alone */
 	else
@@ -195,21 +223,24 @@ act_label(const struct gp_node *c, double lo, double hi)
 }
 
 /* A new apply of c's op on the nin inputs in, with c's params but
- * act_min/act_max when finite.  It keeps c's name and front-end family,
- * and its label (with the clamp). */
+ * act_min/act_max when finite, and without param packed when unpack (in
+ * has no P: gemm_pack packs the new weights again).  It keeps c's name
+ * and front-end family, and its label (with the clamp). */
 static int
 clamped_like(struct gp_graph *g, const struct gp_node *c, const int *in,
-    int nin, double lo, double hi)
+    int nin, double lo, double hi, bool unpack)
 {
 	json_t *p = json_deep_copy(c->params);
 	int v;
 	char *name = c->name ? gp_xstrdup(c->name) : NULL;
 	char *family = c->family ? gp_xstrdup(c->family) : NULL;
-	char *label = act_label(c, lo, hi);
+	char *label = act_label(c, lo, hi, unpack);
 	struct gp_node *n;
 
 	json_object_del(p, "act_min");
 	json_object_del(p, "act_max");
+	if (unpack)
+		json_object_del(p, "packed");
 	if (lo > -INFINITY)
 		json_object_set_new(p, "act_min", json_real(lo));
 	if (hi < INFINITY)
@@ -235,7 +266,7 @@ conv_like(struct gp_graph *g, const struct gp_node *c, int x, int wt, int b,
 {
 	int in[3] = {x, wt, b};
 
-	return (clamped_like(g, c, in, b >= 0 ? 3 : 2, lo, hi));
+	return (clamped_like(g, c, in, b >= 0 ? 3 : 2, lo, hi, true));
 }
 
 /* A new constant of type t named after variable `like` and a suffix. */
@@ -464,7 +495,7 @@ act_into(struct cnn *s, int x, const char *op)
 	hi = fmin(hi, chi);
 	if (lo > hi || !gp_rw_same_type(g, c->out[0], n->out[0]))
 		return (false);
-	v = clamped_like(g, c, c->in, c->n_in, lo, hi);
+	v = clamped_like(g, c, c->in, c->n_in, lo, hi, false);
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 

@@ -652,6 +652,66 @@ mp_out(int64_t in, int64_t pb, int64_t pe, bool ceil)
 	return ((ceil ? (span + 1) / 2 : span / 2) + 1);
 }
 
+/* A 3-D pool of depth 1 with pads on the depth: X (1, 2, 1, 4, 4),
+ * kernel 1x3x3, strides 1, pads 1 everywhere: output (1, 2, 3, 4, 4),
+ * its first and last depth slices all padding (-inf for max, 0 for an
+ * average counting the pads), the middle one the 3x3 pool of each plane
+ * (against plain loops here).  The whole-plane way, which takes a 2-D
+ * window, must leave it to the row way. */
+static void
+test_pool_depth_pads(void)
+{
+	int64_t xs[5] = {1, 2, 1, 4, 4};
+	int x = var_fn(GP_FLOAT32, 5, xs, fa), ni;
+	double want_max[96], want_avg[96];
+	struct gp_tensor o;
+
+	for (int c = 0; c < 2; c++)
+		for (int od = 0; od < 3; od++)
+			for (int oh = 0; oh < 4; oh++)
+				for (int ow = 0; ow < 4; ow++) {
+					double m = -INFINITY, sum = 0;
+					int at = ((c * 3 + od) * 4 + oh) * 4 + ow;
+
+					for (int kh = -1; od == 1 && kh <= 1; kh++)
+						for (int kw = -1; kw <= 1; kw++) {
+							int ih = oh + kh, iw = ow + kw;
+							double v;
+
+							if (ih < 0 || ih >= 4 || iw < 0 ||
+							    iw >= 4)
+								continue;
+							v = fa((c * 4 + ih) * 4 + iw);
+							m = v > m ? v : m;
+							sum += v;
+						}
+					want_max[at] = m;
+					want_avg[at] = sum / 9;
+				}
+	ni = node_ok("max_pool", "{\"kernel_shape\": [1, 3, 3], \"pads\": "
+	    "[1, 1, 1, 1, 1, 1]}", 1, &x);
+	if (ni >= 0) {
+		int bad = 0;
+
+		run(ni, &o);
+		for (int i = 0; i < 96; i++)
+			bad += gp_tensor_get(&o, i) != want_max[i];
+		ok(o.ndim == 5 && o.shape[2] == 3 && bad == 0, "max_pool "
+		    "1x3x3 of depth 1, pads 1 on the depth too: -inf in the "
+		    "pad slices, the 3x3 maxima between (%d wrong)", bad);
+		gp_tensor_release(&o);
+	}
+	ni = node_ok("average_pool", "{\"kernel_shape\": [1, 3, 3], "
+	    "\"pads\": [1, 1, 1, 1, 1, 1], \"count_include_pad\": 1}", 1,
+	    &x);
+	if (ni >= 0) {
+		run_check(ni, &o, GP_FLOAT32, "(1, 2, 3, 4, 4)", want_avg, 1e-6,
+		    "average_pool 1x3x3 of depth 1, pads 1 on the depth too, "
+		    "count_include_pad");
+		gp_tensor_release(&o);
+	}
+}
+
 static void
 test_max3s2(void)
 {
@@ -1224,6 +1284,7 @@ main(void)
 	test_errors();
 	test_pool_norm();
 	test_maxpool_indices();
+	test_pool_depth_pads();
 	test_large(GP_FLOAT32);
 	test_max3s2();
 	test_large(GP_FLOAT64);

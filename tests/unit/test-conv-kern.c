@@ -382,6 +382,14 @@ test_depthwise(enum gp_dtype dt)
 	    .d = {1, 1, 2}, .pb = {1, 1, 2}, .pe = {1, 0, 2}};
 	one(dt, "dw 3-D 3x3x3 4x5x6", 1, 2, (int64_t[]){4, 5, 6}, 2, 2, &q,
 	    true, 0, 6);
+	/* a 3-D window of depth 1 on a depth-1 input with pads on the
+	 * depth: 3 output slices (the outer two the bias alone), not a 2-D
+	 * conv's one (8 channels: the channel-blocked way's shape but for
+	 * the depth) */
+	q = (struct geo){.nsp = 3, .k = {1, 5, 5}, .s = {1, 1, 1},
+	    .d = {1, 1, 1}, .pb = {1, 2, 2}, .pe = {1, 2, 2}};
+	one(dt, "dw 3-D 1x5x5 of depth 1, pads 1 on the depth, 8 channels", 1,
+	    8, (int64_t[]){1, 7, 7}, 8, 8, &q, true, 1, 0);
 	/* large enough for the threads: both paths */
 	q = g2(3, 3, 1, 1, 1, 1, 1, 1);
 	one(dt, "dw large 3x3 s1 p1 (2, 32, 40, 40)", 2, 32,

@@ -1164,6 +1164,45 @@ test_conv_pack(void)
 		gp_graph_free(r);
 		gp_graph_free(g);
 	}
+	/* bn_fold on a packed conv (param packed, input P: gemm_pack's in
+	 * an earlier pass): the folded conv has new weights and no P, so
+	 * it drops param packed (gemm_pack packs it again later); P's
+	 * values are not read here */
+	{
+		char *vars = gp_xstrdup("'x': {'kind': 'input', 'dtype': "
+		    "'float32', 'shape': [1, 13, 3, 5], 'init': {'uniform': "
+		    "[-1, 1], 'seed': 1}}, 'W': {'kind': 'shared', 'dtype': "
+		    "'float32', 'shape': [30, 13, 1, 1], 'init': {'uniform': "
+		    "[-0.2, 0.2], 'seed': 2}}, 'b': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30], 'init': {'uniform': "
+		    "[-0.1, 0.1], 'seed': 3}}, 'P': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [416], 'init': {'uniform': "
+		    "[-0.2, 0.2], 'seed': 8}}, 'gamma': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30], 'init': {'uniform': "
+		    "[0.5, 1.5], 'seed': 4}}, 'beta': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30], 'init': {'uniform': "
+		    "[-0.1, 0.1], 'seed': 5}}, 'mu': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30], 'init': {'uniform': "
+		    "[-0.2, 0.2], 'seed': 6}}, 'var': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [30], 'init': {'uniform': "
+		    "[0.5, 1.5], 'seed': 7}}");
+		char *nodes = gp_xstrdup("{'op': 'conv', 'inputs': ['x', 'W', "
+		    "'b', 'P'], 'outputs': ['c'], 'params': {'kernel_shape': "
+		    "[1, 1], 'packed': true}}, {'op': 'batch_norm', 'inputs': "
+		    "['c', 'gamma', 'beta', 'mu', 'var'], 'outputs': ['y']}");
+		struct gp_graph *g = graph_of(vars, nodes, "'y'", NULL);
+		struct gp_graph *r = g ? rewritten(g, ONLY("bn_fold")) : NULL;
+		const struct gp_node *n = op_of(r, "conv");
+
+		ok(r != NULL && op_of(r, "batch_norm") == NULL && n != NULL &&
+		    n->n_in == 3 && json_object_get(n->params, "packed") ==
+		    NULL, "bn_fold on a packed conv: folded, the new conv "
+		    "without P and param packed");
+		gp_graph_free(r);
+		gp_graph_free(g);
+		free(vars);
+		free(nodes);
+	}
 	/* two packed convs joined on the channels: join_into makes them
 	 * write their planes of one tensor in turn (param into after
 	 * packed, inputs X, W, B, P, D) */
