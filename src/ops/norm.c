@@ -15,7 +15,9 @@
  * bias; layer_norm may also give each row's mean and 1 / sqrt(var +
  * epsilon) (ONNX's Mean and InvStdDev outputs, float32 as stash_type 1
  * says).  The per-channel or per-column factors live in per-thread scratch.
- * The planes or rows are an OpenMP parallel loop (ops/par.h).
+ * The planes or rows are an OpenMP parallel loop (ops/par.h), in one run
+ * per thread, each run's loops compiled for the baseline and for AVX2
+ * (GP_SIMD_CLONES).
  * Both dtypes share one definition, instantiated by a macro.
  */
 #include "config.h"
@@ -57,14 +59,15 @@ static const char *const p_inst[] = {"epsilon", NULL};
 #endif
 
 #define DEF_NORM(SFX, T)                                                      \
-/* y = x * a[c] + b[c] over planes of len elements, channel pl % nc; with  \
- * act, clamped to [lo, hi] as conv clamps (NaN stays NaN) */                \
-static void                                                                   \
-affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
-    const T *a, const T *b, bool act, T lo, T hi)                             \
+/* y = x * a[c] + b[c] over planes [p0, p1) of len elements, channel pl  \
+ * % nc; with act, clamped to [lo, hi] as conv clamps (NaN stays NaN).     \
+ * Compiled for AVX2 too (GP_SIMD_CLONES), called from the threads' loop.  \
+ */                                                                           \
+GP_SIMD_CLONES static void                                                    \
+affine_part_##SFX(const T *x, T *y, int64_t p0, int64_t p1, int64_t nc,       \
+    int64_t len, const T *a, const T *b, bool act, T lo, T hi)                \
 {                                                                             \
-	GP_PAR_FOR(planes * len)                                              \
-	for (int64_t pl = 0; pl < planes; pl++) {                             \
+	for (int64_t pl = p0; pl < p1; pl++) {                                \
 		const T *restrict xr = x + pl * len;                          \
 		T *restrict yr = y + pl * len, av = a[pl % nc],               \
 		    bv = b[pl % nc];                                          \
@@ -82,16 +85,27 @@ affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
 		}                                                             \
 	}                                                                     \
 }                                                                             \
+static void                                                                   \
+affine_##SFX(const T *x, T *y, int64_t planes, int64_t nc, int64_t len,       \
+    const T *a, const T *b, bool act, T lo, T hi)                             \
+{                                                                             \
+	int nt = gp_par_max_threads();                                        \
+	GP_PAR_FOR(planes * len)                                              \
+	for (int k = 0; k < nt; k++) {                                        \
+		int64_t p0, p1;                                               \
+		gp_par_split(planes, 1, k, nt, &p0, &p1);                     \
+		affine_part_##SFX(x, y, p0, p1, nc, len, a, b, act, lo, hi);  \
+	}                                                                     \
+}                                                                             \
 /* Each row of len normalized; scale and bias per column (percol) or per  \
  * row's channel (row % nc); each row's mean and 1 / standard deviation   \
  * into mean and istd (float32; NULL: not wanted). */                         \
-static void                                                                   \
-rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
-    const T *sc, const T *bi, bool percol, int64_t nc, float *mean,           \
-    float *istd)                                                              \
+GP_SIMD_CLONES static void                                                    \
+rows_part_##SFX(const T *x, T *y, int64_t r0, int64_t r1, int64_t len,        \
+    double eps, const T *sc, const T *bi, bool percol, int64_t nc,            \
+    float *mean, float *istd)                                                 \
 {                                                                             \
-	GP_PAR_FOR(rows * len)                                                \
-	for (int64_t r = 0; r < rows; r++) {                                  \
+	for (int64_t r = r0; r < r1; r++) {                                   \
 		const T *restrict xr = x + r * len;                           \
 		T *restrict yr = y + r * len;                                 \
 		double s = 0, v = 0, m;                                       \
@@ -126,6 +140,20 @@ rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
 			for (int64_t i = 0; i < len; i++)                     \
 				yr[i] = (xr[i] - mt) * a + b;                 \
 		}                                                             \
+	}                                                                     \
+}                                                                             \
+static void                                                                   \
+rows_##SFX(const T *x, T *y, int64_t rows, int64_t len, double eps,           \
+    const T *sc, const T *bi, bool percol, int64_t nc, float *mean,           \
+    float *istd)                                                              \
+{                                                                             \
+	int nt = gp_par_max_threads();                                        \
+	GP_PAR_FOR(rows * len)                                                \
+	for (int k = 0; k < nt; k++) {                                        \
+		int64_t r0, r1;                                               \
+		gp_par_split(rows, 1, k, nt, &r0, &r1);                       \
+		rows_part_##SFX(x, y, r0, r1, len, eps, sc, bi, percol, nc,   \
+		    mean, istd);                                              \
 	}                                                                     \
 }
 DEF_NORM(f32, float)
