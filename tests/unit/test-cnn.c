@@ -652,6 +652,42 @@ mp_out(int64_t in, int64_t pb, int64_t pe, bool ceil)
 	return ((ceil ? (span + 1) / 2 : span / 2) + 1);
 }
 
+static double
+fnan2(int i)
+{
+	return (i == 5 || i == 11 || i == 12 ? NAN : i);
+}
+
+/* 2x2 pools of stride 2 (the pair way) over [[0 1 2 3] [4 nan 6 7]
+ * [8 9 10 nan] [nan 13 14 15]]: a NaN in a window's bottom row, second
+ * column, in its top row, second column, and in its bottom row, first
+ * column, each make its output NaN. */
+static void
+test_pool_pairs(void)
+{
+	int64_t xs[4] = {1, 1, 4, 4};
+	int x = var_fn(GP_FLOAT64, 4, xs, fnan2), ni;
+	static const double want_max[4] = {NAN, 7, NAN, NAN};
+	static const double want_avg[4] = {NAN, 4.5, NAN, NAN};
+	struct gp_tensor o;
+
+	ni = node_ok("max_pool", "{\"kernel_shape\": [2, 2], \"strides\": "
+	    "[2, 2]}", 1, &x);
+	if (ni >= 0) {
+		run_check(ni, &o, GP_FLOAT64, "(1, 1, 2, 2)", want_max, 0,
+		    "max_pool 2x2 stride 2: a NaN anywhere in the window "
+		    "wins");
+		gp_tensor_release(&o);
+	}
+	ni = node_ok("average_pool", "{\"kernel_shape\": [2, 2], "
+	    "\"strides\": [2, 2]}", 1, &x);
+	if (ni >= 0) {
+		run_check(ni, &o, GP_FLOAT64, "(1, 1, 2, 2)", want_avg, 0,
+		    "average_pool 2x2 stride 2");
+		gp_tensor_release(&o);
+	}
+}
+
 /* A 3-D pool of depth 1 with pads on the depth: X (1, 2, 1, 4, 4),
  * kernel 1x3x3, strides 1, pads 1 everywhere: output (1, 2, 3, 4, 4),
  * its first and last depth slices all padding (-inf for max, 0 for an
@@ -1285,6 +1321,7 @@ main(void)
 	test_pool_norm();
 	test_maxpool_indices();
 	test_pool_depth_pads();
+	test_pool_pairs();
 	test_large(GP_FLOAT32);
 	test_max3s2();
 	test_large(GP_FLOAT64);
