@@ -1169,22 +1169,12 @@ run_update(struct cx *cx, const struct gp_tensor *const *in,
  * OpenBLAS packing Y each call (bench/onnx's MLP: 0.85-0.89 of the
  * time of its two 512-column gemms, two threads).  It takes alpha 1, beta
  * 0 or 1, X with contiguous rows, an output with contiguous rows that X
- * does not overlap, P on 32 bytes (the micro-kernel's aligned loads; a
- * view can lie off them); otherwise (false) the call runs through BLAS,
- * on Y.
+ * does not overlap, P one the micro-kernel can read where it lies
+ * (gp_conv_gemm_packed_ok: a view can lie off its alignment, or step);
+ * otherwise (false) the call runs through BLAS, on Y.
  * A dry run makes the same choice of layouts, with alpha and beta as the
  * rewrite found them (constants).
  */
-/* Is P on 32 bytes?  A dry run's tensors have no storage: their offset
- * says (storage starts on GP_ALIGN). */
-static bool
-packed_aligned(const struct gp_tensor *p)
-{
-	if (p->storage == NULL)
-		return (p->offset % 32 == 0);
-	return ((uintptr_t)gp_tensor_data(p) % 32 == 0);
-}
-
 static bool
 gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
     struct gp_tensor *o)
@@ -1200,7 +1190,7 @@ gemm_packed(struct cx *cx, const struct gp_tensor *const *in,
 	    GP_FLOAT32 || !mat_layout(&a, sizeof(float), &ta, &lda) ||
 	    ta != CblasNoTrans || !mat_layout(&c, sizeof(float), &tc, &ldc) ||
 	    tc != CblasNoTrans || same_storage(o, in[2]) ||
-	    !packed_aligned(in[5]))
+	    !gp_conv_gemm_packed_ok(in[5]))
 		return (false);
 	if (cx->dry)
 		return (true);

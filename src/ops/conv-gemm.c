@@ -318,6 +318,16 @@ gp_conv_gemm_pack(const float *b, int64_t rs, int64_t cs, int64_t k,
 			}
 }
 
+bool
+gp_conv_gemm_packed_ok(const struct gp_tensor *p)
+{
+	if (!gp_tensor_is_contiguous(p))
+		return (false);
+	if (p->storage == NULL)
+		return (p->offset % 32 == 0);
+	return ((uintptr_t)gp_tensor_data(p) % 32 == 0);
+}
+
 #ifdef GP_CONV_GEMM_X86
 
 bool

@@ -60,6 +60,13 @@ bool	gp_conv_gemm_mm_pays(int64_t m, int64_t n, int64_t k);
  * slivers of k rows of 16 values. */
 int64_t	gp_conv_gemm_pack_len(int64_t k, int64_t n);
 
+struct gp_tensor;
+/* Can the micro-kernel read packed operand p where it lies (the gemm's
+ * or the packed conv's P): contiguous and on 32 bytes, its aligned
+ * loads?  A dry run's tensors have no storage: their offset says
+ * (storage starts on GP_ALIGN).  Else the op runs unpacked. */
+bool	gp_conv_gemm_packed_ok(const struct gp_tensor *p);
+
 /* B (k x n, element (r, c) at b[r * rs + c * cs]) packed into p
  * (gp_conv_gemm_pack_len floats): sliver j holds columns 16 j .. 16 j +
  * 15, row r at p + (j * k + r) * 16, the columns past n zeros.  Any

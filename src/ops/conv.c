@@ -355,19 +355,6 @@ contiguous(const struct gp_tensor **t, struct gp_scratch_tmp *tt,
 		t[k] = gp_scratch_as(in[k], in[k]->dtype, k, &tt[k]);
 }
 
-/* Does the packed pointwise kernel take P (contiguous, on 32 bytes: its
- * aligned loads)?  A dry run's tensors have no storage: their offset
- * says (storage starts on GP_ALIGN).  Else conv-pw.c runs on W. */
-static bool
-pwt_runs(const struct gp_tensor *pt)
-{
-	if (!gp_tensor_is_contiguous(pt))
-		return (false);
-	if (pt->storage == NULL)
-		return (pt->offset % 32 == 0);
-	return ((uintptr_t)gp_tensor_data(pt) % 32 == 0);
-}
-
 static void
 k_conv(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -398,7 +385,7 @@ k_conv(const struct gp_node *n, struct gp_tensor *const *in,
 	    p->nc > 2 ? (const T *)gp_tensor_data(t[2]) : NULL,               \
 	    (T *)(void *)y, nb, cin, cout, p
 	/* P a view off the kernel's 32-byte alignment: conv-pw.c on W */
-	if (p->pwt && !pwt_runs(in[3]))
+	if (p->pwt && !gp_conv_gemm_packed_ok(in[3]))
 		conv_f32(ARGS(float));
 	else if (p->pwt)
 		for (int64_t i = 0; i < nb; i++)
@@ -873,7 +860,7 @@ work_conv(const struct gp_graph *g, const struct gp_node *n,
 	if (n->op->name[4] == '_')
 		return (copies + isz * (uint64_t)(p->og * p->kvol *
 		    vol(p->w.out)));
-	if (p->pwt && pwt_runs(in[3]))
+	if (p->pwt && gp_conv_gemm_packed_ok(in[3]))
 		return (copies + (uint64_t)gp_conv_gemm_pwt_scratch(p->cg,
 		    vol(p->w.out)));
 	if (p->pwt)

@@ -165,6 +165,16 @@ plane_geo(const struct gp_win *w, struct plane_geo *q)
 	return (true);
 }
 
+/* The values of plane_'s divisors (average_pool): t's layout, oh rows
+ * of wp, rounded up to whole vectors; 0 when plane_ does not take w. */
+static int64_t
+plane_div_len(const struct gp_win *w)
+{
+	struct plane_geo q;
+
+	return (plane_geo(w, &q) ? up8(q.nv) : 0);
+}
+
 /* One thread's work space of plane_ (values): the padded plane unless
  * direct, v and t; 0 when plane_ does not take w. */
 static int64_t
@@ -477,8 +487,7 @@ pool_##SFX(const T *x, T *y, int64_t planes, const struct pool_priv *pp)      \
 	int64_t rows = planes * w->out[0] * w->out[1];                        \
 	bool mx = pp->kind == P_MAX;                                          \
 	int nt = gp_par_max_threads();                                        \
-	int64_t plen = plane_len(w), dl = plen > 0 && !mx ? up8(vol(w->out) / \
-	    w->out[2] * (w->out[2] + w->k[2] - 1)) : 0;                       \
+	int64_t plen = plane_len(w), dl = mx ? 0 : plane_div_len(w);          \
 	T *div = NULL, *r, *dv = NULL;                                        \
 	if (pair_geo(w)) {                                                    \
 		GP_PAR_FOR(planes * ovol * 4)                                 \
@@ -963,7 +972,7 @@ work_pool(const struct gp_graph *g, const struct gp_node *n,
 	/* the divisors: per dimension, per pixel, and (plane_) per value of
 	 * t's layout */
 	return (copy + rows + sz * (uint64_t)(o[0] + o[1] + o[2] + vol(o) +
-	    (plen > 0 ? up8(vol(o) / o[2] * (o[2] + pp->w.k[2] - 1)) : 0)));
+	    plane_div_len(&pp->w)));
 }
 
 static void

@@ -916,6 +916,25 @@ pack_graph(int64_t m, int64_t k, int64_t n, const char *dt, const char *wk,
 	return (g);
 }
 
+/* g rewritten with flags, run once into rr; x, W and b its variables.
+ * NULL when it did not run. */
+static struct gp_graph *
+run_xwb(const struct gp_graph *g, const char *flags, struct res *rr,
+    const struct gp_tensor **x, const struct gp_tensor **w,
+    const struct gp_tensor **b)
+{
+	struct gp_graph *r = rewritten(g, flags);
+
+	if (r == NULL || !run(r, rr)) {
+		gp_graph_free(r);
+		return (NULL);
+	}
+	*x = &r->vars[gp_graph_find_var(r, "x")].value;
+	*w = &r->vars[gp_graph_find_var(r, "W")].value;
+	*b = &r->vars[gp_graph_find_var(r, "b")].value;
+	return (r);
+}
+
 /* y of graph g rewritten with flags (its first call) against beta b + x . Y
  * computed here in double from the graph's values: the largest |diff|
  * over the largest |y|; -1 when it did not run. */
@@ -923,18 +942,13 @@ static double
 pack_error(const struct gp_graph *g, const char *flags, int64_t m,
     int64_t k, int64_t n, bool ty, double beta)
 {
-	struct gp_graph *r = rewritten(g, flags);
 	const struct gp_tensor *x, *w, *b;
 	struct res rr;
+	struct gp_graph *r = run_xwb(g, flags, &rr, &x, &w, &b);
 	double dmax = 0, ymax = 0;
 
-	if (r == NULL || !run(r, &rr)) {
-		gp_graph_free(r);
+	if (r == NULL)
 		return (-1);
-	}
-	x = &r->vars[gp_graph_find_var(r, "x")].value;
-	w = &r->vars[gp_graph_find_var(r, "W")].value;
-	b = &r->vars[gp_graph_find_var(r, "b")].value;
 	for (int64_t i = 0; i < m; i++)
 		for (int64_t j = 0; j < n; j++) {
 			double v = beta * gp_tensor_get(b, j), d;
@@ -1078,18 +1092,13 @@ static double
 pw_error(const struct gp_graph *g, const char *flags, int64_t nimg,
     int64_t c, int64_t m, int64_t px, double lo, double hi)
 {
-	struct gp_graph *r = rewritten(g, flags);
 	const struct gp_tensor *x, *w, *b;
 	struct res rr;
+	struct gp_graph *r = run_xwb(g, flags, &rr, &x, &w, &b);
 	double dmax = 0, ymax = 0;
 
-	if (r == NULL || !run(r, &rr)) {
-		gp_graph_free(r);
+	if (r == NULL)
 		return (-1);
-	}
-	x = &r->vars[gp_graph_find_var(r, "x")].value;
-	w = &r->vars[gp_graph_find_var(r, "W")].value;
-	b = &r->vars[gp_graph_find_var(r, "b")].value;
 	for (int64_t i = 0; i < nimg; i++)
 		for (int64_t o = 0; o < m; o++)
 			for (int64_t q = 0; q < px; q++) {
