@@ -1,7 +1,8 @@
 #!/bin/sh
 # tui-runtime.sh: the runtime keys: p pauses (the call counter stops) and
-# resumes, R resets the statistics, w writes a capture, F says the graph
-# has one function.
+# resumes, R resets the statistics (tested while paused, so that the
+# counter cannot run past its old value between two looks at the screen),
+# w writes a capture, F says the graph has one function.
 . "$top_srcdir/tests/ui/tui-lib.sh"
 
 calls_grow_past() {
@@ -46,12 +47,22 @@ counter_stopped() {
 	return 1
 }
 
+counter_is() {
+	tries=$((TUI_TIMEOUT * 10))
+	while [ "$tries" -gt 0 ]; do
+		[ "$(tui_calls)" = "$1" ] && return 0
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
 written() {
 	tui_wait 'capture written to' &&
 	    grep -q '"format": *"gptop-capture/' "$TUI_TMP/cap.json"
 }
 
-echo "1..9"
+echo "1..11"
 tui_shell 120 40
 tui_run -d 1 "$GRAPHS/add3.json"
 check "the call counter runs" calls_grow_past 1000
@@ -62,9 +73,14 @@ n=$(tui_calls)
 tui_keys p
 check "p again resumes it" calls_grow_past "$n"
 calls_grow_past $((n + 100000)) >/dev/null
+tui_keys p
+counter_stopped >/dev/null
 n=$(tui_calls)
 tui_keys R
 check "R resets the statistics" calls_drop_below "$n"
+check "... to no calls, while paused" counter_is 0
+tui_keys p
+check "... and the runtime counts again" calls_grow_past 0
 tui_keys w
 check "w asks where to write a capture" \
     tui_wait 'Write capture to: gptop-add3-[0-9]{8}-[0-9]{6}\.json'
