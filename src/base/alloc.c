@@ -75,8 +75,9 @@ stat_add_live(size_t n)
 		gp_alloc_tls.peak = gp_alloc_tls.live;
 }
 
-struct gp_storage *
-gp_alloc_storage(size_t n)
+/* A block of n bytes, refcount 1, not counted live. */
+static struct gp_storage *
+block_new(size_t n)
 {
 	size_t csize, total;
 	uint32_t c;
@@ -108,6 +109,14 @@ gp_alloc_storage(size_t n)
 	s->csize = csize;
 	s->flags = 0;
 	s->data = (char *)s + GP_ALIGN;
+	return (s);
+}
+
+struct gp_storage *
+gp_alloc_storage(size_t n)
+{
+	struct gp_storage *s = block_new(n);
+
 	gp_alloc_tls.nalloc++;
 	stat_add_live(n);
 	return (s);
@@ -135,11 +144,11 @@ gp_alloc_release_block(struct gp_storage *s)
 struct gp_storage *
 gp_alloc_pool_new(size_t n)
 {
-	struct gp_storage *s = gp_alloc_storage(n);
+	/* not a use: the pool's own reference does not count as live, nor
+	 * raises the peak (the buffer may be larger than the use that
+	 * takes it first) */
+	struct gp_storage *s = block_new(n);
 
-	/* not a use: the pool's own reference does not count as live */
-	gp_alloc_tls.live -= (int64_t)n;
-	gp_alloc_tls.nalloc--;
 	s->flags |= GP_STORAGE_POOLED;
 	return (s);
 }

@@ -28,7 +28,7 @@
 
 struct gp_storage {
 	int64_t		 refcount;
-	size_t		 nbytes;	/* requested size */
+	size_t		 nbytes;	/* requested size (pooled: of its use) */
 	size_t		 csize;		/* its size class's size */
 	uint32_t	 cls;		/* size class */
 	uint32_t	 flags;		/* GP_STORAGE_* */
@@ -94,13 +94,16 @@ gp_alloc_unref(struct gp_storage *s)
  */
 /* A new pooled storage of n bytes held only by the pool (not live). */
 struct gp_storage	*gp_alloc_pool_new(size_t n);
-/* Hand out pooled storage s (refcount 1: nobody else holds it). */
+/* Hand out pooled storage s (refcount 1: nobody else holds it) for a
+ * tensor of n bytes, at most its size: the use counts n bytes live, as an
+ * allocation of n bytes would, whatever the buffer's size. */
 static inline void
-gp_alloc_pool_take(struct gp_storage *s)
+gp_alloc_pool_take(struct gp_storage *s, size_t n)
 {
 	s->refcount++;
+	s->nbytes = n;
 	gp_alloc_tls.nalloc++;
-	gp_alloc_tls.live += (int64_t)s->nbytes;
+	gp_alloc_tls.live += (int64_t)n;
 	if (gp_alloc_tls.live > gp_alloc_tls.peak)
 		gp_alloc_tls.peak = gp_alloc_tls.live;
 }

@@ -39,6 +39,10 @@ void		 gp_vm_call(struct gp_vm *vm, int fn,
 		    const struct gp_vm_hook *hook);
 
 int		 gp_vm_n_steps(const struct gp_vm *vm, int fn);
+/* Function fn's buffer pool as planned (with allow_gc): how many buffers,
+ * and their bytes in all, held from their first use to the VM's end. */
+void		 gp_vm_pool(const struct gp_vm *vm, int fn, int *n_buf,
+		    size_t *bytes);
 /* Whether the VM frees intermediates after their last use. */
 bool		 gp_vm_allow_gc(const struct gp_vm *vm);
 /* The graph node run at step i of function fn. */

@@ -556,6 +556,58 @@ test_chain(void)
 	gp_graph_free(g);
 }
 
+/*
+ * The buffer plan (run/vm.c): an output takes the smallest free buffer
+ * that holds it, else the largest free one grown to fit, else a new one.
+ * x -> a (1000) -> b (250) -> c (500) -> d (2000) -> e (10, the output):
+ * a new 8000 B; b new 2000 B (a is read); c in a's 8000 (b is read); d in
+ * b's, grown to 16000; e survives the call, outside the pool: 2 buffers,
+ * 24000 B (with exact sizes only: 4, 30000 B).  Then p (1000) and q (300)
+ * of x, r (200) of both, s (250) of r, t (900) of s, u (10) of t: p 8000,
+ * q 2400, r new 1600; s takes q's 2400, the smaller of the two free; t
+ * p's 8000: 3 buffers, 12000 B (s in p's would grow q's to 7200: 16800).
+ */
+static void
+test_pool(void)
+{
+	struct gp_graph *g = gp_graph_new("pool");
+	int x = var(g, "x", GP_VAR_INPUT, N), nb, out;
+	int a = apply(g, &op_new, 1000, 1, x);
+	int b = apply(g, &op_new, 250, 1, a);
+	int c = apply(g, &op_new, 500, 1, b);
+	int d = apply(g, &op_new, 2000, 1, c);
+	struct gp_vm *vm;
+	size_t bytes;
+
+	out = apply(g, &op_new, 10, 1, d);
+	add_fn(g, "f", 1, &out, 0, NULL);
+	vm = vm_link(g, true, NULL);
+	gp_vm_pool(vm, 0, &nb, &bytes);
+	is_int(nb, 2, "pool, chain: 2 buffers");
+	is_int((long long)bytes, 24000, "pool, chain: 8000 + 16000 B");
+	gp_vm_free(vm);
+	run_checks("pool, chain", g, true, NULL, NULL);
+	gp_graph_free(g);
+
+	g = gp_graph_new("pool2");
+	x = var(g, "x", GP_VAR_INPUT, N);
+	a = apply(g, &op_new, 1000, 1, x);
+	b = apply(g, &op_new, 300, 1, x);
+	c = apply(g, &op_new, 200, 2, a, b);
+	d = apply(g, &op_new, 250, 1, c);
+	d = apply(g, &op_new, 900, 1, d);
+	out = apply(g, &op_new, 10, 1, d);
+	add_fn(g, "f", 1, &out, 0, NULL);
+	vm = vm_link(g, true, NULL);
+	gp_vm_pool(vm, 0, &nb, &bytes);
+	is_int(nb, 3, "pool, best fit: 3 buffers");
+	is_int((long long)bytes, 12000, "pool, best fit: 8000 + 2400 + 1600 B");
+	gp_vm_free(vm);
+	run_checks("pool, best fit", g, true, NULL, NULL);
+	run_checks("pool, best fit", g, false, NULL, NULL);
+	gp_graph_free(g);
+}
+
 /* x -> a -> b = twork(a) -> c: the work space is alive during b's apply
  * only, on top of its inputs and outputs. */
 #define W_COL 24000
@@ -1885,6 +1937,7 @@ main(void)
 {
 	gp_clock_init();
 	test_chain();
+	test_pool();
 	test_workspace();
 	test_diamond();
 	test_view_of_view();
