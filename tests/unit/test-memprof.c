@@ -567,28 +567,38 @@ test_chain(void)
  * q 2400, r new 1600; s takes q's 2400, the smaller of the two free; t
  * p's 8000: 3 buffers, 12000 B (s in p's would grow q's to 7200: 16800).
  */
+/* g's function 0 (output out) planned: want_n buffers, want_b bytes; and
+ * measured = predicted with GC on and off.  Frees g. */
+static void
+check_pool(const char *what, struct gp_graph *g, int out, int want_n,
+    long long want_b)
+{
+	struct gp_vm *vm;
+	size_t bytes;
+	int nb;
+
+	add_fn(g, "f", 1, &out, 0, NULL);
+	vm = vm_link(g, true, NULL);
+	gp_vm_pool(vm, 0, &nb, &bytes);
+	is_int(nb, want_n, "%s: %d buffers", what, want_n);
+	is_int((long long)bytes, want_b, "%s: %lld B", what, want_b);
+	gp_vm_free(vm);
+	run_checks(what, g, true, NULL, NULL);
+	run_checks(what, g, false, NULL, NULL);
+	gp_graph_free(g);
+}
+
 static void
 test_pool(void)
 {
 	struct gp_graph *g = gp_graph_new("pool");
-	int x = var(g, "x", GP_VAR_INPUT, N), nb, out;
+	int x = var(g, "x", GP_VAR_INPUT, N);
 	int a = apply(g, &op_new, 1000, 1, x);
 	int b = apply(g, &op_new, 250, 1, a);
 	int c = apply(g, &op_new, 500, 1, b);
 	int d = apply(g, &op_new, 2000, 1, c);
-	struct gp_vm *vm;
-	size_t bytes;
 
-	out = apply(g, &op_new, 10, 1, d);
-	add_fn(g, "f", 1, &out, 0, NULL);
-	vm = vm_link(g, true, NULL);
-	gp_vm_pool(vm, 0, &nb, &bytes);
-	is_int(nb, 2, "pool, chain: 2 buffers");
-	is_int((long long)bytes, 24000, "pool, chain: 8000 + 16000 B");
-	gp_vm_free(vm);
-	run_checks("pool, chain", g, true, NULL, NULL);
-	gp_graph_free(g);
-
+	check_pool("pool, chain", g, apply(g, &op_new, 10, 1, d), 2, 24000);
 	g = gp_graph_new("pool2");
 	x = var(g, "x", GP_VAR_INPUT, N);
 	a = apply(g, &op_new, 1000, 1, x);
@@ -596,16 +606,7 @@ test_pool(void)
 	c = apply(g, &op_new, 200, 2, a, b);
 	d = apply(g, &op_new, 250, 1, c);
 	d = apply(g, &op_new, 900, 1, d);
-	out = apply(g, &op_new, 10, 1, d);
-	add_fn(g, "f", 1, &out, 0, NULL);
-	vm = vm_link(g, true, NULL);
-	gp_vm_pool(vm, 0, &nb, &bytes);
-	is_int(nb, 3, "pool, best fit: 3 buffers");
-	is_int((long long)bytes, 12000, "pool, best fit: 8000 + 2400 + 1600 B");
-	gp_vm_free(vm);
-	run_checks("pool, best fit", g, true, NULL, NULL);
-	run_checks("pool, best fit", g, false, NULL, NULL);
-	gp_graph_free(g);
+	check_pool("pool, best fit", g, apply(g, &op_new, 10, 1, d), 3, 12000);
 }
 
 /* x -> a -> b = twork(a) -> c: the work space is alive during b's apply
