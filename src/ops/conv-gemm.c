@@ -72,10 +72,17 @@ enum {
 				 * tiles (resnet18's 512 x 4608 x 49: 0.95
 				 * of the time with 256, bench-conv) */
 	CS = 8,			/* slivers per chunk of columns */
+	TAIL = 4,		/* a last sliver of at most TAIL columns
+				 * goes through kernel_tail */
+	KC_MAX = 640,		/* the deepest block of k (KC, KC_FLAT and
+				 * KC_ROWS) */
 	RG = 4,			/* row tiles per group (rows mode) */
 	PR = 32,		/* rows of col per packing job (rows mode) */
 	ALIGN = 64,
 };
+
+_Static_assert(KC <= KC_MAX && KC_FLAT <= KC_MAX && KC_ROWS <= KC_MAX,
+    "KC_MAX bounds every block of k");
 
 /* One parallel region holding two loops (the input's copy or packing,
  * then the multiply, after the first's barrier): one wake-up of the
@@ -696,6 +703,82 @@ kernel(const struct tile *t)
 		kernel_rows(t, 2);
 }
 
+/*
+ * A last sliver of at most TAIL columns (resnet18's 512 -> 512 at 7x7:
+ * 49 = 3 x 16 + 1; densenet121's 14x14: 196 = 12 x 16 + 4).  The
+ * broadcast kernel would spend a vector's multiply-add per row and k on
+ * 1 to 4 useful lanes: as much time as a full sliver.  Here each of the
+ * sliver's columns is first copied contiguous in k (tail_cols, once for
+ * all the row tiles), and each row of the tile is a dot product of its
+ * row of w with it, 8 values of k to a vector, summed across the lanes at
+ * the end.  Then as EPI: + the earlier blocks' partial sums, + the bias,
+ * the clamp (max(lo, v), min(hi, v): v when it is NaN).  Not inlined:
+ * in tiles() it took registers from the full slivers' kernel, which then
+ * kept an accumulator on the stack (twice the time).
+ */
+static void
+tail_cols(const float *b, int64_t kc, int nr, float *tb)
+{
+	for (int64_t k = 0; k < kc; k++)
+		for (int q = 0; q < nr; q++)
+			tb[q * kc + k] = b[k * NR + q];
+}
+
+__attribute__((target("avx2,fma"))) static inline float
+hsum8(__m256 v)
+{
+	__m128 x = _mm_add_ps(_mm256_castps256_ps128(v),
+	    _mm256_extractf128_ps(v, 1));
+
+	x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+	x = _mm_add_ss(x, _mm_movehdup_ps(x));
+	return (_mm_cvtss_f32(x));
+}
+
+__attribute__((target("avx2,fma"), noinline)) static void
+kernel_tail(const struct tile *t, const float *tb)
+{
+	int64_t kc = t->kc, k8 = kc / 8 * 8;
+	bool add = !t->first, bias = t->last && t->bias != NULL;
+	bool act = t->last && t->act;
+	__m128 l = _mm_set_ss(t->lo), h = _mm_set_ss(t->hi);
+
+	for (int q = 0; q < t->nr; q++) {
+		const float *bq = tb + q * kc;
+		__m256 s[MR];
+		int64_t k;
+
+		for (int i = 0; i < MR; i++)
+			s[i] = _mm256_setzero_ps();
+		for (k = 0; k < k8; k += 8) {
+			__m256 bv = _mm256_loadu_ps(bq + k);
+
+			for (int i = 0; i < MR; i++)
+				s[i] = _mm256_fmadd_ps(_mm256_loadu_ps(
+				    t->a[i] + k), bv, s[i]);
+		}
+		if (k < kc) {
+			__m256 bv = gp_lanes_load(bq + k, (int)(kc - k));
+
+			for (int i = 0; i < MR; i++)
+				s[i] = _mm256_fmadd_ps(gp_lanes_load(t->a[i] +
+				    k, (int)(kc - k)), bv, s[i]);
+		}
+		for (int i = 0; i < t->mr; i++) {
+			float *cr = t->c + i * t->ldc + q;
+			__m128 v = _mm_set_ss(hsum8(s[i]));
+
+			if (add)
+				v = _mm_add_ss(v, _mm_load_ss(cr));
+			if (bias)
+				v = _mm_add_ss(v, _mm_set_ss(t->bias[i]));
+			if (act)
+				v = _mm_min_ss(h, _mm_max_ss(l, v));
+			_mm_store_ss(cr, v);
+		}
+	}
+}
+
 /* Row tile r of m rows: its first row, and its rows in *mr.  Tiles of MR
  * rows, but when m leaves 2 rows over (8, 14, 32, 128, 440...) the last
  * two tiles have 4 each: a tile of 2 rows keeps only 4 accumulators, too
@@ -721,8 +804,13 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
     int64_t m, int64_t k, int64_t n, int64_t k0, int64_t kl, int64_t sst,
     int64_t n0, int64_t nn, int64_t ns, struct tile *t)
 {
+	float tb[TAIL * KC_MAX];
+	int64_t tn = nn - (ns - 1) * NR;
+
 	t->kc = kl;
 	t->ldc = n;
+	if (tn <= TAIL)
+		tail_cols(blk + (ns - 1) * sst, kl, (int)tn, tb);
 	for (int64_t r = r0; r < r1; r++) {
 		int64_t i0 = row_tile(m, r, &t->mr);
 		const float *bias = t->bias;
@@ -737,7 +825,10 @@ tiles(const float *w, const float *blk, float *y, int64_t r0, int64_t r1,
 			t->nr = nn - p < NR ? (int)(nn - p) : NR;
 			t->b = blk + j * sst;
 			t->c = y + i0 * n + n0 + p;
-			kernel(t);
+			if (t->nr <= TAIL)
+				kernel_tail(t, tb);
+			else
+				kernel(t);
 		}
 		t->bias = bias;
 	}

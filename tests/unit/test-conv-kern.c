@@ -454,6 +454,34 @@ test_small_planes(enum gp_dtype dt)
 	    (int64_t[]){3, 9}, 14, 1, &q, true, 1, 0);
 }
 
+/* The float32 gemm conv's rows mode (few output pixels, many output
+ * channels) with a last sliver of 1 to 4 columns (ops/conv-gemm.c,
+ * kernel_tail): 49 pixels (16 x 3 + 1), 35 (+ 3), 18 (+ 2) and 196 (+ 4);
+ * two blocks of k of 365 and 364 (not multiples of 8); row tiles of 6 and
+ * 4 rows; bias or none, clamped or not; a NaN read by the last pixel's
+ * outputs, through the clamp. */
+static void
+test_rows_tail(enum gp_dtype dt)
+{
+	struct geo q = g2(3, 3, 1, 1, 1, 1, 1, 1);
+
+	one(dt, "gemm rows 3x3 s1 p1, 81 -> 100 on 7x7, bias clip", 1, 81,
+	    (int64_t[]){7, 7}, 100, 1, &q, true, 0, 6);
+	one(dt, "gemm rows 3x3 s1 p1, 16 -> 96 on 5x7, 2 images", 2, 16,
+	    (int64_t[]){5, 7}, 96, 1, &q, false, 1, 0);
+	one(dt, "gemm rows 3x3 s1 p1, 24 -> 98 on 3x6, relu", 1, 24,
+	    (int64_t[]){3, 6}, 98, 1, &q, true, 0, INFINITY);
+	one(dt, "gemm rows 3x3 s1 p1, 16 -> 96 on 14x14", 1, 16,
+	    (int64_t[]){14, 14}, 96, 1, &q, true, 1, 0);
+	dw_nan_at = 48;
+	one(dt, "gemm rows 3x3 s1 p1, 72 -> 96 on 7x7, a NaN, clip", 1, 72,
+	    (int64_t[]){7, 7}, 96, 1, &q, true, -1, 1);
+	dw_nan_at = -1;
+	q = g2(3, 3, 2, 1, 1, 1, 1, 1);
+	one(dt, "gemm rows 3x3 s2 p1, 20 -> 40 on 14x14 (7x7 out)", 1, 20,
+	    (int64_t[]){14, 14}, 40, 1, &q, true, 1, 0);
+}
+
 static void
 test_pointwise(enum gp_dtype dt)
 {
@@ -698,6 +726,8 @@ main(void)
 	test_grouped(GP_FLOAT64);
 	test_small_planes(GP_FLOAT32);
 	test_small_planes(GP_FLOAT64);
+	test_rows_tail(GP_FLOAT32);
+	test_rows_tail(GP_FLOAT64);
 	test_pools(GP_FLOAT32);
 	test_pools(GP_FLOAT64);
 	test_gpools(GP_FLOAT32);
