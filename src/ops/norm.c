@@ -179,6 +179,16 @@ params_into(void *dst, enum gp_dtype dt, const struct gp_tensor *t,
 	}
 }
 
+/* Value c of contiguous t, float32 (f32) or float64, as a double. */
+static inline double
+param_at(const struct gp_tensor *t, int64_t c, bool f32)
+{
+	const char *d = gp_tensor_data(t);
+
+	return (f32 ? ((const float *)(const void *)d)[c] :
+	    ((const double *)(const void *)d)[c]);
+}
+
 static void
 k_norm(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
@@ -237,12 +247,27 @@ k_norm(const struct gp_node *n, struct gp_tensor *const *in,
 	a = gp_scratch_get(GP_SCRATCH_PARAMS, 2 * isz * (size_t)nc);
 	b = a + isz * (size_t)nc;
 	if (np->kind == N_BATCH) {
-		/* a = scale / sqrt(var + eps), b = B - mean * a, in double */
+		/* a = scale / sqrt(var + eps), b = B - mean * a, in double;
+		 * the four inputs read where they lie when they are
+		 * contiguous and of X's dtype (gp_tensor_get per value took
+		 * 45 us of DenseNet's last 1024 channels of 7x7, 5 us) */
+		bool direct = true;
+
+		for (int k = 1; k <= 4; k++)
+			direct = direct && in[k]->dtype == o->dtype &&
+			    gp_tensor_is_contiguous(in[k]) &&
+			    gp_tensor_numel(in[k]) == nc;
 		for (int64_t c = 0; c < nc; c++) {
-			double av = gp_tensor_get(in[1], c) /
-			    sqrt(gp_tensor_get(in[4], c) + np->eps);
-			double bv = gp_tensor_get(in[2], c) -
-			    gp_tensor_get(in[3], c) * av;
+			double sc = direct ? param_at(in[1], c, f32) :
+			    gp_tensor_get(in[1], c);
+			double bi = direct ? param_at(in[2], c, f32) :
+			    gp_tensor_get(in[2], c);
+			double mu = direct ? param_at(in[3], c, f32) :
+			    gp_tensor_get(in[3], c);
+			double va = direct ? param_at(in[4], c, f32) :
+			    gp_tensor_get(in[4], c);
+			double av = sc / sqrt(va + np->eps);
+			double bv = bi - mu * av;
 
 			if (f32) {
 				((float *)a)[c] = (float)av;

@@ -559,6 +559,29 @@ test_large(enum gp_dtype dt)
 		run_check(ni, &o, dt, "(2, 8, 64, 64)", want, tol, what);
 		gp_tensor_release(&o);
 	}
+	/* the same with the four per-channel inputs of the other float
+	 * dtype, which the kernel reads value by value (not where they lie):
+	 * the same values where they are exact in both */
+	{
+		enum gp_dtype od = dt == GP_FLOAT32 ? GP_FLOAT64 : GP_FLOAT32;
+		int p[4] = {sc, bi, mean, var}, q[5] = {x};
+
+		for (int k = 0; k < 4; k++) {
+			q[k + 1] = var_fn(od, 1, cs, NULL);
+			for (int c = 0; c < 8; c++)
+				gp_dtype_store(gp_tensor_data(VAL(q[k + 1])) +
+				    c * (int64_t)gp_dtype_size(od), od,
+				    gp_tensor_get(VAL(p[k]), c));
+		}
+		snprintf(what, sizeof(what), "large batch_norm %s, its "
+		    "parameters %s", gp_dtype_name(dt), gp_dtype_name(od));
+		ni = node_ok("batch_norm", "{\"epsilon\": 0.001}", 5, q);
+		if (ni >= 0) {
+			run_check(ni, &o, dt, "(2, 8, 64, 64)", want, tol,
+			    what);
+			gp_tensor_release(&o);
+		}
+	}
 	free(want);
 #undef VAL
 }
