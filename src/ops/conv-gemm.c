@@ -1279,11 +1279,12 @@ gp_conv_gemm_f32_in(const float *x, const float *w, const float *b,
 	}
 	if (rows_mode(win, k, m)) {
 		/* few columns: pack all of col once (the threads share the
-		 * rows of k), then the threads take groups of about RG row
-		 * tiles, as many groups as a multiple of the threads, of
-		 * sizes that differ by one at most: resnet18's 43 row tiles
-		 * of 256 channels went in 11 groups of 4 (the last of 3), 6
-		 * to one thread and 5 to the other */
+		 * rows of k), then the threads take groups of at most RG row
+		 * tiles, their number rounded up to a multiple of the threads
+		 * (where there are as many tiles), their sizes within one of
+		 * each other: resnet18's 43 row tiles of 256 channels went
+		 * in 11 groups of 4 (the last of 3), 6 to one thread and 5
+		 * to the other; now 12 of 3 or 4 */
 		int64_t nt = gp_par_max_threads(), ng = (st + RG - 1) / RG;
 
 		ng = (ng + nt - 1) / nt * nt;

@@ -62,7 +62,7 @@ written() {
 	    grep -q '"format": *"gptop-capture/' "$TUI_TMP/cap.json"
 }
 
-echo "1..11"
+echo "1..12"
 tui_shell 120 40
 tui_run -d 1 "$GRAPHS/add3.json"
 check "the call counter runs" calls_grow_past 1000
@@ -74,7 +74,7 @@ tui_keys p
 check "p again resumes it" calls_grow_past "$n"
 calls_grow_past $((n + 100000)) >/dev/null
 tui_keys p
-counter_stopped >/dev/null
+check "p pauses it again" counter_stopped
 n=$(tui_calls)
 tui_keys R
 check "R resets the statistics" calls_drop_below "$n"
