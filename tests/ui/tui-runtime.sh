@@ -47,16 +47,6 @@ counter_stopped() {
 	return 1
 }
 
-counter_is() {
-	tries=$((TUI_TIMEOUT * 10))
-	while [ "$tries" -gt 0 ]; do
-		[ "$(tui_calls)" = "$1" ] && return 0
-		sleep 0.1
-		tries=$((tries - 1))
-	done
-	return 1
-}
-
 written() {
 	tui_wait 'capture written to' &&
 	    grep -q '"format": *"gptop-capture/' "$TUI_TMP/cap.json"
@@ -78,7 +68,7 @@ check "p pauses it again" counter_stopped
 n=$(tui_calls)
 tui_keys R
 check "R resets the statistics" calls_drop_below "$n"
-check "... to no calls, while paused" counter_is 0
+check "... to no calls, while paused" tui_wait '^calls 0 '
 tui_keys p
 check "... and the runtime counts again" calls_grow_past 0
 tui_keys w
