@@ -329,7 +329,8 @@ check_overlap(const struct named_file *in, int n_in,
 }
 
 /* The outputs of a run or report of input (dest: profiling__destination,
- * a file unless "stdout" or "stderr"), checked by check_overlap. */
+ * a file unless "stdout" or "stderr"), checked by check_overlap, then
+ * each tried (gp_outfile_check): 0, or 2 with the message printed. */
 static int
 check_outputs(const char *input, const struct outputs *out,
     const char *dest)
@@ -345,7 +346,20 @@ check_outputs(const char *input, const struct outputs *out,
 		    NULL : dest},
 	};
 
-	return (check_overlap(in, 1, o, (int)(sizeof(o) / sizeof(o[0]))));
+	int n = (int)(sizeof(o) / sizeof(o[0]));
+	struct gp_err err;
+
+	if (check_overlap(in, 1, o, n) != 0)
+		return (2);
+	/* a path that cannot be written fails now, not after the run */
+	for (int i = 0; i < n; i++)
+		if (o[i].path != NULL && gp_outfile_check(o[i].path, &err) <
+		    0) {
+			fprintf(stderr, "gptop: %s: %s\n", o[i].what,
+			    err.msg);
+			return (2);
+		}
+	return (0);
 }
 
 /* --save, --export-csv, --export-csv-ops of profile p (ci: the capture's
@@ -643,6 +657,10 @@ cmd_merge(int argc, char **argv)
 		free(in);
 		if (orc != 0)
 			goto out;
+		if (gp_outfile_check(out, &err) < 0) {
+			fprintf(stderr, "gptop merge: -o: %s\n", err.msg);
+			goto out;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		if ((ps[i] = gp_capture_load(paths[i], &ci[i], &err)) == NULL) {

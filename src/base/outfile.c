@@ -76,6 +76,25 @@ gp_outfile_open(struct gp_outfile *af, const char *path,
 	return (af->fp);
 }
 
+int
+gp_outfile_check(const char *path, struct gp_err *err)
+{
+	struct gp_outfile af;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		gp_err_set(err, "%s: is a directory (expected a file to "
+		    "write)", path);
+		return (-1);
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return (0);
+	if (gp_outfile_open(&af, path, err) == NULL)
+		return (-1);
+	gp_outfile_abort(&af);
+	return (0);
+}
+
 void
 gp_outfile_abort(struct gp_outfile *af)
 {

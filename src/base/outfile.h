@@ -10,6 +10,11 @@
  * fatal ending removes it.  A target that is a device or a pipe
  * (/dev/stdout, /dev/null) is written in place.
  *
+ * Before a run: gp_outfile_check tries the target as gp_outfile_open
+ * will (a temporary file made in its folder, then removed), so a path
+ * that cannot be written fails before the run whose result it would
+ * hold, not after it.
+ *
  * Clashes: before anything is written, gp_outfile_clash finds an output
  * that names the same file as an input (a capture written over the graph
  * it ran) or as another output (one write lost to the other), by device
@@ -38,6 +43,11 @@ FILE	*gp_outfile_open(struct gp_outfile *af, const char *path,
 int	 gp_outfile_commit(struct gp_outfile *af, struct gp_err *err);
 /* Give up: remove the temporary (the target untouched). */
 void	 gp_outfile_abort(struct gp_outfile *af);
+
+/* Whether path can be written: 0, or -1 with err set (not a file name,
+ * a directory, or a folder where no file can be made).  A device or a
+ * pipe is not opened (a FIFO would wait for its reader): 0. */
+int	 gp_outfile_check(const char *path, struct gp_err *err);
 
 /* Of n paths, the inputs [0, n_in) then the outputs (a NULL path: not
  * given), the first output that is the same file as an input or as an

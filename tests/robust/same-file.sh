@@ -6,8 +6,11 @@
 # outputs naming one file (existing or not), a capture report saved over
 # its capture and `gptop merge` writing over one of its captures: exit
 # status 2, one line naming both, and the files are untouched (nothing
-# created).  And an output that is an existing device node is written in
-# place, not replaced (only where mknod works, as root).  TAP output.
+# created).  An output that cannot be written (in a folder that does not
+# exist, or naming a folder) is refused the same way before the run or
+# the merge, not after it.  And an output that is an existing device node
+# is written in place, not replaced (only where mknod works, as root).
+# TAP output.
 
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${GPTOP:=$top_builddir/gptop}"
 
@@ -28,6 +31,7 @@ ln -s g.json "$tmp/link.json"
 ln "$tmp/g.json" "$tmp/hard.json"
 "$GPTOP" --batch -n 1 --save "$tmp/cap.json" "$tmp/g.json" >/dev/null 2>&1
 cp "$tmp/cap.json" "$tmp/cap-orig.json"
+mkdir "$tmp/sub"
 
 # refused DESC EXPECTED-LINE-RE GPTOP-ARGS...: exit 2, one line on stderr
 # matching the RE, nothing on stdout, the graph and the capture unchanged
@@ -50,7 +54,7 @@ refused() {
 	rm -f "$tmp/../same-out.$$" "$tmp/../same-err.$$"
 }
 
-echo "1..14"
+echo "1..20"
 same='is the same file as'
 refused "--save over the graph" \
     "^gptop: --save g.json $same the input g.json" \
@@ -85,6 +89,28 @@ refused "a capture's report saved over the capture" \
 refused "merge -o over one of its captures" \
     "^gptop: -o ./cap.json $same the input cap.json" \
     merge cap.json -o ./cap.json
+
+# outputs that cannot be written: refused before the run (a run would
+# print its report: refused checks that nothing went to stdout)
+nodir='nodir/x: cannot create: No such file or directory$'
+refused "--save in a folder that does not exist" \
+    "^gptop: --save: $nodir" \
+    --batch -n 1000000 --save nodir/x g.json
+refused "--export-trace in a folder that does not exist" \
+    "^gptop: --export-trace: $nodir" \
+    --batch -n 1000000 --export-trace nodir/x g.json
+refused "--export-csv naming a folder" \
+    "^gptop: --export-csv: sub: is a directory \\(expected a file to write\\)$" \
+    --batch -n 1000000 --export-csv sub g.json
+refused "profiling__destination in a folder that does not exist" \
+    "^gptop: profiling__destination: $nodir" \
+    --batch -n 1000000 --flags profiling__destination=nodir/x g.json
+refused "a capture's report saved in a folder that does not exist" \
+    "^gptop: --save: $nodir" \
+    --batch --save nodir/x cap.json
+refused "merge -o in a folder that does not exist" \
+    "^gptop merge: -o: $nodir" \
+    merge cap.json -o nodir/x
 
 # different files are fine
 (cd "$tmp" && "$GPTOP" --batch -n 1 --save new.json --export-csv new.csv \
