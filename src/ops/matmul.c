@@ -18,10 +18,22 @@
  * beta 1 would add it to the first partial sums of a long K instead); a
  * bias of one value per column (a Linear layer's) is a vectorized loop
  * over the rows, over the OpenMP threads when large.
+ *
+ * Param packed (the gemm_pack rewrite's, for a float32 y of fixed
+ * weights): the last input is P, y packed once in the slivers of
+ * ops/conv-gemm.h, and the product runs through that micro-kernel with
+ * x's rows read where they lie (one call of all the batch's rows: x's
+ * batch and rows must fold into rows of one stride, each row contiguous,
+ * as the output's), then alpha (one multiply per element, as BLAS
+ * applies it to each finished sum) and the bias.  Where that cannot run
+ * (another layout of x, a P off its alignment, no AVX2 and FMA), the call
+ * goes to BLAS on y as above.  The sums run in another order than
+ * OpenBLAS's: the results differ from the unpacked matmul's by rounding.
  */
 #include "config.h"
 
 #include "ops/blas.h"
+#include "ops/conv-gemm.h"
 #include "ops/ops.h"
 #include "ops/par.h"
 
@@ -35,10 +47,12 @@ struct mm_priv {
 	int64_t	batch[GP_MAX_DIMS];	/* their sizes */
 	int64_t	m, n, k;
 	bool	x1, y1;			/* x (y) is 1-d */
+	bool	packed;			/* the last input is P (y packed) */
+	bool	bias;			/* input 2 is a bias */
 	double	alpha;
 };
 
-static const char *const p_matmul[] = {"alpha", NULL};
+static const char *const p_matmul[] = {"alpha", "packed", NULL};
 
 /* An operand's matrix at batch element 0 and its byte strides along the
  * result's batch dimensions (0 where it is broadcast). */
@@ -243,22 +257,72 @@ add_bias(struct gp_tensor *o, const struct gp_tensor *b)
 	gp_iter_run(&it, bias_inner, &c);
 }
 
+/* out = alpha x@y through the packed y (P) when the layouts allow it
+ * (see the top); false (nothing written) otherwise. */
+static bool
+run_packed(const struct mm_priv *p, const struct gp_tensor *x,
+    const struct gp_tensor *pk, const struct gp_tensor *out)
+{
+	struct operand a, c;
+	int64_t nbatch = gp_shape_numel(p->nb, p->batch), ars, crs, rows;
+	float *cp;
+
+	if (!gp_conv_gemm_ok() || x->dtype != GP_FLOAT32 || p->x1 || p->y1 ||
+	    p->k == 0 || !gp_conv_gemm_packed_ok(pk))
+		return (false);
+	operand_of(&a, x, x->ndim - 2, x->ndim - 1, 2, p);
+	operand_of(&c, out, out->ndim - 2, out->ndim - 1, 2, p);
+	if (a.m.cs != sizeof(float) || c.m.cs != sizeof(float))
+		return (false);
+	if (nbatch == 1) {
+		/* one row: its stride means nothing */
+		ars = p->m > 1 ? a.m.rs : p->k * (int64_t)sizeof(float);
+		crs = p->m > 1 ? c.m.rs : p->n * (int64_t)sizeof(float);
+	} else if (!folds(&a, p, &ars) || !folds(&c, p, &crs))
+		return (false);
+	if (ars < p->k * (int64_t)sizeof(float) || ars % sizeof(float) ||
+	    crs < p->n * (int64_t)sizeof(float) || crs % sizeof(float))
+		return (false);
+	rows = p->m * nbatch;
+	if (rows == 0 || p->n == 0)
+		return (true);
+	cp = (float *)(void *)c.m.p;
+	gp_conv_gemm_mm_f32((const float *)(const void *)a.m.p,
+	    ars / (int64_t)sizeof(float), (const float *)(const void *)
+	    gp_tensor_data(pk), cp, crs / (int64_t)sizeof(float), rows, p->k,
+	    p->n, false);
+	if (p->alpha != 1) {
+		float al = (float)p->alpha;
+		int64_t ldc = crs / (int64_t)sizeof(float), nc = p->n;
+
+		GP_PAR_FOR(rows * nc)
+		for (int64_t r = 0; r < rows; r++) {
+			float *restrict cr = cp + r * ldc;
+
+			GP_SIMD
+			for (int64_t i = 0; i < nc; i++)
+				cr[i] *= al;
+		}
+	}
+	return (true);
+}
+
 static void
 k_matmul(const struct gp_node *n, struct gp_tensor *const *in,
     struct gp_tensor *const *out)
 {
 	const struct mm_priv *p = n->priv;
 	struct gp_tensor *o = out[0], t = {0}, *dst = o;
-	bool bias = n->n_in > 2;
 
 	if (same_storage(o, in[0]) || same_storage(o, in[1]) ||
-	    (bias && same_storage(o, in[2]))) {
+	    (p->bias && same_storage(o, in[2]))) {
 		/* the output overlaps an operand: compute aside */
 		gp_tensor_alloc(&t, o->dtype, o->ndim, o->shape);
 		dst = &t;
 	}
-	run(p, o->dtype, in[0], in[1], 0, dst, NULL);
-	if (bias)
+	if (!p->packed || !run_packed(p, in[0], in[n->n_in - 1], dst))
+		run(p, o->dtype, in[0], in[1], 0, dst, NULL);
+	if (p->bias)
 		add_bias(dst, in[2]);
 	if (dst != o) {
 		gp_tensor_copy_into(o, &t);
@@ -331,8 +395,10 @@ prep_matmul(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	if (x->ndim == 0 || y->ndim == 0)
 		return (err_shapes(err, x, y, "include a 0-d operand (matmul "
 		    "takes 1-d and more; a scalar product is mul)"));
-	if (gp_op_param_double(n->params, "alpha", 1, &p->alpha, err) < 0)
+	if (gp_op_param_double(n->params, "alpha", 1, &p->alpha, err) < 0 ||
+	    gp_op_param_bool(n->params, "packed", false, &p->packed, err) < 0)
 		return (-1);
+	p->bias = n->n_in > (p->packed ? 3 : 2);
 	p->x1 = x->ndim == 1;
 	p->y1 = y->ndim == 1;
 	xb = p->x1 ? 0 : x->ndim - 2;
@@ -364,7 +430,35 @@ prep_matmul(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	if (p->m > INT_MAX || p->n > INT_MAX || p->k > INT_MAX)
 		return (gp_err_set(err, "matmul: a dimension is larger than "
 		    "BLAS can index (%d)", INT_MAX));
-	if (n->n_in > 2) {
+	if (p->packed) {
+		const struct gp_type *pt = gp_graph_in_type(g, n, n->n_in - 1);
+		int64_t len = gp_conv_gemm_pack_len(p->k, p->n);
+
+		if (n->n_in < 3)
+			return (gp_err_set(err, "matmul: packed needs input P "
+			    "(y packed) after x, y and the bias"));
+		if (x->dtype != GP_FLOAT32 || p->x1 || y->ndim != 2)
+			return (gp_err_set(err, "matmul: packed takes float32 "
+			    "x of 2 or more dimensions and a 2-d y, got %s x "
+			    "of %d and y of %d", gp_dtype_name(x->dtype),
+			    x->ndim, y->ndim));
+		if (pt->dtype != GP_FLOAT32 || pt->ndim != 1 ||
+		    pt->shape[0] != len) {
+			struct gp_type want = {.dtype = GP_FLOAT32, .ndim = 1,
+			    .shape = {len}};
+			struct gp_buf b = {0}, w = {0};
+
+			gp_type_format(&b, pt);
+			gp_type_format(&w, &want);
+			gp_err_set(err, "matmul: P (y packed) is %s: expected "
+			    "%s (ceil(N / 16) * 16 * K values)", gp_buf_str(&b),
+			    gp_buf_str(&w));
+			gp_buf_free(&b);
+			gp_buf_free(&w);
+			return (-1);
+		}
+	}
+	if (p->bias) {
 		const struct gp_type *c = gp_graph_in_type(g, n, 2);
 		int64_t bs[GP_MAX_DIMS];
 		int bn;
@@ -407,7 +501,7 @@ flops_matmul(const struct gp_graph *g, const struct gp_node *n)
 	b = (double)gp_shape_numel(p->nb, p->batch);
 	mn = (double)p->m * (double)p->n;
 	return (b * (2 * mn * (double)p->k + (p->alpha != 1 ? mn : 0) +
-	    (n->n_in > 2 ? mn : 0)));
+	    (p->bias ? mn : 0)));
 }
 
 static void
@@ -416,27 +510,37 @@ fmt_matmul(const struct gp_graph *g, const struct gp_node *n,
 {
 	const struct mm_priv *p = n->priv;
 	bool alpha = p != NULL && p->alpha != 1;
+	bool bias = p != NULL && p->bias, packed = p != NULL && p->packed;
+	const char *sep = "{";
 
 	gp_buf_puts(b, "MatMul");
-	if (n->n_in > 2 || alpha) {
-		gp_buf_puts(b, "{");
-		if (n->n_in > 2)
-			gp_buf_puts(b, alpha ? "bias, " : "bias");
-		if (alpha)
-			gp_buf_printf(b, "alpha=%g", p->alpha);
-		gp_buf_puts(b, "}");
+	if (bias) {
+		gp_buf_printf(b, "%sbias", sep);
+		sep = ", ";
 	}
+	if (alpha) {
+		gp_buf_printf(b, "%salpha=%g", sep, p->alpha);
+		sep = ", ";
+	}
+	if (packed) {
+		gp_buf_printf(b, "%spacked", sep);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		gp_buf_puts(b, "}");
 }
 
 static const struct gp_op op_matmul = {
 	.name = "matmul",
 	.cls = "MatMul",
-	.doc = "matmul(x, y[, bias]; alpha): numpy's matmul, alpha x@y + "
-	    "bias: matrices in the last two dimensions, the batch dimensions "
-	    "before them broadcast, a 1-d x a row and a 1-d y a column "
-	    "(their dimension removed), bias broadcast to the result; float32 "
-	    "or float64, one dtype; through BLAS; never in place",
-	.min_in = 2, .max_in = 3, .n_out = 1,
+	.doc = "matmul(x, y[, bias][, P]; alpha, packed): numpy's matmul, "
+	    "alpha x@y + bias: matrices in the last two dimensions, the batch "
+	    "dimensions before them broadcast, a 1-d x a row and a 1-d y a "
+	    "column (their dimension removed), bias broadcast to the result; "
+	    "float32 or float64, one dtype; through BLAS, or with packed a "
+	    "float32 2-d y read from P, packed once (gemm_pack); never in "
+	    "place",
+	.min_in = 2, .max_in = 4, .n_out = 1,
 	.flags = GP_OPF_BLAS,
 	.params = p_matmul,
 	.prepare = prep_matmul,

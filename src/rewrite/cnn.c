@@ -22,7 +22,11 @@
  *                    weights), alpha 1, beta 0 or 1, 4M multiply-adds or
  *                    more or 16 columns at most -> the same gemm with Y
  *                    packed once (input P: ops/conv-gemm.h), the sums in
- *                    another order; and a float32 pointwise conv with a
+ *                    another order; a float32 matmul (or dot22) of fixed
+ *                    2-d y of those sizes -> the same matmul with param
+ *                    packed and y packed once (input P, last), run after
+ *                    the matmul rewrites (gp_rewriters_pack); and a
+ *                    float32 pointwise conv with a
  *                    bias and fixed W, of few pixels and as many output
  *                    channels or more (MobileNet's 7x7 and 14x14 expand
  *                    convs) -> the same conv with W's transpose packed
@@ -833,18 +837,83 @@ conv_pack(struct cnn *s, int x)
 	return (gp_rw_replace_out(&s->w, x, p));
 }
 
+/* The fixed K x N matrix of base var v (strides rs, cs, in elements)
+ * packed into a new constant <v>.packed: its var. */
+static int
+pack_fixed(struct gp_graph *g, int v, int64_t rs, int64_t cs, int64_t k,
+    int64_t nc)
+{
+	struct gp_type pt = {.dtype = GP_FLOAT32, .ndim = 1};
+	int p;
+
+	pt.shape[0] = gp_conv_gemm_pack_len(k, nc);
+	p = const_like(g, &pt, v, ".packed");	/* the vars may move */
+	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
+	    &g->vars[v].value), rs, cs, k, nc, (float *)(void *)gp_tensor_data(
+	    &g->vars[p].value));
+	return (p);
+}
+
+/* A float32 matmul (or a dot22: the same product of 2-d operands) of
+ * fixed 2-d y, large enough, not packed yet: the same matmul with y
+ * packed once (param packed, input P after the bias, if any). */
+static bool
+matmul_pack(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x];
+	const struct gp_type *xt, *yt;
+	struct gp_err err;
+	int64_t rs, cs, k, nc, rows;
+	bool dot = gp_rw_is(n, "dot22"), on;
+	int in[4], v, p;
+	json_t *prm;
+
+	if (n->n_in > (dot ? 2 : 3) || g->vars[n->out[0]].type.dtype !=
+	    GP_FLOAT32 || (!dot && (gp_op_param_bool(n->params, "packed",
+	    false, &on, &err) < 0 || on)))
+		return (false);
+	xt = gp_graph_in_type(g, n, 0);
+	yt = gp_graph_in_type(g, n, 1);
+	if (xt->dtype != GP_FLOAT32 || yt->dtype != GP_FLOAT32 ||
+	    xt->ndim < 2 || yt->ndim != 2)
+		return (false);
+	s->w.ctx->tried++;
+	k = yt->shape[0];
+	nc = yt->shape[1];
+	rows = k > 0 ? gp_shape_numel(xt->ndim, xt->shape) / k : 0;
+	if (!gp_conv_gemm_ok() || k == 0 || !gp_conv_gemm_mm_pays(rows, nc,
+	    k) || (v = fixed_matrix(s, n->in[1], &rs, &cs)) < 0)
+		return (false);
+	p = pack_fixed(g, v, rs, cs, k, nc);
+	n = &g->nodes[x];	/* the vars may have moved */
+	memcpy(in, n->in, sizeof(int) * (size_t)n->n_in);
+	in[n->n_in] = p;
+	prm = dot ? json_object() : json_deep_copy(n->params);
+	json_object_set_new(prm, "packed", json_true());
+	v = gp_rw_apply(g, "matmul", prm, n->n_in + 1, in);
+	if (v < 0)
+		return (false);
+	/* the node again: gp_rw_apply may move the nodes */
+	n = &g->nodes[x];
+	name_like(&g->nodes[g->vars[v].producer], n, n->label != NULL &&
+	    !dot ? tag_label(n, "packed") : NULL);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
 static bool
 gemm_pack(struct cnn *s, int x)
 {
 	struct gp_graph *g = s->w.g;
 	const struct gp_node *n = &g->nodes[x];
 	const struct gp_type *xt, *yt;
-	struct gp_type pt = {.dtype = GP_FLOAT32, .ndim = 1};
 	int64_t rs, cs, k, nc;
 	int in[6], v, p;
 
 	if (gp_rw_is(n, "conv"))
 		return (conv_pack(s, x));
+	if (gp_rw_is(n, "matmul") || gp_rw_is(n, "dot22"))
+		return (matmul_pack(s, x));
 	if (!gp_rw_is(n, "gemm") || n->n_in != 5 || g->vars[n->out[0]].type.
 	    dtype != GP_FLOAT32)
 		return (false);
@@ -862,12 +931,8 @@ gemm_pack(struct cnn *s, int x)
 		return (false);
 	k = yt->shape[0];
 	nc = yt->shape[1];
-	pt.shape[0] = gp_conv_gemm_pack_len(k, nc);
-	p = const_like(g, &pt, v, ".packed");	/* the vars may move */
-	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
-	    &g->vars[v].value), rs, cs, k, nc, (float *)(void *)gp_tensor_data(
-	    &g->vars[p].value));
-	n = &g->nodes[x];
+	p = pack_fixed(g, v, rs, cs, k, nc);
+	n = &g->nodes[x];	/* the vars may have moved */
 	memcpy(in, n->in, sizeof(int) * 5);
 	in[5] = p;
 	v = gp_rw_apply(g, "gemm", json_deep_copy(n->params), 6, in);
@@ -972,8 +1037,8 @@ join_into(struct cnn *s, int x)
 		.run = run_##fn,					\
 	};
 
-/* Two op names for a rewriter's ops_ (one macro argument). */
-#define OPS2(a, b)	a, b
+/* Four op names for a rewriter's ops_ (one macro argument). */
+#define OPS4(a, b, c, d)	a, b, c, d
 
 #define SPEC	GP_PHASE_SPECIALIZE
 #define SPEC_TAGS	"fast_run:specialize:cnn"
@@ -994,11 +1059,12 @@ CNN(layer_norm_fuse, "mean", SPEC, SPEC_TAGS, "(x - mean(x)) / sqrt(mean("
 CNN(conv_winograd, "conv", SPEC, SPEC_TAGS, "float32 conv 3x3, strides "
     "and dilations 1, enough channels and pixels -> Winograd F(2x2, 3x3): "
     "2.25x fewer multiplies, sums rounded differently")
-CNN(gemm_pack, OPS2("gemm", "conv"), SPEC, "fast_run:specialize:gemm",
-    "float32 gemm of fixed Y (weights), alpha 1, beta 0 or 1, large or "
-    "narrow, or pointwise conv of few pixels and fixed W -> the same op "
-    "reading the weights packed once (input P) through the conv kernel's "
-    "micro-kernel")
+CNN(gemm_pack, OPS4("gemm", "matmul", "dot22", "conv"), SPEC,
+    "fast_run:specialize:gemm", "float32 gemm of fixed Y (weights), alpha "
+    "1, beta 0 or 1, large or narrow, matmul or dot22 of fixed 2-d y, or "
+    "pointwise conv of few pixels and fixed W -> the same op (a dot22: "
+    "matmul) reading the weights packed once (input P) through the conv "
+    "kernel's micro-kernel")
 CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
     "join(conv, ..., conv) on the channels of one image -> the convs "
     "writing their channels of one alloc_empty in place: no copy")
@@ -1010,7 +1076,13 @@ const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_bn_act,
 	&rw_layer_norm_fuse,
 	&rw_conv_winograd,
-	&rw_gemm_pack,
 	&rw_join_into,
+	NULL,
+};
+
+/* gemm_pack runs after the matmul rewrites (gp_rewriters_matmul), which
+ * take only unpacked matmuls: their bias and alpha are in it by then. */
+const struct gp_rewriter *const gp_rewriters_pack[] = {
+	&rw_gemm_pack,
 	NULL,
 };

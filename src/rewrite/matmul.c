@@ -268,7 +268,11 @@ m_scale(struct gp_rw *w, int xn)
 	double f, alpha;
 
 	if (gp_rw_is(n, "matmul")) {
-		/* a scaled operand */
+		/* a scaled operand (not of a packed matmul: gemm_pack packs
+		 * y when this phase's passes are done, and a later pass finds
+		 * the packed one, its P after the bias) */
+		if (json_is_true(json_object_get(n->params, "packed")))
+			return (false);
 		w->ctx->tried++;
 		alpha = alpha_of(n);
 		memcpy(in, n->in, sizeof(int) * (size_t)n->n_in);

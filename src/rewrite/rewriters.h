@@ -16,13 +16,14 @@ extern const struct gp_rewriter *const gp_rewriters_stabilize[];
 extern const struct gp_rewriter *const gp_rewriters_specialize[];
 extern const struct gp_rewriter *const gp_rewriters_cnn[];
 extern const struct gp_rewriter *const gp_rewriters_matmul[];
+extern const struct gp_rewriter *const gp_rewriters_pack[];
 extern const struct gp_rewriter *const gp_rewriters_fusion[];
 extern const struct gp_rewriter *const gp_rewriters_inplace[];
 
 #define GP_REWRITER_FAMILIES						\
 	gp_rewriters_merge, gp_rewriters_canonicalize,			\
 	gp_rewriters_stabilize, gp_rewriters_specialize,		\
-	gp_rewriters_cnn, gp_rewriters_matmul, gp_rewriters_fusion,	\
-	gp_rewriters_inplace
+	gp_rewriters_cnn, gp_rewriters_matmul, gp_rewriters_pack,	\
+	gp_rewriters_fusion, gp_rewriters_inplace
 
 #endif

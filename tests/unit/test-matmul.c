@@ -6,7 +6,11 @@
  * Then: transposed and strided views reach BLAS without a copy (the
  * count of gp_blas_copies stays) and give the contiguous operands'
  * values, the output overlapping an operand, Op names, flop counts and
- * the prepare errors.
+ * the prepare errors.  And param packed (gemm_pack's, with y packed into
+ * input P): the values ops/conv-gemm.c's micro-kernel gives, bit for bit
+ * (so the packed path ran), alpha and a bias after it, a (197, 1, K)
+ * view's rows, and a layout it cannot take (x's rows stepping) through
+ * BLAS on y.
  */
 #include "config.h"
 
@@ -18,6 +22,7 @@
 #include "../tap.h"
 #include "graph/op.h"
 #include "ops/blas.h"
+#include "ops/conv-gemm.h"
 #include "ops/ops.h"
 
 #include "ops-helpers.h"
@@ -242,6 +247,114 @@ test_bias_rows(void)
 	gp_tensor_release(&o);
 }
 
+/* A float32 (rows x cols) matrix input of fa-made values (f: fa or fx2)
+ * scaled to stay small: the sums of 40 products stay exact enough that
+ * only the order of the additions tells two paths apart. */
+static double
+fs(int i)
+{
+	return (fa(i * 3 + 1) * 0.37);
+}
+
+/* matmul with param packed against gp_conv_gemm_mm_f32 called here on
+ * the same rows: the same bits, then alpha and the bias. */
+static void
+test_packed(void)
+{
+	int64_t xs[3] = {3, 4, 40}, ys[2] = {40, 20}, bs[1] = {20};
+	int64_t ps[1] = {gp_conv_gemm_pack_len(40, 20)};
+	int x, y, b, p, in[4], ni;
+	struct gp_tensor o, want;
+	const float *xp;
+	float *pp;
+	bool same = true;
+
+	if (!gp_conv_gemm_ok()) {
+		ok(true, "# SKIP no AVX2 and FMA: the micro-kernel does not "
+		    "run");
+		return;
+	}
+	x = var_fn(GP_FLOAT32, 3, xs, fs);
+	y = var_fn(GP_FLOAT32, 2, ys, fx2);
+	b = var_fn(GP_FLOAT32, 1, bs, fx2);
+	p = var_fn(GP_FLOAT32, 1, ps, NULL);
+	pp = (float *)(void *)gp_tensor_data(&g->vars[p].value);
+	gp_conv_gemm_pack((const float *)(const void *)gp_tensor_data(
+	    &g->vars[y].value), 20, 1, 40, 20, pp);
+	xp = (const float *)(const void *)gp_tensor_data(&g->vars[x].value);
+	gp_tensor_alloc(&want, GP_FLOAT32, 2, (int64_t[]){12, 20});
+	gp_conv_gemm_mm_f32(xp, 40, pp, (float *)(void *)gp_tensor_data(
+	    &want), 20, 12, 40, 20, false);
+	in[0] = x;
+	in[1] = y;
+	in[2] = p;
+	ni = node_ok("matmul", "{\"packed\": true}", 3, in);
+	if (ni >= 0) {
+		run(ni, &o);
+		for (int64_t i = 0; i < 240; i++)
+			same &= gp_tensor_get(&o, i) == gp_tensor_get(&want, i);
+		ok(same, "packed (3, 4, 40) . (40, 20): the micro-kernel's "
+		    "values, bit for bit");
+		gp_tensor_release(&o);
+	}
+	/* alpha 0.5 and a bias per column: (k . y) * 0.5 + b, in float */
+	in[2] = b;
+	in[3] = p;
+	ni = node_ok("matmul", "{\"packed\": true, \"alpha\": 0.5}", 4, in);
+	if (ni >= 0) {
+		same = true;
+		run(ni, &o);
+		for (int64_t i = 0; i < 240; i++)
+			same &= gp_tensor_get(&o, i) == (double)((float)(
+			    (float)gp_tensor_get(&want, i) * 0.5f) +
+			    (float)gp_tensor_get(&g->vars[b].value, i % 20));
+		ok(same, "packed with alpha 0.5 and a bias: the product times "
+		    "alpha, then the bias, bit for bit");
+		gp_tensor_release(&o);
+	}
+	/* x (12, 1, 40), the view (perm 1, 0, 2) of a (1, 12, 40) block:
+	 * single rows 40 apart, the batch folded into one call */
+	{
+		int64_t s1[3] = {1, 12, 40}, s2[3] = {12, 1, 40};
+		int xr = var_fn(GP_FLOAT32, 3, s1, fs), perm[3] = {1, 0, 2};
+
+		permute(&g->vars[xr].value, perm);
+		memcpy(g->vars[xr].type.shape, s2, sizeof(s2));
+		in[0] = xr;
+		in[2] = p;
+		ni = node_ok("matmul", "{\"packed\": true}", 3, in);
+		if (ni >= 0) {
+			same = true;
+			run(ni, &o);
+			for (int64_t i = 0; i < 240; i++)
+				same &= gp_tensor_get(&o, i) ==
+				    gp_tensor_get(&want, i);
+			ok(same, "packed, x a (12, 1, 40) view of single rows: "
+			    "the same bits");
+			gp_tensor_release(&o);
+		}
+	}
+	/* x's rows stepping (a transposed view): BLAS on y, the same
+	 * values within float rounding */
+	{
+		int xt = var_transposed(GP_FLOAT32, 12, 40, fs);
+		double w[240];
+
+		for (int64_t i = 0; i < 240; i++)
+			w[i] = gp_tensor_get(&want, i);
+		in[0] = xt;
+		in[2] = p;
+		ni = node_ok("matmul", "{\"packed\": true}", 3, in);
+		if (ni >= 0) {
+			run(ni, &o);
+			check(&o, w, 240, 1e-6, "packed, x's rows stepping "
+			    "(a transpose): through BLAS on y");
+			gp_tensor_release(&o);
+		}
+	}
+	gp_tensor_release(&want);
+}
+
 static void
 test_names_flops(void)
 {
@@ -312,6 +425,7 @@ main(void)
 	test_fold();
 	test_overlap();
 	test_bias_rows();
+	test_packed();
 	test_names_flops();
 	test_errors();
 	gp_graph_free(g);

@@ -935,27 +935,37 @@ run_xwb(const struct gp_graph *g, const char *flags, struct res *rr,
 	return (r);
 }
 
-/* y of graph g rewritten with flags (its first call) against beta b + x . Y
- * computed here in double from the graph's values: the largest |diff|
- * over the largest |y|; -1 when it did not run. */
+/* y of graph g rewritten with flags (its first call) against alpha x . Y
+ * + beta b computed here in double from the graph's values (x, the
+ * variable xn: rows of k as the product reads them, or with xt its
+ * transpose's; Y: W (k x n), or its transpose with ty): the largest
+ * |diff| over the largest |y|; -1 when it did not run. */
 static double
-pack_error(const struct gp_graph *g, const char *flags, int64_t m,
-    int64_t k, int64_t n, bool ty, double beta)
+product_error(const struct gp_graph *g, const char *flags, const char *xn,
+    int64_t m, int64_t k, int64_t n, bool xt, bool ty, double alpha,
+    double beta)
 {
 	const struct gp_tensor *x, *w, *b;
 	struct res rr;
-	struct gp_graph *r = run_xwb(g, flags, &rr, &x, &w, &b);
+	struct gp_graph *r = rewritten(g, flags);
 	double dmax = 0, ymax = 0;
 
-	if (r == NULL)
+	if (r == NULL || !run(r, &rr)) {
+		gp_graph_free(r);
 		return (-1);
+	}
+	x = &r->vars[gp_graph_find_var(r, xn)].value;
+	w = &r->vars[gp_graph_find_var(r, "W")].value;
+	b = &r->vars[gp_graph_find_var(r, "b")].value;
 	for (int64_t i = 0; i < m; i++)
 		for (int64_t j = 0; j < n; j++) {
-			double v = beta * gp_tensor_get(b, j), d;
+			double v = 0, d;
 
 			for (int64_t q = 0; q < k; q++)
-				v += gp_tensor_get(x, i * k + q) *
-				    gp_tensor_get(w, ty ? j * k + q : q * n + j);
+				v += gp_tensor_get(x, xt ? q * m + i : i * k +
+				    q) * gp_tensor_get(w, ty ? j * k + q : q * n +
+				    j);
+			v = alpha * v + beta * gp_tensor_get(b, j);
 			d = fabs(rr.v[i * n + j] - v);
 			dmax = d > dmax ? d : dmax;
 			ymax = fabs(v) > ymax ? fabs(v) : ymax;
@@ -1007,9 +1017,9 @@ test_gemm_pack(void)
 		else
 			ok(n != NULL && n->n_in == 5, "gemm_pack: no AVX2 "
 			    "and FMA: %s unchanged", cases[i].what);
-		e = g ? pack_error(g, "optimizer=fast_run", cases[i].m,
-		    cases[i].k, cases[i].n, cases[i].ty, atof(cases[i].beta)) :
-		    -1;
+		e = g ? product_error(g, "optimizer=fast_run", "x", cases[i].m,
+		    cases[i].k, cases[i].n, false, cases[i].ty, 1,
+		    atof(cases[i].beta)) : -1;
 		ok(e >= 0 && e <= 1e-6, "gemm_pack: %s: y against beta b + x "
 		    ". Y in double, within 1e-6 of max |y| (%.2g)",
 		    cases[i].what, e);
@@ -1052,6 +1062,171 @@ test_gemm_pack(void)
 			gp_graph_free(r);
 			gp_graph_free(g);
 		}
+	}
+}
+
+/*
+ * gemm_pack on matmul: y = matmul(x, Y) (dot(x, Y) when x is 2-d: a
+ * dot22 after dot_to_blas) [* 0.5] [+ b], x input of shape
+ * xs (rank xr) or, xt, the transpose of an input (k x rows: x's rows then
+ * step), Y = W (K, N) or transpose(W) of W (N, K) when ty, W of kind wk
+ * and dtype dt, b (N) shared.  With the full pipeline, matmul_scale and
+ * matmul_bias take the scale and the bias into the matmul before
+ * gemm_pack packs it.
+ */
+static struct gp_graph *
+mm_graph(const int64_t *xs, int xr, bool xt, int64_t n, const char *dt,
+    const char *wk, bool ty, bool scale, bool bias)
+{
+	int64_t k = xs[xr - 1];
+	struct gp_buf sh = {0}, nodes = {0};
+	char *vars;
+	struct gp_graph *g;
+
+	for (int d = 0; d < xr; d++)
+		gp_buf_printf(&sh, "%s%lld", d ? ", " : "", (long long)
+		    (xt ? xs[xr - 1 - d] : xs[d]));
+	vars = gp_xasprintf("'xin': {'kind': 'input', 'dtype': '%s', "
+	    "'shape': [%s], 'init': {'uniform': [-1, 1], 'seed': 1}}, "
+	    "'W': {'kind': '%s', 'dtype': '%s', 'shape': [%lld, %lld], "
+	    "'init': {'uniform': [-0.2, 0.2], 'seed': 2}}, 'b': {'kind': "
+	    "'shared', 'dtype': '%s', 'shape': [%lld], 'init': {'uniform': "
+	    "[-0.1, 0.1], 'seed': 3}}", dt, gp_buf_str(&sh), wk, dt,
+	    (long long)(ty ? n : k), (long long)(ty ? k : n), dt,
+	    (long long)n);
+	gp_buf_printf(&nodes, "{'op': '%s', 'inputs': ['xin'], 'outputs': "
+	    "['x']}, {'op': 'transpose', 'inputs': ['W'], 'outputs': ['Wt']}, "
+	    "{'op': '%s', 'inputs': ['x', '%s'], 'outputs': ['p']}",
+	    xt ? "transpose" : "identity", xr == 2 ? "dot" : "matmul",
+	    ty ? "Wt" : "W");
+	gp_buf_printf(&nodes, ", {'op': 'mul', 'inputs': ['p', %s], "
+	    "'outputs': ['q']}, {'op': 'add', 'inputs': ['q', %s], 'outputs': "
+	    "['y']}", scale ? "0.5" : "1", bias ? "'b'" : "0");
+	g = graph_of(vars, gp_buf_str(&nodes), "'y'", NULL);
+	free(vars);
+	gp_buf_free(&sh);
+	gp_buf_free(&nodes);
+	return (g);
+}
+
+static void
+test_matmul_pack(void)
+{
+	static const struct {
+		int64_t		 xs[3];
+		int		 xr;
+		int64_t		 n;
+		bool		 xt, ty, scale, bias;
+		const char	*op, *what;
+	} cases[] = {
+		{{1, 100, 256}, 3, 200, false, false, false, false,
+		    "MatMul{packed}", "(1, 100, 256) . (256, 200): a last "
+		    "sliver of 8 columns"},
+		{{130, 256}, 2, 200, false, false, false, false,
+		    "MatMul{packed}", "(130, 256) . (256, 200): a 2-d product "
+		    "(dot22) made a packed matmul"},
+		{{2, 65, 256}, 3, 130, false, false, true, true,
+		    "MatMul{bias, alpha=0.5, packed}", "(2, 65, 256) . (256, "
+		    "130) * 0.5 + b: the batch's rows in one call, alpha and "
+		    "the bias"},
+		{{1, 128, 256}, 3, 300, false, true, false, true,
+		    "MatMul{bias, packed}", "(1, 128, 256) . (300, 256)^T + b: "
+		    "Y a transpose of the weights"},
+		{{1, 128, 256}, 3, 200, true, false, false, false,
+		    "MatMul{packed}", "x a transpose, its rows stepping: the "
+		    "call goes to BLAS on Y"},
+	};
+	bool avx = gp_conv_gemm_ok();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int xr = cases[i].xr;
+		int64_t k = cases[i].xs[xr - 1], n = cases[i].n, rows = 1;
+		struct gp_graph *g = mm_graph(cases[i].xs, xr, cases[i].xt, n,
+		    "float32", "shared", cases[i].ty, cases[i].scale,
+		    cases[i].bias);
+		struct gp_graph *r = g ? rewritten(g, "optimizer=fast_run") :
+		    NULL;
+		const struct gp_node *mn = op_of(r, "matmul");
+		const struct gp_var *pv = mn != NULL && mn->n_in >= 3 ?
+		    &r->vars[mn->in[mn->n_in - 1]] : NULL;
+		struct gp_buf lb = {0};
+		double e;
+
+		for (int d = 0; d < xr - 1; d++)
+			rows *= cases[i].xs[d];
+		if (mn != NULL)
+			mn->op->format(r, mn, &lb);
+		if (avx)
+			ok(pv != NULL && pv->kind == GP_VAR_CONSTANT &&
+			    strcmp(pv->name, "W.packed") == 0 &&
+			    pv->type.ndim == 1 && pv->type.shape[0] ==
+			    (n + 15) / 16 * 16 * k && mn->n_in ==
+			    (cases[i].bias ? 4 : 3) && strcmp(gp_buf_str(&lb),
+			    cases[i].op) == 0, "gemm_pack: matmul %s: %s, a "
+			    "constant W.packed of %lld values, last (got %s)",
+			    cases[i].what, cases[i].op, (long long)((n + 15) /
+			    16 * 16 * k), gp_buf_str(&lb));
+		else
+			ok(mn == NULL || json_object_get(mn->params,
+			    "packed") == NULL, "gemm_pack: no AVX2 and FMA: "
+			    "matmul %s unpacked", cases[i].what);
+		e = g ? product_error(g, "optimizer=fast_run", "xin", rows, k,
+		    n, cases[i].xt, cases[i].ty, cases[i].scale ? 0.5 : 1,
+		    cases[i].bias ? 1 : 0) : -1;
+		ok(e >= 0 && e <= 1e-6, "gemm_pack: matmul %s: y against "
+		    "alpha x . Y + b in double, within 1e-6 of max |y| (%.2g)",
+		    cases[i].what, e);
+		if (g != NULL)
+			compare(g, "optimizer=fast_run", "optimizer_excluding="
+			    "gemm_pack", false, cases[i].what);
+		gp_buf_free(&lb);
+		gp_graph_free(r);
+		gp_graph_free(g);
+	}
+	/* not taken: small, Y an input, float64, a batch of Y */
+	{
+		static const struct {
+			int64_t		 xs[3];
+			int64_t		 n;
+			const char	*dt, *wk, *what;
+		} no[] = {
+			{{1, 32, 128}, 128, "float32", "shared",
+			    "(1, 32, 128) . (128, 128): under 4M multiply-adds, "
+			    "over 16 columns"},
+			{{1, 128, 512}, 512, "float32", "input", "W an input"},
+			{{1, 128, 512}, 512, "float64", "shared", "float64"},
+		};
+
+		for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			struct gp_graph *g = mm_graph(no[i].xs, 3, false,
+			    no[i].n, no[i].dt, no[i].wk, false, false, false);
+			struct gp_graph *r = g ? rewritten(g,
+			    "optimizer=fast_run") : NULL;
+			const struct gp_node *mn = op_of(r, "matmul");
+
+			ok(mn != NULL && mn->n_in == 2 && json_object_get(
+			    mn->params, "packed") == NULL,
+			    "gemm_pack: matmul not for %s", no[i].what);
+			gp_graph_free(r);
+			gp_graph_free(g);
+		}
+	}
+	{
+		/* y with a batch of its own: a matmul gemm_pack leaves */
+		struct gp_graph *g = graph_of("'x': {'kind': 'input', 'dtype': "
+		    "'float32', 'shape': [2, 128, 256], 'init': {'uniform': "
+		    "[-1, 1], 'seed': 1}}, 'W': {'kind': 'shared', 'dtype': "
+		    "'float32', 'shape': [2, 256, 256], 'init': {'uniform': "
+		    "[-0.2, 0.2], 'seed': 2}}", "{'op': 'matmul', 'inputs': "
+		    "['x', 'W'], 'outputs': ['y']}", "'y'", NULL);
+		struct gp_graph *r = g ? rewritten(g, "optimizer=fast_run") :
+		    NULL;
+		const struct gp_node *mn = op_of(r, "matmul");
+
+		ok(mn != NULL && mn->n_in == 2, "gemm_pack: matmul not for a "
+		    "y of 3 dimensions (a batch of weights)");
+		gp_graph_free(r);
+		gp_graph_free(g);
 	}
 }
 
@@ -1355,6 +1530,7 @@ main(void)
 	test_layer_norm();
 	test_conv_winograd();
 	test_gemm_pack();
+	test_matmul_pack();
 	test_conv_pack();
 	test_pack_unaligned();
 	test_models();
