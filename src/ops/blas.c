@@ -520,6 +520,16 @@ gp_blas_gemm_work(enum gp_dtype dt, const struct gp_blas_mat *a,
 	return (cx_bytes(&cx));
 }
 
+int
+gp_blas_threads_set(int n)
+{
+	int was = openblas_get_num_threads();
+
+	if (n != was)
+		openblas_set_num_threads(n < 1 ? 1 : n);
+	return (was);
+}
+
 /* y (M) = alpha * a (M x N) . x (N) + beta * y. */
 static void
 gemv_core(struct cx *cx, enum gp_dtype dt, double alpha, struct mat a,

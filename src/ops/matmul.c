@@ -12,12 +12,14 @@
  * views are not copied).  When y is the same matrix for the whole batch
  * and x's batch and row dimensions fold into one row dimension of one
  * stride (x contiguous, [B, M, K] x [K, N]), the batch is one gemm of B*M
- * rows; otherwise one gemm per matrix of the batch.  A bias is added
- * (broadcast) to the product afterwards, one add per element in the
- * dtype, so matmul(x, y, b) gives the bits of matmul(x, y) + b (BLAS's
- * beta 1 would add it to the first partial sums of a long K instead); a
- * bias of one value per column (a Linear layer's) is a vectorized loop
- * over the rows, over the OpenMP threads when large.
+ * rows; otherwise one gemm per matrix of the batch (small ones shared by
+ * the OpenMP threads: batch_par).  A bias is added (broadcast) to the
+ * product afterwards, one add per element in the dtype, so matmul(x, y,
+ * b) gives the bits of matmul(x, y) + b (BLAS's beta 1 would add it to
+ * the first partial sums of a long K instead); a bias of one value per
+ * column (a Linear layer's), or of a block of trailing dimensions
+ * repeated (an attention's position bias), is a vectorized loop over the
+ * rows, over the OpenMP threads when large.
  *
  * Param packed (the gemm_pack rewrite's, for a float32 y of fixed
  * weights): the last input is P, y packed once in the slivers of
@@ -122,6 +124,54 @@ broadcast_all(const struct operand *o, const struct mm_priv *p)
 	return (true);
 }
 
+/* The batch's matrices over the kernels' OpenMP threads, each gemm a
+ * one-thread BLAS call (OpenBLAS's count set to 1 around the region, as
+ * ops/conv-pw.c does), when the matrices are small: OpenBLAS runs a gemm
+ * of at most 2^18 multiply-adds on one thread, so a batch of them (a
+ * windowed attention's 192 products of 49 x 32 . 32 x 49) kept one core
+ * busy.  Only gemms of 2 rows and 2 columns or more (no gemv: its own
+ * parallel path sets OpenBLAS's count) whose operands BLAS reads where
+ * they lie (no copy into the calling thread's scratch).  False when not
+ * taken. */
+#define BATCH_PAR_MAX	((int64_t)1 << 18)
+/* The multiply-adds of the whole batch from which it goes over the
+ * threads: the transformer of bench/onnx (4 heads of 32 x 32 . 32 x 32,
+ * 131,072) took 1.18-1.21 of the time with the region. */
+#define BATCH_PAR_MIN	((int64_t)1 << 21)
+
+static bool
+batch_par(const struct mm_priv *p, enum gp_dtype dt, const struct operand *a,
+    const struct operand *b, double beta, const struct operand *c,
+    int64_t nbatch)
+{
+	int64_t mnk = p->m * p->n * p->k;
+	int blas_nt;
+
+	if (nbatch < 2 || gp_par_max_threads() < 2 || p->m < 2 || p->n < 2 ||
+	    mnk > BATCH_PAR_MAX || mnk * nbatch < BATCH_PAR_MIN ||
+	    gp_blas_gemm_work(dt, &a->m, &b->m, beta, &c->m) != 0)
+		return (false);
+	blas_nt = gp_blas_threads_set(1);
+	GP_PAR_FOR(GP_PAR_MIN)
+	for (int64_t i = 0; i < nbatch; i++) {
+		struct gp_blas_mat ma = a->m, mb = b->m, mc = c->m;
+		int64_t r = i;
+
+		/* i's index along each batch dimension, the last fastest */
+		for (int d = p->nb - 1; d >= 0; d--) {
+			int64_t id = r % p->batch[d];
+
+			r /= p->batch[d];
+			ma.p += id * a->bs[d];
+			mb.p += id * b->bs[d];
+			mc.p += id * c->bs[d];
+		}
+		gp_blas_gemm(dt, p->alpha, &ma, &mb, beta, &mc);
+	}
+	(void)gp_blas_threads_set(blas_nt);
+	return (true);
+}
+
 /* out = alpha x@y (+ beta out).  With work, a dry run on layouts (no
  * data): *work gets the work space the BLAS calls take (operands they
  * cannot address copied, ops/blas.h), the same for every matrix of the
@@ -164,6 +214,8 @@ run(const struct mm_priv *p, enum gp_dtype dt, const struct gp_tensor *x,
 		*work = gp_blas_gemm_work(dt, &a.m, &b.m, beta, &c.m);
 		return;
 	}
+	if (batch_par(p, dt, &a, &b, beta, &c, nbatch))
+		return;
 	memset(idx, 0, sizeof(idx));
 	for (int64_t i = 0; i < nbatch; i++) {
 		struct gp_blas_mat ma = a.m, mb = b.m, mc = c.m;
@@ -212,8 +264,11 @@ bias_inner(char **ptrs, const int64_t *steps, int64_t n, void *ctx)
 }
 
 /* The common bias, one value per column of a contiguous output (a
- * Linear layer's): each row += b, vectorized, rows over the threads when
- * many.  The same one add per element. */
+ * Linear layer's), or a block of its trailing dimensions repeated over
+ * the leading ones (a windowed attention's position bias, (1, 3, 49, 49)
+ * over (64, 3, 49, 49) scores): each row of the block's size += b,
+ * vectorized, rows over the threads when many.  The same one add per
+ * element. */
 #define DEF_ROWS_BIAS(SFX, T)                                                 \
 static void                                                                   \
 rows_bias_##SFX(T *o, const T *b, int64_t rows, int64_t n)                    \
@@ -239,9 +294,13 @@ add_bias(struct gp_tensor *o, const struct gp_tensor *b)
 
 	if (total == 0)
 		return;
-	n = o->ndim >= 1 ? o->shape[o->ndim - 1] : 1;
-	if (o->ndim >= 1 && b->ndim >= 1 && b->shape[b->ndim - 1] == n &&
-	    gp_tensor_numel(b) == n && gp_tensor_is_contiguous(b) &&
+	/* n: the product of o's trailing dimensions b has in full (b's
+	 * dimensions before them 1 or missing); b repeats every n values */
+	n = 1;
+	for (int d = 1; d <= o->ndim && d <= b->ndim &&
+	    b->shape[b->ndim - d] == o->shape[o->ndim - d]; d++)
+		n *= o->shape[o->ndim - d];
+	if (n > 1 && gp_tensor_numel(b) == n && gp_tensor_is_contiguous(b) &&
 	    gp_tensor_is_contiguous(o) && b->dtype == o->dtype) {
 		if (o->dtype == GP_FLOAT32)
 			rows_bias_f32((float *)gp_tensor_data(o),

@@ -247,6 +247,56 @@ test_bias_rows(void)
 	gp_tensor_release(&o);
 }
 
+/* A batch of small matrices, over the threads (batch_par: 2048 gemms of
+ * 9 x 32 . 32 x 7, 2^22 multiply-adds in all), y broadcast over the first batch dimension or not, and
+ * a bias of the trailing (3, 9, 7) block repeated over the first: every
+ * value against the sums computed here. */
+static void
+test_batch_bias(void)
+{
+	for (int bc = 0; bc < 2; bc++) {
+		int64_t sx[4] = {1024, 2, 9, 32}, sy[4] = {1024, 2, 32, 7};
+		int64_t sb[4] = {1, 2, 9, 7};
+		int x = var_fn(GP_FLOAT32, 4, sx, fa);
+		int y = bc ? var_fn(GP_FLOAT32, 3, sy + 1, fx2) :
+		    var_fn(GP_FLOAT32, 4, sy, fx2);
+		int b = var_fn(GP_FLOAT32, 4, sb, fx2), in[3] = {x, y, b}, ni;
+		struct gp_tensor o;
+		double worst = 0;
+
+		if ((ni = node_ok("matmul", NULL, 3, in)) < 0)
+			return;
+		run(ni, &o);
+		for (int64_t i = 0; i < 1024 * 2; i++)
+			for (int64_t r = 0; r < 9; r++)
+				for (int64_t c = 0; c < 7; c++) {
+					int64_t yi = bc ? i % 2 : i;
+					long double d = gp_tensor_get(
+					    &g->vars[b].value, (i % 2) * 63 +
+					    r * 7 + c);
+					double got = gp_tensor_get(&o, i * 63 +
+					    r * 7 + c), e;
+
+					for (int64_t k = 0; k < 32; k++)
+						d += (long double)gp_tensor_get(
+						    &g->vars[x].value, i * 288 +
+						    r * 32 + k) * gp_tensor_get(
+						    &g->vars[y].value, yi * 224 +
+						    k * 7 + c);
+					e = fabs(got - (double)d) /
+					    (fabsl(d) > 1 ? (double)fabsl(d) :
+					    1);
+					if (!(e <= worst))
+						worst = isnan(e) ? INFINITY : e;
+				}
+		ok(worst <= 1e-6, "matmul of (1024, 2, 9, 32) and %s + a (1, 2, "
+		    "9, 7) bias: 2048 small gemms over the threads, the bias's "
+		    "block repeated: worst error %g", bc ? "(2, 32, 7)" :
+		    "(1024, 2, 32, 7)", worst);
+		gp_tensor_release(&o);
+	}
+}
+
 /* A float32 (rows x cols) matrix input of fa-made values (f: fa or fx2)
  * scaled to stay small: the sums of 40 products stay exact enough that
  * only the order of the additions tells two paths apart. */
@@ -425,6 +475,7 @@ main(void)
 	test_fold();
 	test_overlap();
 	test_bias_rows();
+	test_batch_bias();
 	test_packed();
 	test_names_flops();
 	test_errors();
