@@ -74,29 +74,25 @@ ui_batch_outputs(FILE *fp, struct gp_session *s)
 }
 
 FILE *
-ui_batch_open_destination(const char *dest, bool *close_it)
+ui_batch_open_destination(const char *dest, struct gp_outfile *of,
+    struct gp_err *err)
 {
-	*close_it = false;
+	memset(of, 0, sizeof(*of));
+	of->slot = -1;
 	if (dest == NULL || strcmp(dest, "stdout") == 0)
 		return (stdout);
 	if (strcmp(dest, "stderr") == 0)
 		return (stderr);
-	*close_it = true;
-	return (fopen(dest, "w"));
+	return (gp_outfile_open(of, dest, err));
 }
 
 int
-ui_batch_close_destination(FILE *fp)
+ui_batch_close_destination(FILE *fp, struct gp_outfile *of,
+    struct gp_err *err)
 {
-	int e = 0;
-
-	errno = 0;
-	if (fflush(fp) != 0 || ferror(fp))
-		e = errno != 0 ? errno : EIO;
-	if (fclose(fp) != 0 && e == 0)
-		e = errno;
-	errno = e;
-	return (e != 0 ? -1 : 0);
+	if (of->fp == NULL || fp != of->fp)
+		return (0);	/* a standard stream */
+	return (gp_outfile_commit(of, err));
 }
 
 int
@@ -104,7 +100,8 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
     const struct gp_report_opts *ro)
 {
 	const struct gp_flags *fl = gp_session_flags(s);
-	bool close_it;
+	struct gp_outfile of;
+	struct gp_err err;
 	FILE *fp;
 
 	gp_session_run(s, -1, rounds);
@@ -116,19 +113,19 @@ ui_batch_run(struct gp_session *s, uint64_t rounds,
 	if (!fl->profile)
 		return (0);
 	fflush(stdout);
-	fp = ui_batch_open_destination(fl->destination, &close_it);
+	fp = ui_batch_open_destination(fl->destination, &of, &err);
 	if (fp == NULL) {
-		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
-		    fl->destination, strerror(errno));
+		fprintf(stderr, "gptop: profiling__destination: %s\n",
+		    err.msg);
 		return (2);
 	}
 	if (fp == stdout)
 		fprintf(fp, "\n");
 	gp_report_all(fp, gp_session_profile(s), ro);
 	gp_advice_report(fp, gp_session_profile(s), -1, ro->width);
-	if (close_it && ui_batch_close_destination(fp) != 0) {
-		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
-		    fl->destination, strerror(errno));
+	if (ui_batch_close_destination(fp, &of, &err) != 0) {
+		fprintf(stderr, "gptop: profiling__destination: %s\n",
+		    err.msg);
 		return (2);
 	}
 	return (0);

@@ -7,18 +7,23 @@
 
 #include <stdio.h>
 
+#include "base/outfile.h"
 #include "prof/report.h"
 #include "session/session.h"
 
 /* Print each function's outputs and each shared variable: dtype, shape and
  * a checksum (sum, min, max, first elements). */
 void	ui_batch_outputs(FILE *fp, struct gp_session *s);
-/* The report's destination (profiling__destination): stdout, stderr or a
- * file opened for writing (*close_it then says to fclose it). */
-FILE	*ui_batch_open_destination(const char *dest, bool *close_it);
-/* Close a destination file, checking every write went through: -1 with
- * errno set (EIO when the failed write's own reason is gone) if not. */
-int	ui_batch_close_destination(FILE *fp);
+/* The report's destination (profiling__destination): stdout, stderr, or
+ * a file written atomically through *of (base/outfile.h: a temporary
+ * beside it until the close), or NULL with err set. */
+FILE	*ui_batch_open_destination(const char *dest, struct gp_outfile *of,
+	    struct gp_err *err);
+/* Finish a destination file: every write checked, then renamed over the
+ * target; 0, or -1 with err set (the target as it was).  Nothing to do
+ * for a standard stream. */
+int	ui_batch_close_destination(FILE *fp, struct gp_outfile *of,
+	    struct gp_err *err);
 /* Run and report; returns the exit status. */
 int	ui_batch_run(struct gp_session *s, uint64_t rounds,
 	    const struct gp_report_opts *ro);

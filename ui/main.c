@@ -400,7 +400,7 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 	struct gp_flags flags;
 	struct gp_err err;
 	uint64_t calls = 0;
-	bool close_it;
+	struct gp_outfile of;
 	FILE *fp;
 	int rc;
 
@@ -446,19 +446,19 @@ report_capture(const char *path, const char *cli, bool allow_extern,
 	    ci.cpu ? ci.cpu : "?");
 	fflush(stdout);
 	rc = 0;
-	fp = ui_batch_open_destination(flags.destination, &close_it);
+	fp = ui_batch_open_destination(flags.destination, &of, &err);
 	if (fp == NULL) {
-		fprintf(stderr, "gptop: profiling__destination %s: %s\n",
-		    flags.destination, strerror(errno));
+		fprintf(stderr, "gptop: profiling__destination: %s\n",
+		    err.msg);
 		rc = 2;
 	} else {
 		if (fp == stdout)
 			fprintf(fp, "\n");
 		gp_report_all(fp, p, &ro);
 		gp_advice_report(fp, p, -1, ro.width);
-		if (close_it && ui_batch_close_destination(fp) != 0) {
-			fprintf(stderr, "gptop: profiling__destination %s: "
-			    "%s\n", flags.destination, strerror(errno));
+		if (ui_batch_close_destination(fp, &of, &err) != 0) {
+			fprintf(stderr, "gptop: profiling__destination: %s\n",
+			    err.msg);
 			rc = 2;
 		}
 	}
@@ -931,7 +931,7 @@ run(int argc, char **argv)
 	if (make_flags(&flags, NULL, cli_flags, allow_extern) < 0)
 		return (2);
 	if (!check && check_outputs(argv[optind], &out,
-	    flags.profile ? flags.destination : NULL) != 0) {
+	    flags.profile && !interactive ? flags.destination : NULL) != 0) {
 		gp_flags_done(&flags);
 		return (2);
 	}

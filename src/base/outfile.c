@@ -15,12 +15,26 @@
 
 #include "base/fatal.h"
 
+/* Written in place, not through a temporary: a path that exists and is
+ * neither a regular file nor a folder (a device, a pipe), or one under
+ * /dev or /proc (/dev/stdout names the standard output, a regular file
+ * when it is redirected to one: a rename would replace the link). */
+static bool
+in_place(const char *path)
+{
+	struct stat st;
+
+	if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+		return (stat(path, &st) != 0 || !S_ISDIR(st.st_mode));
+	return (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode));
+}
+
 FILE *
 gp_outfile_open(struct gp_outfile *af, const char *path,
     struct gp_err *err)
 {
 	const char *slash = strrchr(path, '/');
-	struct stat st;
 	mode_t mask;
 	int fd;
 
@@ -30,8 +44,7 @@ gp_outfile_open(struct gp_outfile *af, const char *path,
 		gp_err_set(err, "%s: not a file name", path);
 		return (NULL);
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode)) {
+	if (in_place(path)) {
 		/* a device, a pipe (/dev/stdout, /dev/null): written in
 		 * place, never replaced by a rename */
 		af->fp = fopen(path, "w");
@@ -87,8 +100,8 @@ gp_outfile_check(const char *path, struct gp_err *err)
 		    "write)", path);
 		return (-1);
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return (0);
+	if (in_place(path))
+		return (0);	/* not opened: a FIFO would wait for a reader */
 	if (gp_outfile_open(&af, path, err) == NULL)
 		return (-1);
 	gp_outfile_abort(&af);

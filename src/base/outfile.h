@@ -7,8 +7,9 @@
  * target, fsync the folder) or abort (remove the temporary file), so a
  * reader never sees half a file and a failed write leaves the target as
  * it was.  The temporary is recorded meanwhile (gp_fatal_tmp_add), so a
- * fatal ending removes it.  A target that is a device or a pipe
- * (/dev/stdout, /dev/null) is written in place.
+ * fatal ending removes it.  A target that is a device or a pipe, or any
+ * path under /dev or /proc (/dev/stdout, /dev/null, also when the
+ * standard output is redirected to a file), is written in place.
  *
  * Before a run: gp_outfile_check tries the target as gp_outfile_open
  * will (a temporary file made in its folder, then removed), so a path

@@ -457,6 +457,9 @@ prep_matmul(struct gp_graph *g, struct gp_node *n, struct gp_err *err)
 	if (gp_op_param_double(n->params, "alpha", 1, &p->alpha, err) < 0 ||
 	    gp_op_param_bool(n->params, "packed", false, &p->packed, err) < 0)
 		return (-1);
+	if (!p->packed && n->n_in > 3)
+		return (gp_err_set(err, "matmul: a fourth input (P, y packed) "
+		    "needs param packed"));
 	p->bias = n->n_in > (p->packed ? 3 : 2);
 	p->x1 = x->ndim == 1;
 	p->y1 = y->ndim == 1;

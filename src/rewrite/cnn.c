@@ -761,13 +761,23 @@ fixed_matrix(const struct cnn *s, int y, int64_t *rs, int64_t *cs)
 	const struct gp_node *t = gp_rw_producer_is(g, y, "transpose");
 	int v = t != NULL ? t->in[0] : y;
 	const struct gp_tensor *tv = &g->vars[v].value;
-	json_t *perm = t != NULL ? json_object_get(t->params, "perm") : NULL;
+	json_t *axes = t != NULL ? json_object_get(t->params, "axes") : NULL;
+	int64_t a0, a1;
 
-	if (!fixed(s, v) || tv->dtype != GP_FLOAT32 || tv->ndim != 2 ||
-	    (perm != NULL && !(json_array_size(perm) == 2 &&
-	    json_integer_value(json_array_get(perm, 0)) == 1 &&
-	    json_integer_value(json_array_get(perm, 1)) == 0)))
+	if (!fixed(s, v) || tv->dtype != GP_FLOAT32 || tv->ndim != 2)
 		return (-1);
+	if (axes != NULL && !json_is_null(axes)) {
+		/* a 2-d transpose's axes: (1, 0) swaps, (0, 1) does not (or
+		 * the same counted from the end) */
+		if (json_array_size(axes) != 2)
+			return (-1);
+		a0 = json_integer_value(json_array_get(axes, 0));
+		a1 = json_integer_value(json_array_get(axes, 1));
+		a0 += a0 < 0 ? 2 : 0;
+		a1 += a1 < 0 ? 2 : 0;
+		if (a0 != 1 || a1 != 0)
+			return (-1);
+	}
 	/* the value's strides are in bytes */
 	*rs = tv->strides[t != NULL ? 1 : 0] / (int64_t)sizeof(float);
 	*cs = tv->strides[t != NULL ? 0 : 1] / (int64_t)sizeof(float);
@@ -896,8 +906,7 @@ matmul_pack(struct cnn *s, int x)
 		return (false);
 	/* the node again: gp_rw_apply may move the nodes */
 	n = &g->nodes[x];
-	name_like(&g->nodes[g->vars[v].producer], n, n->label != NULL &&
-	    !dot ? tag_label(n, "packed") : NULL);
+	name_like(&g->nodes[g->vars[v].producer], n, tag_label(n, "packed"));
 	return (gp_rw_replace_out(&s->w, x, v));
 }
 

@@ -271,7 +271,8 @@ m_scale(struct gp_rw *w, int xn)
 		/* a scaled operand (not of a packed matmul: gemm_pack packs
 		 * y when this phase's passes are done, and a later pass finds
 		 * the packed one, its P after the bias) */
-		if (json_is_true(json_object_get(n->params, "packed")))
+		if (json_is_true(json_object_get(n->params, "packed")) ||
+		    n->n_in > 3)
 			return (false);
 		w->ctx->tried++;
 		alpha = alpha_of(n);

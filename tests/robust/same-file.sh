@@ -8,7 +8,8 @@
 # status 2, one line naming both, and the files are untouched (nothing
 # created).  An output that cannot be written (in a folder that does not
 # exist, or naming a folder) is refused the same way before the run or
-# the merge, not after it.  And an output that is an existing device node
+# the merge, not after it.  --save /dev/stdout into a redirected standard
+# output writes there.  And an output that is an existing device node
 # is written in place, not replaced (only where mknod works, as root).
 # TAP output.
 
@@ -54,7 +55,7 @@ refused() {
 	rm -f "$tmp/../same-out.$$" "$tmp/../same-err.$$"
 }
 
-echo "1..20"
+echo "1..21"
 same='is the same file as'
 refused "--save over the graph" \
     "^gptop: --save g.json $same the input g.json" \
@@ -116,6 +117,19 @@ refused "merge -o in a folder that does not exist" \
 (cd "$tmp" && "$GPTOP" --batch -n 1 --save new.json --export-csv new.csv \
     g.json >/dev/null 2>&1)
 ok $? "different outputs are written"
+
+# /dev/stdout redirected to a file: the capture goes there, and the link
+# stays a link (a rename through a temporary would have replaced it)
+if [ -L /dev/stdout ]; then
+	(cd "$tmp" && "$GPTOP" --batch -n 1 --save /dev/stdout g.json \
+	    >"$tmp/../same-stdout.$$" 2>/dev/null)
+	ok $(grep -q '"format": "gptop-capture/' "$tmp/../same-stdout.$$" &&
+	    [ -L /dev/stdout ]; echo $?) \
+	    "--save /dev/stdout into a redirected standard output: written there"
+	rm -f "$tmp/../same-stdout.$$"
+else
+	ok 0 "# SKIP /dev/stdout is not a link here"
+fi
 
 # a device node: written in place (as root: mknod a null device here)
 if mknod "$tmp/nul" c 1 3 2>/dev/null; then

@@ -1212,6 +1212,29 @@ test_matmul_pack(void)
 		}
 	}
 	{
+		/* y = transpose(W, axes (0, 1)), which swaps nothing (kept by
+		 * leaving useless_dimshuffle out): not packed as a transpose */
+		int64_t xs[3] = {1, 128, 256};
+		struct gp_graph *g = graph_of("'xin': {'kind': 'input', "
+		    "'dtype': 'float32', 'shape': [1, 128, 256], 'init': "
+		    "{'uniform': [-1, 1], 'seed': 1}}, 'W': {'kind': 'shared', "
+		    "'dtype': 'float32', 'shape': [256, 200], 'init': "
+		    "{'uniform': [-0.2, 0.2], 'seed': 2}}, 'b': {'kind': "
+		    "'shared', 'dtype': 'float32', 'shape': [200], 'init': "
+		    "{'uniform': [-0.1, 0.1], 'seed': 3}}", "{'op': "
+		    "'transpose', 'inputs': ['W'], 'outputs': ['Wt'], 'params': "
+		    "{'axes': [0, 1]}}, {'op': 'matmul', 'inputs': ['xin', "
+		    "'Wt'], 'outputs': ['y']}", "'y'", NULL);
+		const char *fl = "optimizer_excluding=useless_dimshuffle";
+		double e = g ? product_error(g, fl, "xin", xs[1], xs[2], 200,
+		    false, false, 1, 0) : -1;
+
+		ok(e >= 0 && e <= 1e-6, "gemm_pack: matmul of transpose(W, "
+		    "axes (0, 1)): W as it lies, within 1e-6 of x . W (%.2g)",
+		    e);
+		gp_graph_free(g);
+	}
+	{
 		/* y with a batch of its own: a matmul gemm_pack leaves */
 		struct gp_graph *g = graph_of("'x': {'kind': 'input', 'dtype': "
 		    "'float32', 'shape': [2, 128, 256], 'init': {'uniform': "
