@@ -32,6 +32,9 @@
  *                    convs) -> the same conv with W's transpose packed
  *                    once (param packed, input P), the sums in another
  *                    order
+ *   pad_pool         average_pool(pad(x)) of zeros on the spatial
+ *                    dimensions -> average_pool(x) with those pads,
+ *                    counted (Inception's explicit Pads): the same sums
  *   join_into        join(conv_1, ..., conv_k) on the channels of a batch
  *                    of 1 -> the convs writing their channels of one
  *                    alloc_empty in turn, in place (conv's param into):
@@ -953,6 +956,99 @@ gemm_pack(struct cnn *s, int x)
 }
 
 /*
+ * pad_pool
+ */
+
+/* Is the pad node p constant zeros on the spatial dimensions alone (the
+ * first two, batch and channels, unpadded; no crop)?  *sp gets its
+ * spatial pads, the begins then the ends (2 * nsp of them). */
+static bool
+zero_spatial_pad(const struct gp_graph *g, const struct gp_node *p, int nsp,
+    int64_t *sp)
+{
+	const json_t *pads = json_object_get(p->params, "pads");
+	const json_t *mode = json_object_get(p->params, "mode");
+	const json_t *val = json_object_get(p->params, "value");
+	int nd = nsp + 2;
+
+	if ((mode != NULL && !(json_is_string(mode) && strcmp(
+	    json_string_value(mode), "constant") == 0)) ||
+	    (val != NULL && !(json_is_number(val) && json_number_value(val) ==
+	    0)) || (p->n_in > 1 && !gp_rw_const_is(g, p->in[1], 0)) ||
+	    !json_is_array(pads) || json_array_size(pads) != (size_t)(2 * nd))
+		return (false);
+	for (int i = 0; i < 2 * nd; i++) {
+		const json_t *e = json_array_get(pads, (size_t)i);
+		int d = i % nd;
+		json_int_t v;
+
+		if (!json_is_integer(e))
+			return (false);
+		v = json_integer_value(e);
+		if (v < 0 || (d < 2 && v != 0))
+			return (false);
+		if (d >= 2)
+			sp[(i / nd) * nsp + d - 2] = v;
+	}
+	return (true);
+}
+
+/* average_pool(pad(x) of zeros on the spatial dims): the pool of x with
+ * those pads added to its own, counting them (count_include_pad), which
+ * is what it computed over the padded copy. */
+static bool
+pad_pool(struct cnn *s, int x)
+{
+	struct gp_graph *g = s->w.g;
+	const struct gp_node *n = &g->nodes[x], *p;
+	const struct gp_type *t;
+	int64_t sp[2 * GP_WIN_DIMS], own[2 * GP_WIN_DIMS];
+	const json_t *ap = json_object_get(n->params, "auto_pad");
+	const json_t *own_pads = json_object_get(n->params, "pads");
+	struct gp_err err;
+	bool cip, own_zero = true;
+	int nsp, v;
+	json_t *prm, *pads;
+
+	p = gp_rw_producer_is(g, n->in[0], "pad");
+	if (p == NULL || !used_once(s, n->in[0]))
+		return (false);
+	t = gp_graph_in_type(g, p, 0);
+	nsp = t->ndim - 2;
+	if (nsp < 1 || nsp > GP_WIN_DIMS)
+		return (false);
+	s->w.ctx->tried++;
+	if (!zero_spatial_pad(g, p, nsp, sp) || (ap != NULL &&
+	    !json_is_null(ap) && !(json_is_string(ap) && strcmp(
+	    json_string_value(ap), "NOTSET") == 0)) || gp_win_param_flag(
+	    n->params, "count_include_pad", false, &cip, &err) < 0)
+		return (false);
+	for (int i = 0; i < 2 * nsp; i++) {
+		const json_t *e = json_is_array(own_pads) ? json_array_get(
+		    own_pads, (size_t)i) : NULL;
+
+		own[i] = json_is_integer(e) ? json_integer_value(e) : 0;
+		own_zero &= own[i] == 0;
+	}
+	/* the pool's own pads counted or not, as before: all of them must
+	 * count once merged */
+	if (!own_zero && !cip)
+		return (false);
+	pads = json_array();
+	for (int i = 0; i < 2 * nsp; i++)
+		json_array_append_new(pads, json_integer(own[i] + sp[i]));
+	prm = json_deep_copy(n->params);
+	json_object_set_new(prm, "pads", pads);
+	json_object_set_new(prm, "count_include_pad", json_integer(1));
+	v = gp_rw_apply1(g, "average_pool", prm, p->in[0]);
+	if (v < 0)
+		return (false);
+	n = &g->nodes[x];	/* gp_rw_apply1 may move the nodes */
+	name_like(&g->nodes[g->vars[v].producer], n, NULL);
+	return (gp_rw_replace_out(&s->w, x, v));
+}
+
+/*
  * join_into
  */
 
@@ -1074,6 +1170,9 @@ CNN(gemm_pack, OPS4("gemm", "matmul", "dot22", "conv"), SPEC,
     "pointwise conv of few pixels and fixed W -> the same op (a dot22: "
     "matmul) reading the weights packed once (input P) through the conv "
     "kernel's micro-kernel")
+CNN(pad_pool, "average_pool", SPEC, SPEC_TAGS, "average_pool(pad(x)) "
+    "of zeros on the spatial dimensions -> average_pool(x) with those "
+    "pads, counted (count_include_pad): no padded copy")
 CNN(join_into, "join", GP_PHASE_INPLACE, "fast_run:inplace:cnn",
     "join(conv, ..., conv) on the channels of one image -> the convs "
     "writing their channels of one alloc_empty in place: no copy")
@@ -1085,6 +1184,7 @@ const struct gp_rewriter *const gp_rewriters_cnn[] = {
 	&rw_bn_act,
 	&rw_layer_norm_fuse,
 	&rw_conv_winograd,
+	&rw_pad_pool,
 	&rw_join_into,
 	NULL,
 };

@@ -1,7 +1,8 @@
 /*
  * test-rewrite-cnn.c: the CNN rewriters (src/rewrite/cnn.c): bn_fold,
- * conv_bias, conv_act, bn_act, layer_norm_fuse, conv_winograd and gemm_pack (its
- * outputs also against the product computed here in double).  Each on a
+ * conv_bias, conv_act, bn_act, layer_norm_fuse, conv_winograd, pad_pool
+ * and gemm_pack (its outputs also against the product computed here in
+ * double).  Each on a
  * small graph where it must fire (the applies left, and the results
  * against the graph with the rewrite left out), and on look-alikes where
  * it must not; then
@@ -1484,6 +1485,82 @@ test_conv_pack(void)
 }
 
 /*
+ * pad_pool: y = average_pool(pad(x)), x (1, 8, 17, 17) input, the pad's
+ * params and the pool's given.
+ */
+static struct gp_graph *
+pad_pool_graph(const char *pad_params, const char *pool_params,
+    bool pad_read_twice)
+{
+	char *nodes = gp_xasprintf("{'op': 'pad', 'inputs': ['x'], "
+	    "'outputs': ['p'], 'params': {%s}}, {'op': 'average_pool', "
+	    "'inputs': ['p'], 'outputs': ['y'], 'params': {'kernel_shape': "
+	    "[3, 3]%s}}%s", pad_params, pool_params, pad_read_twice ?
+	    ", {'op': 'exp', 'inputs': ['p'], 'outputs': ['z']}" : "");
+	struct gp_graph *g = graph_of("'x': {'kind': 'input', 'dtype': "
+	    "'float32', 'shape': [1, 8, 17, 17], 'init': {'uniform': [-1, 1], "
+	    "'seed': 1}}", nodes, pad_read_twice ? "'y', 'z'" : "'y'", NULL);
+
+	free(nodes);
+	return (g);
+}
+
+static void
+test_pad_pool(void)
+{
+	static const struct {
+		const char *pad, *pool, *want, *what;
+	} yes[] = {
+		{"'pads': [0, 0, 1, 1, 0, 0, 1, 1]", "",
+		    "AveragePool{3x3, pads=[1, 1, 1, 1], count_include_pad}",
+		    "a pad of 1 all round (Inception's)"},
+		{"'pads': [0, 0, 0, 2, 0, 0, 1, 0], 'mode': 'constant', "
+		    "'value': 0", ", 'strides': [2, 2], 'pads': [1, 1, 1, 1], "
+		    "'count_include_pad': 1",
+		    "AveragePool{3x3, strides=2x2, pads=[1, 3, 2, 1], "
+		    "count_include_pad}", "uneven pads added to the pool's "
+		    "own, which it counted"},
+	};
+	static const struct {
+		const char *pad, *pool, *what;
+		bool twice;
+	} no[] = {
+		{"'pads': [0, 0, 1, 1, 0, 0, 1, 1], 'value': 1", "",
+		    "a pad of ones", false},
+		{"'pads': [0, 1, 1, 1, 0, 0, 1, 1]", "", "a pad of the "
+		    "channels", false},
+		{"'pads': [0, 0, 1, 1, 0, 0, 1, 1], 'mode': 'reflect'", "",
+		    "a reflecting pad", false},
+		{"'pads': [0, 0, -1, 1, 0, 0, 1, 1]", "", "a crop", false},
+		{"'pads': [0, 0, 1, 1, 0, 0, 1, 1]", ", 'pads': [1, 1, 1, 1]",
+		    "a pool whose own pads it does not count", false},
+		{"'pads': [0, 0, 1, 1, 0, 0, 1, 1]", "", "a pad read by "
+		    "another apply too", true},
+	};
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		struct gp_graph *g = pad_pool_graph(yes[i].pad, yes[i].pool,
+		    false);
+
+		expect_ops(g, ONLY("pad_pool"), yes[i].want, yes[i].what);
+		if (g != NULL)
+			compare(g, "optimizer=fast_run", "optimizer_excluding="
+			    "pad_pool", true, yes[i].what);
+		gp_graph_free(g);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		struct gp_graph *g = pad_pool_graph(no[i].pad, no[i].pool,
+		    no[i].twice);
+		struct gp_graph *r = g ? rewritten(g, ONLY("pad_pool")) : NULL;
+
+		ok(op_of(r, "pad") != NULL, "pad_pool: not for %s",
+		    no[i].what);
+		gp_graph_free(r);
+		gp_graph_free(g);
+	}
+}
+
+/*
  * A packed operand P that is a view off the micro-kernel's 32-byte
  * alignment (one value into a shared vector): the conv runs on W, the
  * gemm on Y, as without P (before, the aligned loads faulted).  P's
@@ -1555,6 +1632,7 @@ main(void)
 	test_gemm_pack();
 	test_matmul_pack();
 	test_conv_pack();
+	test_pad_pool();
 	test_pack_unaligned();
 	test_models();
 	return (done_testing());
