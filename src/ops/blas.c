@@ -349,6 +349,16 @@ static const struct blas_fns blas_fns[GP_DTYPE__COUNT] = {
 /* The matrix elements from which a gemv runs over the kernels' threads. */
 #define GEMV_PAR_MIN	((int64_t)1 << 18)
 
+int
+gp_blas_threads_set(int n)
+{
+	int was = openblas_get_num_threads();
+
+	if (n > 0 && n != was)
+		openblas_set_num_threads(n);
+	return (was);
+}
+
 /*
  * A gemv (BLAS's arguments, row-major) whose matrix is large (a CNN's
  * classifier, 1280 x 1000) over the kernels' OpenMP threads, each one
@@ -376,12 +386,11 @@ gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
 		    incy);
 		return;
 	}
-	blas_nt = openblas_get_num_threads();
-	openblas_set_num_threads(1);
+	blas_nt = gp_blas_threads_set(1);
 	if ((int64_t)M * N < GEMV_PAR_MIN) {
 		blas_fns[dt].gemv(ta, M, N, alpha, a, lda, x, incx, beta, y,
 		    incy);
-		openblas_set_num_threads(blas_nt);
+		(void)gp_blas_threads_set(blas_nt);
 		return;
 	}
 	GP_PAR_FOR(GP_PAR_MIN)
@@ -400,7 +409,7 @@ gemv_par(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta, blasint M, blasint N,
 			    j0 * isz, lda, x, incx, beta, y + j0 * incy * isz,
 			    incy);
 	}
-	openblas_set_num_threads(blas_nt);
+	(void)gp_blas_threads_set(blas_nt);
 }
 
 /*
@@ -423,14 +432,11 @@ gemm_narrow(enum gp_dtype dt, enum CBLAS_TRANSPOSE ta,
     const char *a, blasint lda, const char *b, blasint ldb, double beta,
     char *c, blasint ldc)
 {
-	int blas_nt = openblas_get_num_threads();
+	int blas_nt = gp_blas_threads_set(1);
 
-	if (blas_nt > 1)
-		openblas_set_num_threads(1);
 	blas_fns[dt].gemm(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c,
 	    ldc);
-	if (blas_nt > 1)
-		openblas_set_num_threads(blas_nt);
+	(void)gp_blas_threads_set(blas_nt);
 }
 
 static void
@@ -518,16 +524,6 @@ gp_blas_gemm_work(enum gp_dtype dt, const struct gp_blas_mat *a,
 
 	gemm_core(&cx, dt, 1, *a, *b, beta, *c);
 	return (cx_bytes(&cx));
-}
-
-int
-gp_blas_threads_set(int n)
-{
-	int was = openblas_get_num_threads();
-
-	if (n != was)
-		openblas_set_num_threads(n < 1 ? 1 : n);
-	return (was);
 }
 
 /* y (M) = alpha * a (M x N) . x (N) + beta * y. */

@@ -44,9 +44,10 @@ uint64_t	gp_blas_gemm_work(enum gp_dtype dt, const struct gp_blas_mat *a,
 		    const struct gp_blas_mat *b, double beta,
 		    const struct gp_blas_mat *c);
 
-/* Set OpenBLAS's thread count to n (at least 1): the count before.  For
- * a kernel that makes one-thread BLAS calls from its own OpenMP region:
- * set 1 before the region, restore after it, on the calling thread. */
+/* Set OpenBLAS's thread count to n (0 or less: leave it): the count
+ * before.  For a kernel that makes one-thread BLAS calls from its own
+ * OpenMP region: set 1 before the region, restore after it, on the
+ * calling thread. */
 int		gp_blas_threads_set(int n);
 
 #endif

@@ -30,6 +30,7 @@
  */
 #include "config.h"
 
+#include "ops/blas.h"
 #include "ops/conv-kern.h"
 #include "ops/ops.h"
 #include "ops/par.h"
@@ -114,15 +115,12 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 	T lo = (T)g->lo, hi = (T)g->hi;                                       \
 	pw_blocks(m, n, k, nimg, nt, &bm, &bn, &nb);                          \
 	/* (one thread of ours: OpenBLAS threads as it will) */                \
-	blas_nt = openblas_get_num_threads();                                 \
-	if (nt > 1)                                                           \
-		openblas_set_num_threads(1);                                  \
+	blas_nt = gp_blas_threads_set(nt > 1 ? 1 : 0);                        \
 	if (nb == 1) {                                                        \
 		for (int64_t i = 0; i < nimg; i++)                            \
 			pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n,   \
 			    n, k, 0, m, 0, n, lo, hi, clamp);                 \
-		if (nt > 1)                                                   \
-			openblas_set_num_threads(blas_nt);                    \
+		(void)gp_blas_threads_set(blas_nt);                           \
 		return;                                                       \
 	}                                                                     \
 	GP_PAR_FOR(GP_PAR_MIN)                                                \
@@ -139,7 +137,7 @@ gp_conv_pw_##SFX(const T *x, const T *wt, const T *b, T *y,                   \
 		pw_block_##SFX(x + i * k * n, wt, b, y + i * m * n, n, k, r0, \
 		    r1, c0, c1, lo, hi, clamp);                               \
 	}                                                                     \
-	openblas_set_num_threads(blas_nt);                                    \
+	(void)gp_blas_threads_set(blas_nt);                                   \
 }
 
 DEF_PW(f32, float, cblas_sgemm, cblas_sgemv)

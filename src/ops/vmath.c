@@ -37,6 +37,30 @@
 #ifdef VM_X86
 #define VM_TARGET	__attribute__((target("avx2,fma")))
 
+/* expm1(r) for |r| <= ln2 / 2: its Taylor polynomial to degree 7
+ * (Horner, FMA). */
+static inline VM_TARGET __m256
+vm_expm1_poly8(__m256 r)
+{
+	__m256 p = _mm256_set1_ps(1.0f / 5040);
+
+	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 720));
+	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
+	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
+	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
+	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
+	return (_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r));
+}
+
+/* 2^n from t = n + 1.5 * 2^23 (n in t's low mantissa bits): the bias
+ * added, shifted into the exponent. */
+static inline VM_TARGET __m256
+vm_pow2n8(__m256 t)
+{
+	return (_mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(
+	    _mm256_castps_si256(t), _mm256_set1_epi32(127)), 23)));
+}
+
 static inline VM_TARGET __m256
 vm_tanh8(__m256 x)
 {
@@ -49,16 +73,8 @@ vm_tanh8(__m256 x)
 	t = _mm256_fmadd_ps(y, _mm256_set1_ps(0x1.715476p0f), shift);
 	n = _mm256_sub_ps(t, shift);
 	r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0x1.62e43p-1f), y);
-	/* t's low mantissa bits hold n: add the bias, shift into place */
-	s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(
-	    _mm256_castps_si256(t), _mm256_set1_epi32(127)), 23));
-	p = _mm256_set1_ps(1.0f / 5040);
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 720));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
-	p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);	/* expm1(r) */
+	s = vm_pow2n8(t);
+	p = vm_expm1_poly8(r);
 	e = _mm256_fmadd_ps(s, p, _mm256_sub_ps(s, _mm256_set1_ps(1)));
 	t = _mm256_div_ps(e, _mm256_add_ps(e, _mm256_set1_ps(2)));
 	return (_mm256_or_ps(t, _mm256_and_ps(x, sgn)));
@@ -110,15 +126,8 @@ vm_exp8(__m256 x)
 	n = _mm256_sub_ps(t, shift);
 	r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0x1.62e4p-1f), x);
 	r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0x1.7f7d1cp-20f), r);
-	s = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(
-	    _mm256_castps_si256(t), _mm256_set1_epi32(127)), 23));
-	p = _mm256_set1_ps(1.0f / 5040);
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 720));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
-	p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
-	p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);	/* expm1(r) */
+	s = vm_pow2n8(t);
+	p = vm_expm1_poly8(r);
 	y = _mm256_fmadd_ps(s, p, s);
 	/* |x| > 87 or NaN (unordered: true) */
 	bad = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x),
